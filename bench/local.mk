@@ -1,0 +1,1 @@
+# bench/: performance benchmarks (not run by make check).

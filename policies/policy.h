@@ -1,0 +1,219 @@
+/* policy.h: the whole interface between the mechanism and a policy.
+ *
+ * A policy sees a *view* and returns a *plan*. Nothing else: a policy includes
+ * no engine header and reads no engine state, so the same policy file decides
+ * in the simulator (sim/engine.c) and live (live/), and cannot tell which.
+ *
+ * The view holds the time, the cluster (GPU types and nodes), the active jobs
+ * (arrived, not finished) with what has been observed of them, the history of
+ * finished jobs, and a throughput oracle-free estimator (view->perf: the
+ * profiled throughput table that a real scheduler like Gavel also has).
+ * What a real scheduler would not know (a job's true total and remaining work)
+ * is filled in only for policies that declare `oracle`; for the others those
+ * fields are NAN. The oracle flag is recorded with every result.
+ *
+ * The plan is declarative and complete: the set of jobs that run from now on,
+ * each with a GPU type and count (and optionally explicit GPU ids, a per-GPU
+ * batch size, and a partner for space sharing). A running job missing from the
+ * plan is preempted. A job whose type, count and GPUs are unchanged keeps
+ * running at no cost; any other change (re)starts it and costs its restart
+ * overhead. Allocations without explicit GPU ids are placed by the mechanism:
+ * a job keeps its current GPUs when it can (lease extension), otherwise it is
+ * packed onto as few nodes as possible. The mechanism validates every plan
+ * (capacity per type, gang: all GPUs or none, a job at most once, GPU ids that
+ * exist and are free, elastic bounds) and rejects a bad plan with an error
+ * naming the policy, the job and the rule; it never trims a plan silently.
+ *
+ * Units: seconds, work units (iterations or samples, per workload), work
+ * units per second. */
+#ifndef MLS_POLICY_H
+#define MLS_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* When the mechanism calls schedule(). */
+enum {
+    MLS_CADENCE_EVENTS = 1, /* after arrivals and completions */
+    MLS_CADENCE_ROUNDS = 2, /* at every round boundary (view->round_len) */
+};
+
+/* Why this call happened (view->reasons, a bit set). */
+enum {
+    MLS_WHY_ARRIVAL = 1,
+    MLS_WHY_COMPLETION = 2,
+    MLS_WHY_ROUND = 4,
+    MLS_WHY_FAULT = 8,
+    MLS_WHY_BATCH_CHANGE = 16,
+};
+
+typedef enum view_job_state {
+    VIEW_QUEUED = 0,     /* waiting, holds no GPUs */
+    VIEW_RUNNING = 1,    /* holds GPUs and progresses */
+    VIEW_RESTARTING = 2, /* holds GPUs, paying its (re)start overhead */
+} view_job_state_t;
+
+typedef struct view_gpu_type {
+    const char *name; /* e.g. "v100" */
+    int total_gpus;   /* in the cluster */
+    int free_gpus;    /* not held by any job at the time of the call */
+    double mem_gb;    /* per GPU */
+} view_gpu_type_t;
+
+typedef struct view_node {
+    int type;      /* index into view->types */
+    int gpus;      /* GPUs on the node */
+    int first_gpu; /* global id of the node's GPU 0; ids are contiguous */
+    int rack;
+    int up; /* 0 while failed */
+} view_node_t;
+
+typedef struct view_job {
+    int64_t id; /* the trace's job id */
+    int user;   /* index into view->users */
+    int workload;
+    const char *workload_name;
+    double submit;            /* s */
+    double priority;          /* weight, default 1 */
+    double deadline;          /* absolute s, INFINITY when none */
+    double duration_estimate; /* s, as given by the user/trace; NAN when none */
+    int gpus_requested;
+    int min_gpus, max_gpus; /* elastic range; both = gpus_requested when rigid */
+    int batch_size;         /* per-GPU batch the job runs with now (0 = workload default) */
+
+    /* What has been observed. */
+    view_job_state_t state;
+    int cur_type;         /* -1 when queued */
+    int cur_gpus;         /* 0 when queued */
+    int cur_nodes;        /* nodes its GPUs span */
+    const int *cur_gpu_ids; /* cur_gpus ids, or NULL */
+    double first_start;   /* NAN before the first start */
+    double last_start;    /* start of the current (or last) stint, NAN if never */
+    double attained_time; /* s held GPUs (running or restarting) */
+    double attained_service; /* GPU-seconds held */
+    double work_done;     /* work units completed */
+    double throughput;    /* observed work units/s now, NAN when unknown or queued */
+    int preemptions;
+    int restarts;
+
+    /* Oracle knowledge: NAN unless the policy declared oracle. */
+    double total_work;
+    double remaining_work;
+} view_job_t;
+
+/* A finished job, as a real scheduler's log would show it. */
+typedef struct view_finished {
+    int user;
+    int workload;
+    int gpus_requested;
+    double submit, first_start, finish; /* s */
+    double run_time;                    /* s held GPUs */
+    double gpu_seconds;
+} view_finished_t;
+
+/* Throughput estimates (the profiled table, or a fitted model). A real
+ * scheduler has these too (Gavel, Shockwave, Pollux all assume them). */
+typedef struct view_perf {
+    void *ctx;
+    /* Work units/s of job j alone on `gpus` GPUs of `type` spread over
+     * `nodes` nodes, at per-GPU batch `batch` (0 = the job's current).
+     * 0 when it cannot run there; NAN when unknown. */
+    double (*throughput)(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch);
+    /* Space sharing of a and b on the same `gpus` GPUs of `type`: each one's
+     * rate in out[0], out[1]. Returns 0 when the pair may share, -1 when it
+     * may not (unknown pair, or their memory exceeds the GPU's). May be NULL. */
+    int (*pair_throughput)(void *ctx, const view_job_t *a, const view_job_t *b, int type,
+                           int gpus, double out[2]);
+} view_perf_t;
+
+typedef struct view {
+    double now;       /* s */
+    double round_len; /* s; 0 = event-driven only */
+    int64_t round;    /* rounds elapsed */
+    unsigned reasons; /* MLS_WHY_* bits */
+    uint64_t seed;    /* the run's seed, for a policy's own generator */
+
+    int n_types;
+    const view_gpu_type_t *types;
+    int n_nodes;
+    const view_node_t *nodes;
+    int n_gpus;
+    const int *gpu_holder; /* n_gpus entries: index into jobs of the job holding it, -1 free */
+
+    int n_jobs;
+    const view_job_t *jobs; /* active jobs in (submit, id) order */
+    int n_users;
+    const char *const *users;
+
+    int n_finished;
+    const view_finished_t *finished;
+
+    const view_perf_t *perf;
+} view_t;
+
+/* One allocation of a plan. */
+typedef struct plan_alloc {
+    int job;        /* index into view->jobs */
+    int type;       /* GPU type index */
+    int gpus;       /* GPU count */
+    int batch_size; /* per-GPU batch; 0 = keep the job's current */
+    int pack_with;  /* index into view->jobs of the job sharing these GPUs, -1 none */
+    int ids_off;    /* explicit GPU ids: plan->ids[ids_off .. ids_off+gpus-1] */
+    int has_ids;    /* 0: the mechanism places it */
+} plan_alloc_t;
+
+typedef struct plan {
+    plan_alloc_t *allocs;
+    int n;
+    size_t cap;
+    int *ids;
+    size_t n_ids, ids_cap;
+} plan_t;
+
+/* Plan building (policies/plan.c). Each returns the allocation's index. */
+void plan_init(plan_t *p);
+void plan_clear(plan_t *p);
+void plan_free(plan_t *p);
+int plan_run(plan_t *p, int job, int type, int gpus);
+int plan_run_on(plan_t *p, int job, int type, const int *gpu_ids, int gpus);
+/* Index of job's allocation in p, or -1. */
+int plan_find(const plan_t *p, int job);
+
+/* Policy arguments: key=value pairs given with --param. */
+typedef struct policy_args {
+    int n;
+    const char *const *keys;
+    const char *const *values;
+} policy_args_t;
+
+/* Reads a numeric/string argument with a default; -1 (and err) when the value
+ * does not parse. policy_args_check() rejects keys not in `known` (NULL-ended). */
+int policy_arg_double(const policy_args_t *a, const char *key, double def, double *out,
+                      char *err, size_t errlen);
+int policy_arg_long(const policy_args_t *a, const char *key, long def, long *out, char *err,
+                    size_t errlen);
+const char *policy_arg_str(const policy_args_t *a, const char *key, const char *def);
+int policy_args_check(const policy_args_t *a, const char *const *known, const char *policy,
+                      char *err, size_t errlen);
+
+typedef struct policy_ops {
+    const char *name;    /* as given to --policy */
+    const char *paper;   /* citation, e.g. "Gu et al., NSDI 2019" */
+    const char *summary; /* one line */
+    const char *params;  /* "key=default: meaning; ..." or "" */
+    int oracle;          /* 1: sees total_work and remaining_work */
+    unsigned cadence;    /* MLS_CADENCE_* default */
+    /* Allocates the policy's own state (may set *state = NULL). Returns 0,
+     * or -1 with a message in err. */
+    int (*create)(void **state, const policy_args_t *args, char *err, size_t errlen);
+    /* Fills `plan` (given empty). Returns 0, or -1 with a message in err. */
+    int (*schedule)(void *state, const view_t *view, plan_t *plan, char *err, size_t errlen);
+    void (*destroy)(void *state);
+} policy_ops_t;
+
+/* The registry (policies/registry.c): one table of every policy. */
+size_t policy_count(void);
+const policy_ops_t *policy_at(size_t i);
+const policy_ops_t *policy_find(const char *name); /* NULL when unknown */
+
+#endif

@@ -1,0 +1,52 @@
+/* main.c: the mlsched binary — one table of subcommands (see cmd.h). */
+#include "cmd.h"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+extern const cmd_entry_t cmd_simulate_entry;
+extern const cmd_entry_t cmd_trace_entry;
+extern const cmd_entry_t cmd_policies_entry;
+extern const cmd_entry_t cmd_profile_entry;
+
+static const cmd_entry_t *const commands[] = {
+    &cmd_simulate_entry,
+    &cmd_trace_entry,
+    &cmd_policies_entry,
+    &cmd_profile_entry,
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: mlsched <command> [options]\n"
+                 "       mlsched <command> --help\n\n"
+                 "Deep-learning cluster scheduling: simulate policies on job traces.\n\n"
+                 "commands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return MLS_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+        usage(stdout);
+        return MLS_EXIT_OK;
+    }
+    if (!strcmp(name, "--version")) {
+        printf("mlsched %s\n", PACKAGE_VERSION);
+        return MLS_EXIT_OK;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(commands[i]->name, name))
+            return commands[i]->exec(argc - 1, argv + 1);
+    fprintf(stderr, "mlsched: unknown command '%s' (see mlsched --help)\n", name);
+    return MLS_EXIT_USAGE;
+}

@@ -1,0 +1,1 @@
+# tests/: unit tests (Check) and end-to-end scripts.
