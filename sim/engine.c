@@ -1,0 +1,864 @@
+/* engine.c: the discrete-event simulation loop (see engine.h).
+ *
+ * State per job lives in sim_job_t; the active list holds the indices of
+ * arrived, unfinished jobs in arrival order (that order is the view's order).
+ * Arrivals are read from the trace one at a time (the trace is sorted), so the
+ * heap only holds completions, round ticks and the next arrival. */
+#include "engine.h"
+
+#include "eventq.h"
+#include "placer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { JOB_PENDING = 0, JOB_QUEUED, JOB_RUNNING, JOB_DONE };
+
+typedef struct sim_job {
+    const mls_job_t *spec;
+    int pw; /* perf-model workload index */
+    int state;
+    int type, ngpus, nodes, batch;
+    int *gpu_ids; /* capacity max_gpus */
+    double rate;  /* work units/s while running */
+    double work_done, last_update, overhead_end;
+    double first_start, last_start, finish;
+    double attained_time, attained_service;
+    double isolated_time, contention_at_submit, contention;
+    int preemptions, restarts;
+    uint32_t version;
+} sim_job_t;
+
+typedef struct engine {
+    const engine_config_t *cfg;
+    const mls_trace_t *trace;
+    const mls_cluster_t *cluster;
+    const mls_perf_t *perf;
+    const policy_ops_t *policy;
+    void *pstate;
+    unsigned cadence;
+
+    sim_job_t *jobs;
+    size_t n_jobs, next_arrival, n_done;
+    int *wmap;    /* trace workload -> perf workload */
+    int *typemap; /* cluster type -> perf type, -1 when the model lacks it */
+
+    int *active;
+    size_t n_active, active_cap;
+    int *gpu_owner; /* job index per GPU, -1 free */
+    unsigned char *gpu_free;
+    int *node_free;
+    int *type_free;
+
+    eventq_t q;
+    double now;
+    int round_pending;
+    double contention_integral, contention_t;
+    long measured_left;
+
+    view_t view;
+    view_job_t *vjobs;
+    size_t vjobs_cap;
+    view_gpu_type_t *vtypes;
+    view_node_t *vnodes;
+    int *vholder;
+    view_finished_t *finished;
+    size_t n_finished, finished_cap;
+    view_perf_t vperf;
+    plan_t plan;
+    int *scratch_ids;
+
+    sim_result_t *out;
+    double next_sample, sample_step, last_progress_wall;
+} engine_t;
+
+void engine_config_defaults(engine_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->round_len = 360;
+    cfg->restart_overhead = 20;
+    cfg->seed = 1;
+    cfg->measure_lo = 0;
+    cfg->measure_hi = -1;
+}
+
+static int is_measured(const engine_config_t *cfg, int64_t id)
+{
+    return cfg->measure_lo >= cfg->measure_hi || (id >= cfg->measure_lo && id < cfg->measure_hi);
+}
+
+/* ---- rates ---------------------------------------------------------------- */
+
+static double rate_on(const engine_t *e, int pw, int type, int gpus, int nodes, int batch)
+{
+    int pt = e->typemap[type];
+    if (pt < 0 || pw < 0)
+        return 0;
+    double r = perf_throughput(e->perf, pw, pt, gpus, nodes, batch);
+    return isfinite(r) && r > 0 ? r : 0;
+}
+
+/* Fewest nodes a job of `gpus` GPUs can span on `type`. */
+static int min_nodes(const mls_cluster_t *c, int type, int gpus)
+{
+    int per = 0;
+    for (int i = 0; i < c->n_nodes; i++)
+        if (c->nodes[i].type == type && c->nodes[i].gpus > per)
+            per = c->nodes[i].gpus;
+    return per ? (gpus + per - 1) / per : 0;
+}
+
+/* Best exclusive rate of a job on its request over the cluster's types. */
+static double best_rate(const mls_cluster_t *c, const mls_perf_t *perf, const int *typemap,
+                        int pw, int gpus, int batch)
+{
+    double best = 0;
+    for (int t = 0; t < c->n_types; t++) {
+        if (typemap[t] < 0 || c->types[t].total_gpus < gpus)
+            continue;
+        double r = perf_throughput(perf, pw, typemap[t], gpus, min_nodes(c, t, gpus), batch);
+        if (isfinite(r) && r > best)
+            best = r;
+    }
+    return best;
+}
+
+static int *map_types(const mls_cluster_t *c, const mls_perf_t *perf)
+{
+    int *m = xmalloc(sizeof(int) * (size_t)(c->n_types ? c->n_types : 1));
+    for (int t = 0; t < c->n_types; t++)
+        m[t] = perf_gpu_type_index(perf, c->types[t].name);
+    return m;
+}
+
+int engine_check_trace(const mls_trace_t *trace, const mls_cluster_t *cluster,
+                       const mls_perf_t *perf, mls_err_t *err)
+{
+    const char *tp = trace->path ? trace->path : "trace";
+    int *typemap = map_types(cluster, perf);
+    int any = 0, rc = 0;
+    for (int t = 0; t < cluster->n_types; t++)
+        any |= typemap[t] >= 0;
+    if (!any)
+        rc = mls_fail(err, "%s: none of the cluster's GPU types is in the perf model %s",
+                      cluster->source ? cluster->source : "cluster", perf->source);
+    for (size_t i = 0; i < trace->n && rc == 0; i++) {
+        const mls_job_t *j = &trace->jobs[i];
+        const char *wname = trace->workloads.names[j->workload];
+        int pw = perf_workload_index(perf, wname);
+        int largest = 0;
+        for (int t = 0; t < cluster->n_types; t++)
+            if (cluster->types[t].total_gpus > largest)
+                largest = cluster->types[t].total_gpus;
+        if (pw < 0)
+            rc = mls_fail(err, "%s: job %lld: workload '%s': unknown to the perf model %s", tp,
+                          (long long)j->id, wname, perf->source);
+        else if (j->min_gpus > largest)
+            rc = mls_fail(err,
+                          "%s: job %lld: gpus: needs %d GPUs but the largest GPU type of the "
+                          "cluster has %d",
+                          tp, (long long)j->id, j->min_gpus, largest);
+        else if (best_rate(cluster, perf, typemap, pw, j->gpus, j->batch_size) <= 0)
+            rc = mls_fail(err,
+                          "%s: job %lld: workload '%s' on %d GPUs: the perf model gives it no "
+                          "throughput on any GPU type of the cluster",
+                          tp, (long long)j->id, wname, j->gpus);
+    }
+    free(typemap);
+    return rc;
+}
+
+/* ---- job progress ------------------------------------------------------- */
+
+static void advance(engine_t *e, sim_job_t *j)
+{
+    double t = e->now;
+    if (j->state != JOB_RUNNING || t <= j->last_update)
+        return;
+    double from = j->last_update > j->overhead_end ? j->last_update : j->overhead_end;
+    if (t > from)
+        j->work_done += j->rate * (t - from);
+    if (j->work_done > j->spec->work)
+        j->work_done = j->spec->work;
+    double dt = t - j->last_update;
+    j->attained_time += dt;
+    j->attained_service += dt * j->ngpus;
+    e->out->busy_gpu_seconds += dt * j->ngpus;
+    j->last_update = t;
+}
+
+static void predict_completion(engine_t *e, sim_job_t *j)
+{
+    j->version++;
+    double start = e->now > j->overhead_end ? e->now : j->overhead_end;
+    double left = j->spec->work - j->work_done;
+    double when = start + (left > 0 ? left / j->rate : 0);
+    eventq_push(&e->q, when, EV_COMPLETION, (int)(j - e->jobs), j->version);
+}
+
+static void contention_update(engine_t *e)
+{
+    e->contention_integral += (double)e->n_active * (e->now - e->contention_t);
+    e->contention_t = e->now;
+}
+
+/* ---- GPUs ------------------------------------------------------------------ */
+
+static void hold_gpus(engine_t *e, sim_job_t *j, const int *ids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int g = ids[i];
+        j->gpu_ids[i] = g;
+        e->gpu_owner[g] = (int)(j - e->jobs);
+        e->gpu_free[g] = 0;
+        e->node_free[e->cluster->gpu_node[g]]--;
+        e->type_free[j->type]--;
+    }
+    j->ngpus = n;
+}
+
+static void release_gpus(engine_t *e, sim_job_t *j)
+{
+    for (int i = 0; i < j->ngpus; i++) {
+        int g = j->gpu_ids[i];
+        e->gpu_owner[g] = -1;
+        e->gpu_free[g] = 1;
+        e->node_free[e->cluster->gpu_node[g]]++;
+        e->type_free[j->type]++;
+    }
+    j->ngpus = 0;
+    j->nodes = 0;
+    j->type = -1;
+    j->rate = 0;
+    j->version++; /* drops its pending completion */
+}
+
+/* ---- arrivals and completions ------------------------------------------------ */
+
+static void push_next_arrival(engine_t *e)
+{
+    if (e->next_arrival < e->n_jobs)
+        eventq_push(&e->q, e->jobs[e->next_arrival].spec->submit, EV_ARRIVAL,
+                    (int)e->next_arrival, 0);
+}
+
+static void on_arrival(engine_t *e, int idx)
+{
+    sim_job_t *j = &e->jobs[idx];
+    contention_update(e);
+    j->state = JOB_QUEUED;
+    j->last_update = e->now;
+    j->contention_at_submit = e->contention_integral;
+    xgrow((void **)&e->active, &e->active_cap, e->n_active + 1, sizeof *e->active);
+    e->active[e->n_active++] = idx;
+    e->next_arrival++;
+    push_next_arrival(e);
+}
+
+static void on_completion(engine_t *e, int idx)
+{
+    sim_job_t *j = &e->jobs[idx];
+    advance(e, j);
+    contention_update(e);
+    j->work_done = j->spec->work;
+    j->finish = e->now;
+    double life = j->finish - j->spec->submit;
+    j->contention = life > 0 ? (e->contention_integral - j->contention_at_submit) / life : 1;
+    xgrow((void **)&e->finished, &e->finished_cap, e->n_finished + 1, sizeof *e->finished);
+    e->finished[e->n_finished++] = (view_finished_t){
+        j->spec->user,  j->spec->workload,  j->spec->gpus,        j->spec->submit,
+        j->first_start, j->finish,          j->attained_time,     j->attained_service};
+    release_gpus(e, j);
+    j->state = JOB_DONE;
+    e->n_done++;
+    if (is_measured(e->cfg, j->spec->id))
+        e->measured_left--;
+    size_t k = 0;
+    for (size_t i = 0; i < e->n_active; i++)
+        if (e->active[i] != idx)
+            e->active[k++] = e->active[i];
+    e->n_active = k;
+}
+
+/* ---- the view ------------------------------------------------------------ */
+
+static double view_throughput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
+                              int batch)
+{
+    const engine_t *e = ctx;
+    if (type < 0 || type >= e->cluster->n_types || gpus <= 0)
+        return 0;
+    if (nodes <= 0)
+        nodes = min_nodes(e->cluster, type, gpus);
+    return rate_on(e, e->wmap[vj->workload], type, gpus, nodes, batch ? batch : vj->batch_size);
+}
+
+static int view_pair(void *ctx, const view_job_t *a, const view_job_t *b, int type, int gpus,
+                     double out[2])
+{
+    const engine_t *e = ctx;
+    if (!e->perf->ops->pair || type < 0 || type >= e->cluster->n_types ||
+        e->typemap[type] < 0)
+        return -1;
+    return e->perf->ops->pair(e->perf, e->wmap[a->workload], e->wmap[b->workload],
+                              e->typemap[type], gpus, out);
+}
+
+static void fill_view_job(const engine_t *e, const sim_job_t *j, view_job_t *v)
+{
+    const mls_job_t *s = j->spec;
+    int oracle = e->policy->oracle;
+    *v = (view_job_t){0};
+    v->id = s->id;
+    v->user = s->user;
+    v->workload = s->workload;
+    v->workload_name = e->trace->workloads.names[s->workload];
+    v->submit = s->submit;
+    v->priority = s->priority;
+    v->deadline = s->deadline;
+    v->duration_estimate = s->duration;
+    v->gpus_requested = s->gpus;
+    v->min_gpus = s->min_gpus;
+    v->max_gpus = s->max_gpus;
+    v->batch_size = j->batch;
+    v->state = j->state != JOB_RUNNING        ? VIEW_QUEUED
+               : j->overhead_end > e->now ? VIEW_RESTARTING
+                                          : VIEW_RUNNING;
+    v->cur_type = j->state == JOB_RUNNING ? j->type : -1;
+    v->cur_gpus = j->state == JOB_RUNNING ? j->ngpus : 0;
+    v->cur_nodes = j->state == JOB_RUNNING ? j->nodes : 0;
+    v->cur_gpu_ids = j->state == JOB_RUNNING ? j->gpu_ids : NULL;
+    v->first_start = j->first_start;
+    v->last_start = j->last_start;
+    v->attained_time = j->attained_time;
+    v->attained_service = j->attained_service;
+    v->work_done = j->work_done;
+    v->throughput = j->state == JOB_RUNNING ? j->rate : NAN;
+    v->preemptions = j->preemptions;
+    v->restarts = j->restarts;
+    v->total_work = oracle ? s->work : NAN;
+    v->remaining_work = oracle ? s->work - j->work_done : NAN;
+}
+
+static void build_view(engine_t *e, unsigned reasons)
+{
+    const mls_cluster_t *c = e->cluster;
+    xgrow((void **)&e->vjobs, &e->vjobs_cap, e->n_active + 1, sizeof *e->vjobs);
+    for (int g = 0; g < c->n_gpus; g++)
+        e->vholder[g] = -1;
+    for (size_t k = 0; k < e->n_active; k++) {
+        sim_job_t *j = &e->jobs[e->active[k]];
+        advance(e, j);
+        fill_view_job(e, j, &e->vjobs[k]);
+        for (int i = 0; j->state == JOB_RUNNING && i < j->ngpus; i++)
+            e->vholder[j->gpu_ids[i]] = (int)k;
+    }
+    for (int t = 0; t < c->n_types; t++)
+        e->vtypes[t].free_gpus = e->type_free[t];
+    view_t *v = &e->view;
+    v->now = e->now;
+    v->reasons = reasons;
+    v->round = e->cfg->round_len > 0 ? (int64_t)floor(e->now / e->cfg->round_len) : 0;
+    v->n_jobs = (int)e->n_active;
+    v->jobs = e->vjobs;
+    v->n_finished = (int)e->n_finished;
+    v->finished = e->finished;
+}
+
+/* ---- plans ---------------------------------------------------------------- */
+
+static int plan_error(const engine_t *e, const view_job_t *vj, mls_err_t *err, const char *rule,
+                      const char *detail)
+{
+    if (vj)
+        return mls_fail(err, "policy '%s' planned job %lld: %s: %s", e->policy->name,
+                        (long long)vj->id, rule, detail);
+    return mls_fail(err, "policy '%s': %s: %s", e->policy->name, rule, detail);
+}
+
+static int check_alloc(const engine_t *e, const plan_t *p, const plan_alloc_t *a,
+                       unsigned char *seen_job, unsigned char *seen_gpu, mls_err_t *err)
+{
+    char d[256];
+    const mls_cluster_t *c = e->cluster;
+    if (a->job < 0 || a->job >= e->view.n_jobs) {
+        snprintf(d, sizeof d, "job index %d is not in the view (0..%d)", a->job,
+                 e->view.n_jobs - 1);
+        return plan_error(e, NULL, err, "unknown job", d);
+    }
+    const view_job_t *vj = &e->vjobs[a->job];
+    if (seen_job[a->job])
+        return plan_error(e, vj, err, "one allocation per job", "the job appears twice");
+    seen_job[a->job] = 1;
+    if (a->type < 0 || a->type >= c->n_types) {
+        snprintf(d, sizeof d, "GPU type index %d does not exist", a->type);
+        return plan_error(e, vj, err, "GPU type", d);
+    }
+    if (a->gpus < vj->min_gpus || a->gpus > vj->max_gpus) {
+        snprintf(d, sizeof d, "%d GPUs given, the job runs on %d..%d", a->gpus, vj->min_gpus,
+                 vj->max_gpus);
+        return plan_error(e, vj, err, "gang", d);
+    }
+    if (a->pack_with != -1)
+        return plan_error(e, vj, err, "space sharing",
+                          "this engine does not pack jobs yet (pack_with must be -1)");
+    if (rate_on(e, e->jobs[e->active[a->job]].pw, a->type, a->gpus, 1,
+                a->batch_size ? a->batch_size : vj->batch_size) <= 0) {
+        snprintf(d, sizeof d, "the perf model gives workload '%s' no throughput on %d %s GPUs",
+                 vj->workload_name, a->gpus, c->types[a->type].name);
+        return plan_error(e, vj, err, "GPU type", d);
+    }
+    for (int i = 0; a->has_ids && i < a->gpus; i++) {
+        int g = p->ids[a->ids_off + i];
+        if (g < 0 || g >= c->n_gpus) {
+            snprintf(d, sizeof d, "GPU id %d does not exist (0..%d)", g, c->n_gpus - 1);
+            return plan_error(e, vj, err, "placement", d);
+        }
+        if (c->nodes[c->gpu_node[g]].type != a->type) {
+            snprintf(d, sizeof d, "GPU %d is a %s, not a %s", g,
+                     c->types[c->nodes[c->gpu_node[g]].type].name, c->types[a->type].name);
+            return plan_error(e, vj, err, "GPU type", d);
+        }
+        if (seen_gpu[g]) {
+            snprintf(d, sizeof d, "GPU %d is given to two jobs", g);
+            return plan_error(e, vj, err, "capacity", d);
+        }
+        seen_gpu[g] = 1;
+    }
+    return 0;
+}
+
+static int check_plan(engine_t *e, const plan_t *p, mls_err_t *err)
+{
+    const mls_cluster_t *c = e->cluster;
+    unsigned char *seen_job = xcalloc((size_t)e->view.n_jobs + 1, 1);
+    unsigned char *seen_gpu = xcalloc((size_t)c->n_gpus, 1);
+    long *want = xcalloc((size_t)c->n_types, sizeof *want);
+    int rc = 0;
+    for (int i = 0; i < p->n && rc == 0; i++) {
+        rc = check_alloc(e, p, &p->allocs[i], seen_job, seen_gpu, err);
+        if (rc == 0)
+            want[p->allocs[i].type] += p->allocs[i].gpus;
+    }
+    for (int t = 0; t < c->n_types && rc == 0; t++)
+        if (want[t] > c->types[t].total_gpus) {
+            char d[256];
+            snprintf(d, sizeof d, "%ld %s GPUs planned, the cluster has %d", want[t],
+                     c->types[t].name, c->types[t].total_gpus);
+            rc = plan_error(e, NULL, err, "capacity", d);
+        }
+    free(seen_job);
+    free(seen_gpu);
+    free(want);
+    return rc;
+}
+
+static int same_ids(const sim_job_t *j, const plan_t *p, const plan_alloc_t *a)
+{
+    for (int i = 0; i < a->gpus; i++) {
+        int found = 0;
+        for (int k = 0; k < j->ngpus && !found; k++)
+            found = j->gpu_ids[k] == p->ids[a->ids_off + i];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* A running job keeps its GPUs when its allocation is unchanged. */
+static int unchanged(const sim_job_t *j, const plan_t *p, const plan_alloc_t *a)
+{
+    if (j->state != JOB_RUNNING || j->type != a->type || j->ngpus != a->gpus)
+        return 0;
+    if (a->batch_size && a->batch_size != j->batch)
+        return 0;
+    return !a->has_ids || same_ids(j, p, a);
+}
+
+static void stop_job(engine_t *e, sim_job_t *j)
+{
+    advance(e, j);
+    release_gpus(e, j);
+    j->state = JOB_QUEUED;
+}
+
+static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_alloc_t *a,
+                     mls_err_t *err)
+{
+    const mls_cluster_t *c = e->cluster;
+    int *ids = e->scratch_ids, nodes;
+    if (a->has_ids) {
+        for (int i = 0; i < a->gpus; i++) {
+            ids[i] = p->ids[a->ids_off + i];
+            if (!e->gpu_free[ids[i]]) {
+                char d[160];
+                snprintf(d, sizeof d, "GPU %d is held by job %lld, which keeps running", ids[i],
+                         (long long)e->jobs[e->gpu_owner[ids[i]]].spec->id);
+                return plan_error(e, &e->vjobs[a->job], err, "capacity", d);
+            }
+        }
+        nodes = placer_nodes_spanned(c, ids, a->gpus);
+    } else {
+        nodes = placer_choose(c, e->node_free, e->gpu_free, NULL, a->type, a->gpus, ids);
+        if (nodes < 0)
+            return plan_error(e, &e->vjobs[a->job], err, "capacity", "not enough free GPUs");
+    }
+    j->type = a->type;
+    j->nodes = nodes;
+    if (a->batch_size)
+        j->batch = a->batch_size;
+    hold_gpus(e, j, ids, a->gpus);
+    j->rate = rate_on(e, j->pw, j->type, j->ngpus, nodes, j->batch);
+    if (j->rate <= 0) {
+        char d[200];
+        snprintf(d, sizeof d, "no throughput for %d %s GPUs over %d nodes", j->ngpus,
+                 c->types[j->type].name, nodes);
+        return plan_error(e, &e->vjobs[a->job], err, "GPU type", d);
+    }
+    if (isnan(j->first_start))
+        j->first_start = e->now;
+    else
+        j->restarts++;
+    j->state = JOB_RUNNING;
+    j->last_start = e->now;
+    j->last_update = e->now;
+    j->overhead_end = e->now + e->cfg->restart_overhead;
+    predict_completion(e, j);
+    return 0;
+}
+
+static int apply_plan(engine_t *e, const plan_t *p, mls_err_t *err)
+{
+    if (check_plan(e, p, err) < 0)
+        return -1;
+    int *alloc_of = e->scratch_ids + e->cluster->n_gpus; /* per view job */
+    for (int k = 0; k < e->view.n_jobs; k++)
+        alloc_of[k] = -1;
+    for (int i = 0; i < p->n; i++)
+        alloc_of[p->allocs[i].job] = i;
+    /* Release first, so the GPUs of preempted and changed jobs are free. */
+    for (int k = 0; k < e->view.n_jobs; k++) {
+        sim_job_t *j = &e->jobs[e->active[k]];
+        if (j->state != JOB_RUNNING)
+            continue;
+        if (alloc_of[k] < 0) {
+            stop_job(e, j);
+            j->preemptions++;
+        } else if (!unchanged(j, p, &p->allocs[alloc_of[k]])) {
+            stop_job(e, j);
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) /* explicit placements first */
+        for (int i = 0; i < p->n; i++) {
+            const plan_alloc_t *a = &p->allocs[i];
+            sim_job_t *j = &e->jobs[e->active[a->job]];
+            if (j->state == JOB_RUNNING || a->has_ids != (pass == 0))
+                continue;
+            if (start_job(e, j, p, a, err) < 0)
+                return -1;
+        }
+    return 0;
+}
+
+/* ---- the loop -------------------------------------------------------------- */
+
+static void sample_timeline(engine_t *e, int force)
+{
+    if (!force && e->now < e->next_sample)
+        return;
+    sim_result_t *r = e->out;
+    int running = 0, busy = 0;
+    for (size_t k = 0; k < e->n_active; k++)
+        running += e->jobs[e->active[k]].state == JOB_RUNNING;
+    for (int t = 0; t < e->cluster->n_types; t++)
+        busy += e->cluster->types[t].total_gpus - e->type_free[t];
+    xgrow((void **)&r->timeline, &r->timeline_cap, r->n_timeline + 1, sizeof *r->timeline);
+    r->timeline[r->n_timeline++] =
+        (timeline_sample_t){e->now, busy, running, (int)e->n_active - running};
+    e->next_sample = e->now + e->sample_step;
+}
+
+static int decide(engine_t *e, unsigned reasons, mls_err_t *err)
+{
+    build_view(e, reasons);
+    plan_clear(&e->plan);
+    char perr[512] = "";
+    double t0 = mls_wall_seconds();
+    int rc = e->policy->schedule(e->pstate, &e->view, &e->plan, perr, sizeof perr);
+    double dt = mls_wall_seconds() - t0;
+    run_summary_t *s = &e->out->summary;
+    s->decisions++;
+    s->decision_time_total += dt;
+    if (dt > s->decision_time_max)
+        s->decision_time_max = dt;
+    if (rc < 0)
+        return mls_fail(err, "policy '%s' failed at t=%.3f s: %s", e->policy->name, e->now,
+                        perr[0] ? perr : "(no message)");
+    if (apply_plan(e, &e->plan, err) < 0)
+        return -1;
+    sample_timeline(e, 0);
+    return 0;
+}
+
+static void schedule_round(engine_t *e)
+{
+    double len = e->cfg->round_len;
+    if (len <= 0 || !(e->cadence & MLS_CADENCE_ROUNDS) || e->round_pending)
+        return;
+    eventq_push(&e->q, (floor(e->now / len) + 1) * len, EV_ROUND, -1, 0);
+    e->round_pending = 1;
+}
+
+static void report_progress(engine_t *e, int last)
+{
+    double w = mls_wall_seconds();
+    if (!e->cfg->progress || (!last && w - e->last_progress_wall < 1.0))
+        return;
+    e->last_progress_wall = w;
+    fprintf(stderr, "simulate: t=%.1f h, %zu/%zu jobs done, %zu active\n", e->now / 3600,
+            e->n_done, e->n_jobs, e->n_active);
+}
+
+static int finished_all(const engine_t *e)
+{
+    if (e->cfg->measure_lo < e->cfg->measure_hi)
+        return e->measured_left <= 0;
+    return e->n_done == e->n_jobs;
+}
+
+static int any_running(const engine_t *e)
+{
+    for (size_t k = 0; k < e->n_active; k++)
+        if (e->jobs[e->active[k]].state == JOB_RUNNING)
+            return 1;
+    return 0;
+}
+
+static int run_loop(engine_t *e, mls_err_t *err)
+{
+    event_t ev;
+    long idle_rounds = 0;
+    push_next_arrival(e);
+    while (!finished_all(e)) {
+        if (eventq_pop(&e->q, &ev) < 0) {
+            if (e->n_active == 0)
+                break;
+            return mls_fail(err,
+                            "policy '%s' left %zu jobs waiting (first: job %lld) with nothing "
+                            "running and no event to come: the run cannot finish",
+                            e->policy->name, e->n_active,
+                            (long long)e->jobs[e->active[0]].spec->id);
+        }
+        e->now = ev.time;
+        unsigned why = 0;
+        for (;;) {
+            e->out->summary.events++;
+            if (ev.kind == EV_ARRIVAL) {
+                on_arrival(e, ev.job);
+                why |= MLS_WHY_ARRIVAL;
+            } else if (ev.kind == EV_COMPLETION) {
+                if (ev.version == e->jobs[ev.job].version &&
+                    e->jobs[ev.job].state == JOB_RUNNING) {
+                    on_completion(e, ev.job);
+                    why |= MLS_WHY_COMPLETION;
+                }
+            } else if (ev.kind == EV_ROUND) {
+                e->round_pending = 0;
+                why |= MLS_WHY_ROUND;
+            }
+            const event_t *nx = eventq_peek(&e->q);
+            if (!nx || nx->time != e->now || eventq_pop(&e->q, &ev) < 0)
+                break;
+        }
+        int call = ((why & (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION)) &&
+                    (e->cadence & MLS_CADENCE_EVENTS)) ||
+                   (why & MLS_WHY_ROUND);
+        if (call && e->n_active && decide(e, why, err) < 0)
+            return -1;
+        if (e->n_active)
+            schedule_round(e);
+        idle_rounds = (why & MLS_WHY_ROUND) && !any_running(e) && e->n_active
+                          ? idle_rounds + 1
+                          : 0;
+        if (idle_rounds > 100000)
+            return mls_fail(err,
+                            "policy '%s' ran nothing for 100000 rounds while %zu jobs waited",
+                            e->policy->name, e->n_active);
+        report_progress(e, 0);
+    }
+    report_progress(e, 1);
+    return 0;
+}
+
+/* ---- setup and results -------------------------------------------------------- */
+
+static void setup_view(engine_t *e)
+{
+    const mls_cluster_t *c = e->cluster;
+    e->vtypes = xcalloc((size_t)c->n_types, sizeof *e->vtypes);
+    for (int t = 0; t < c->n_types; t++)
+        e->vtypes[t] = (view_gpu_type_t){c->types[t].name, c->types[t].total_gpus,
+                                         c->types[t].total_gpus, c->types[t].mem_gb};
+    e->vnodes = xcalloc((size_t)c->n_nodes, sizeof *e->vnodes);
+    for (int i = 0; i < c->n_nodes; i++)
+        e->vnodes[i] = (view_node_t){c->nodes[i].type, c->nodes[i].gpus, c->nodes[i].first_gpu,
+                                     c->nodes[i].rack, 1};
+    e->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
+    e->vperf = (view_perf_t){e, view_throughput, view_pair};
+    view_t *v = &e->view;
+    v->round_len = e->cfg->round_len;
+    v->seed = e->cfg->seed;
+    v->n_types = c->n_types;
+    v->types = e->vtypes;
+    v->n_nodes = c->n_nodes;
+    v->nodes = e->vnodes;
+    v->n_gpus = c->n_gpus;
+    v->gpu_holder = e->vholder;
+    v->n_users = (int)e->trace->users.n;
+    v->users = (const char *const *)e->trace->users.names;
+    v->perf = &e->vperf;
+}
+
+static void setup(engine_t *e)
+{
+    const mls_cluster_t *c = e->cluster;
+    const mls_trace_t *tr = e->trace;
+    e->typemap = map_types(c, e->perf);
+    e->wmap = xmalloc(sizeof(int) * (tr->workloads.n ? tr->workloads.n : 1));
+    for (size_t w = 0; w < tr->workloads.n; w++)
+        e->wmap[w] = perf_workload_index(e->perf, tr->workloads.names[w]);
+    e->n_jobs = tr->n;
+    e->jobs = xcalloc(tr->n ? tr->n : 1, sizeof *e->jobs);
+    int max_gpus = 1;
+    for (size_t i = 0; i < tr->n; i++) {
+        sim_job_t *j = &e->jobs[i];
+        j->spec = &tr->jobs[i];
+        j->pw = e->wmap[j->spec->workload];
+        j->type = -1;
+        j->batch = j->spec->batch_size;
+        j->gpu_ids = xmalloc(sizeof(int) * (size_t)j->spec->max_gpus);
+        j->first_start = j->last_start = j->finish = NAN;
+        j->isolated_time = e->cfg->restart_overhead +
+                           j->spec->work / best_rate(c, e->perf, e->typemap, j->pw,
+                                                     j->spec->gpus, j->batch);
+        if (j->spec->max_gpus > max_gpus)
+            max_gpus = j->spec->max_gpus;
+        e->measured_left += is_measured(e->cfg, j->spec->id);
+    }
+    e->gpu_owner = xmalloc(sizeof(int) * (size_t)c->n_gpus);
+    e->gpu_free = xmalloc((size_t)c->n_gpus);
+    for (int g = 0; g < c->n_gpus; g++) {
+        e->gpu_owner[g] = -1;
+        e->gpu_free[g] = 1;
+    }
+    e->node_free = xmalloc(sizeof(int) * (size_t)c->n_nodes);
+    for (int i = 0; i < c->n_nodes; i++)
+        e->node_free[i] = c->nodes[i].gpus;
+    e->type_free = xmalloc(sizeof(int) * (size_t)c->n_types);
+    for (int t = 0; t < c->n_types; t++)
+        e->type_free[t] = c->types[t].total_gpus;
+    /* ids for one placement, then one slot per active job for apply_plan */
+    e->scratch_ids = xmalloc(sizeof(int) * ((size_t)c->n_gpus + (size_t)max_gpus + tr->n + 1));
+    eventq_init(&e->q);
+    plan_init(&e->plan);
+    setup_view(e);
+    e->sample_step = e->cfg->timeline_step > 0   ? e->cfg->timeline_step
+                     : e->cfg->round_len > 0 ? e->cfg->round_len
+                                             : 60;
+}
+
+static void teardown(engine_t *e)
+{
+    for (size_t i = 0; i < e->n_jobs; i++)
+        free(e->jobs[i].gpu_ids);
+    free(e->jobs);
+    free(e->wmap);
+    free(e->typemap);
+    free(e->active);
+    free(e->gpu_owner);
+    free(e->gpu_free);
+    free(e->node_free);
+    free(e->type_free);
+    free(e->vjobs);
+    free(e->vtypes);
+    free(e->vnodes);
+    free(e->vholder);
+    free(e->finished);
+    free(e->scratch_ids);
+    eventq_free(&e->q);
+    plan_free(&e->plan);
+}
+
+static void collect(engine_t *e, sim_result_t *out)
+{
+    out->n_jobs = e->n_jobs;
+    out->jobs = xcalloc(e->n_jobs ? e->n_jobs : 1, sizeof *out->jobs);
+    for (size_t i = 0; i < e->n_jobs; i++) {
+        sim_job_t *j = &e->jobs[i];
+        advance(e, j);
+        const mls_job_t *s = j->spec;
+        job_result_t *r = &out->jobs[i];
+        int done = j->state == JOB_DONE;
+        double fair_share = e->cluster->n_gpus / (j->contention > 1 ? j->contention : 1);
+        double slow = s->gpus > fair_share ? s->gpus / fair_share : 1;
+        *r = (job_result_t){s->id,
+                            s->user,
+                            s->workload,
+                            s->gpus,
+                            s->work,
+                            s->submit,
+                            j->first_start,
+                            done ? j->finish : NAN,
+                            j->attained_time,
+                            j->attained_service,
+                            j->isolated_time,
+                            done ? j->contention : NAN,
+                            done ? (j->finish - s->submit) / (j->isolated_time * slow) : NAN,
+                            s->deadline,
+                            j->preemptions,
+                            j->restarts,
+                            is_measured(e->cfg, s->id),
+                            done};
+    }
+    out->n_gpus = e->cluster->n_gpus;
+    out->summary.makespan = e->now;
+    sample_timeline(e, 1);
+}
+
+int engine_run(const mls_trace_t *trace, const mls_cluster_t *cluster, const mls_perf_t *perf,
+               const policy_ops_t *policy, const policy_args_t *args,
+               const engine_config_t *cfg, sim_result_t *out, mls_err_t *err)
+{
+    memset(out, 0, sizeof *out);
+    if (engine_check_trace(trace, cluster, perf, err) < 0)
+        return -1;
+    engine_t e = {0};
+    e.cfg = cfg;
+    e.trace = trace;
+    e.cluster = cluster;
+    e.perf = perf;
+    e.policy = policy;
+    e.out = out;
+    e.cadence = cfg->cadence ? cfg->cadence : policy->cadence;
+    if (cfg->round_len <= 0)
+        e.cadence |= MLS_CADENCE_EVENTS;
+    char perr[512] = "";
+    if (policy->create && policy->create(&e.pstate, args, perr, sizeof perr) < 0)
+        return mls_fail(err, "policy '%s': %s", policy->name, perr);
+    double t0 = mls_wall_seconds();
+    setup(&e);
+    int rc = run_loop(&e, err);
+    if (rc == 0)
+        collect(&e, out);
+    out->summary.wall_seconds = mls_wall_seconds() - t0;
+    teardown(&e);
+    if (policy->destroy)
+        policy->destroy(e.pstate);
+    if (rc == 0)
+        metrics_summarize(out);
+    else
+        sim_result_free(out);
+    return rc;
+}

@@ -1,0 +1,47 @@
+/* engine.h: the discrete-event simulator.
+ *
+ * engine_run() replays a trace on a cluster under one policy. Time jumps from
+ * event to event (arrivals, predicted completions, round ticks); between two
+ * events every job's rate is constant, so progress is integrated exactly. At
+ * the cadence the policy asks for (after arrivals/completions, every round, or
+ * both) the engine builds a view (policies/policy.h), calls the policy, checks
+ * the plan and applies it: preempted jobs release their GPUs, (re)started jobs
+ * pay the restart overhead (no progress while they hold their GPUs), and each
+ * running job's completion is (re)predicted. A completion event carries the
+ * job's version; a rate change bumps the version, so stale events are dropped
+ * when popped (lazy invalidation).
+ *
+ * Same inputs and seed give the same results: ties are broken by (time,
+ * sequence number), and job order by (submit, id). */
+#ifndef MLS_ENGINE_H
+#define MLS_ENGINE_H
+
+#include "cluster.h"
+#include "metrics.h"
+#include "perf.h"
+#include "policy.h"
+#include "trace.h"
+#include "util.h"
+
+typedef struct engine_config {
+    double round_len;        /* s between round ticks; 0 = event-driven only */
+    unsigned cadence;        /* MLS_CADENCE_* bits; 0 = the policy's own */
+    double restart_overhead; /* s lost at every (re)start, default 20 */
+    uint64_t seed;
+    int64_t measure_lo, measure_hi; /* measured job ids [lo, hi); lo >= hi: all */
+    double timeline_step;           /* s between timeline samples; <= 0: automatic */
+    int progress;                   /* 1: progress lines on stderr */
+} engine_config_t;
+
+void engine_config_defaults(engine_config_t *cfg);
+
+/* Checks that every job can run on the cluster (its workload is in the perf
+ * model, some GPU type has enough GPUs and a throughput for it). */
+int engine_check_trace(const mls_trace_t *trace, const mls_cluster_t *cluster,
+                       const mls_perf_t *perf, mls_err_t *err);
+
+int engine_run(const mls_trace_t *trace, const mls_cluster_t *cluster, const mls_perf_t *perf,
+               const policy_ops_t *policy, const policy_args_t *args,
+               const engine_config_t *cfg, sim_result_t *out, mls_err_t *err);
+
+#endif

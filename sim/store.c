@@ -1,0 +1,240 @@
+/* store.c: writes runs into the SQLite results database (see store.h).
+ * Prepared statements, one transaction per run; the schema is created with
+ * IF NOT EXISTS so many runs (and many processes, one after another) append to
+ * one file. A busy timeout lets parallel writers wait their turn. */
+#include "store.h"
+
+#include "config.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const schema_sql =
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);"
+    "INSERT OR IGNORE INTO meta VALUES('schema_version','1');"
+    "CREATE TABLE IF NOT EXISTS runs("
+    " run_id INTEGER PRIMARY KEY, created TEXT, version TEXT, policy TEXT, params TEXT,"
+    " oracle INTEGER, trace_path TEXT, trace_checksum TEXT, n_trace_jobs INTEGER,"
+    " cluster TEXT, cluster_json TEXT, n_gpus INTEGER, perf_model TEXT, seed INTEGER,"
+    " round_len REAL, cadence TEXT, restart_overhead REAL, measure TEXT, label TEXT,"
+    " wall_seconds REAL, events INTEGER, decisions INTEGER);"
+    "CREATE TABLE IF NOT EXISTS jobs("
+    " run_id INTEGER, job_id INTEGER, user TEXT, workload TEXT, gpus INTEGER, work REAL,"
+    " submit REAL, first_start REAL, finish REAL, jct REAL, queue_delay REAL,"
+    " run_time REAL, gpu_seconds REAL, preemptions INTEGER, restarts INTEGER,"
+    " isolated_time REAL, contention REAL, ftf_rho REAL, deadline REAL,"
+    " deadline_met INTEGER, measured INTEGER, PRIMARY KEY(run_id, job_id));"
+    "CREATE TABLE IF NOT EXISTS timeline("
+    " run_id INTEGER, t REAL, busy_gpus INTEGER, running_jobs INTEGER, queued_jobs INTEGER,"
+    " utilization REAL);"
+    "CREATE INDEX IF NOT EXISTS timeline_run ON timeline(run_id, t);"
+    "CREATE TABLE IF NOT EXISTS summary("
+    " run_id INTEGER PRIMARY KEY, jobs INTEGER, unfinished INTEGER, avg_jct REAL,"
+    " p50_jct REAL, p95_jct REAL, p99_jct REAL, makespan REAL, avg_queue_delay REAL,"
+    " utilization REAL, unfair_fraction REAL, worst_ftf REAL, jain_index REAL,"
+    " deadline_jobs INTEGER, deadlines_met INTEGER, preemptions INTEGER, restarts INTEGER,"
+    " decision_time_total REAL, decision_time_mean REAL, decision_time_max REAL);"
+    "CREATE VIEW IF NOT EXISTS run_summary AS SELECT r.run_id AS run_id, r.policy AS policy,"
+    " r.params AS params, r.oracle AS oracle, r.seed AS seed, r.trace_path AS trace,"
+    " r.cluster AS cluster, r.label AS label, s.jobs AS jobs, s.avg_jct AS avg_jct,"
+    " s.p50_jct AS p50_jct, s.p95_jct AS p95_jct, s.p99_jct AS p99_jct,"
+    " s.makespan AS makespan, s.avg_queue_delay AS avg_queue_delay,"
+    " s.utilization AS utilization, s.unfair_fraction AS unfair_fraction,"
+    " s.worst_ftf AS worst_ftf, s.jain_index AS jain_index,"
+    " s.decision_time_mean AS decision_time_mean"
+    " FROM runs r JOIN summary s ON s.run_id = r.run_id;";
+
+static int db_fail(sqlite3 *db, const char *path, const char *what, mls_err_t *err)
+{
+    return mls_fail(err, "%s: %s: %s", path, what, db ? sqlite3_errmsg(db) : "cannot open");
+}
+
+/* Binds a double, NULL for NaN/inf so SQL aggregates skip them. */
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+    if (isfinite(v))
+        sqlite3_bind_double(st, i, v);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+static int insert_run(sqlite3 *db, const run_info_t *in, const mls_trace_t *trace,
+                      const sim_result_t *res, int64_t *run_id)
+{
+    sqlite3_stmt *st;
+    const char *sql = "INSERT INTO runs(created, version, policy, params, oracle, trace_path,"
+                      " trace_checksum, n_trace_jobs, cluster, cluster_json, n_gpus, perf_model,"
+                      " seed, round_len, cadence, restart_overhead, measure, label,"
+                      " wall_seconds, events, decisions)"
+                      " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    char created[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    int i = 1;
+    bind_text(st, i++, created);
+    bind_text(st, i++, PACKAGE_VERSION);
+    bind_text(st, i++, in->policy);
+    bind_text(st, i++, in->params);
+    sqlite3_bind_int(st, i++, in->oracle);
+    bind_text(st, i++, in->trace_path);
+    bind_text(st, i++, in->trace_checksum);
+    sqlite3_bind_int64(st, i++, (sqlite3_int64)trace->n);
+    bind_text(st, i++, in->cluster_source);
+    bind_text(st, i++, in->cluster_json);
+    sqlite3_bind_int(st, i++, in->n_gpus);
+    bind_text(st, i++, in->perf_source);
+    sqlite3_bind_int64(st, i++, (sqlite3_int64)in->seed);
+    sqlite3_bind_double(st, i++, in->round_len);
+    bind_text(st, i++, in->cadence);
+    sqlite3_bind_double(st, i++, in->restart_overhead);
+    bind_text(st, i++, in->measure);
+    bind_text(st, i++, in->label);
+    sqlite3_bind_double(st, i++, res->summary.wall_seconds);
+    sqlite3_bind_int64(st, i++, res->summary.events);
+    sqlite3_bind_int64(st, i++, res->summary.decisions);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    *run_id = sqlite3_last_insert_rowid(db);
+    return rc;
+}
+
+static int insert_jobs(sqlite3 *db, int64_t run_id, const mls_trace_t *trace,
+                       const sim_result_t *res)
+{
+    sqlite3_stmt *st;
+    const char *sql = "INSERT INTO jobs VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc = 0;
+    for (size_t k = 0; k < res->n_jobs && rc == 0; k++) {
+        const job_result_t *j = &res->jobs[k];
+        int i = 1;
+        sqlite3_bind_int64(st, i++, run_id);
+        sqlite3_bind_int64(st, i++, j->id);
+        bind_text(st, i++, trace->users.names[j->user]);
+        bind_text(st, i++, trace->workloads.names[j->workload]);
+        sqlite3_bind_int(st, i++, j->gpus);
+        bind_real(st, i++, j->work);
+        bind_real(st, i++, j->submit);
+        bind_real(st, i++, j->first_start);
+        bind_real(st, i++, j->finish);
+        bind_real(st, i++, j->finished ? j->finish - j->submit : NAN);
+        bind_real(st, i++, j->first_start - j->submit);
+        bind_real(st, i++, j->run_time);
+        bind_real(st, i++, j->gpu_seconds);
+        sqlite3_bind_int(st, i++, j->preemptions);
+        sqlite3_bind_int(st, i++, j->restarts);
+        bind_real(st, i++, j->isolated_time);
+        bind_real(st, i++, j->contention);
+        bind_real(st, i++, j->rho);
+        bind_real(st, i++, j->deadline);
+        if (isfinite(j->deadline) && j->finished)
+            sqlite3_bind_int(st, i++, j->finish <= j->deadline);
+        else
+            sqlite3_bind_null(st, i++);
+        sqlite3_bind_int(st, i++, j->measured);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_timeline(sqlite3 *db, int64_t run_id, const sim_result_t *res)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "INSERT INTO timeline VALUES(?,?,?,?,?,?)", -1, &st, NULL) !=
+        SQLITE_OK)
+        return -1;
+    int rc = 0;
+    for (size_t k = 0; k < res->n_timeline && rc == 0; k++) {
+        const timeline_sample_t *s = &res->timeline[k];
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_double(st, 2, s->t);
+        sqlite3_bind_int(st, 3, s->busy_gpus);
+        sqlite3_bind_int(st, 4, s->running_jobs);
+        sqlite3_bind_int(st, 5, s->queued_jobs);
+        bind_real(st, 6, res->n_gpus ? (double)s->busy_gpus / res->n_gpus : NAN);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int insert_summary(sqlite3 *db, int64_t run_id, const run_summary_t *s)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "INSERT INTO summary VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int i = 1;
+    sqlite3_bind_int64(st, i++, run_id);
+    sqlite3_bind_int(st, i++, s->jobs);
+    sqlite3_bind_int(st, i++, s->unfinished);
+    bind_real(st, i++, s->avg_jct);
+    bind_real(st, i++, s->p50_jct);
+    bind_real(st, i++, s->p95_jct);
+    bind_real(st, i++, s->p99_jct);
+    bind_real(st, i++, s->makespan);
+    bind_real(st, i++, s->avg_queue_delay);
+    bind_real(st, i++, s->utilization);
+    bind_real(st, i++, s->unfair_fraction);
+    bind_real(st, i++, s->worst_ftf);
+    bind_real(st, i++, s->jain_index);
+    sqlite3_bind_int(st, i++, s->deadline_jobs);
+    sqlite3_bind_int(st, i++, s->deadlines_met);
+    sqlite3_bind_int64(st, i++, s->preemptions);
+    sqlite3_bind_int64(st, i++, s->restarts);
+    bind_real(st, i++, s->decision_time_total);
+    bind_real(st, i++, s->decision_time_mean);
+    bind_real(st, i++, s->decision_time_max);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int store_write_run(const char *db_path, const run_info_t *info, const mls_trace_t *trace,
+                    const sim_result_t *res, int64_t *run_id, mls_err_t *err)
+{
+    sqlite3 *db = NULL;
+    if (sqlite3_open(db_path, &db) != SQLITE_OK) {
+        int rc = db_fail(db, db_path, "cannot open the results database", err);
+        sqlite3_close(db);
+        return rc;
+    }
+    sqlite3_busy_timeout(db, 60000);
+    int rc = 0;
+    if (sqlite3_exec(db, schema_sql, NULL, NULL, NULL) != SQLITE_OK)
+        rc = db_fail(db, db_path, "cannot create the schema", err);
+    else if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        rc = db_fail(db, db_path, "cannot begin a transaction", err);
+    else if (insert_run(db, info, trace, res, run_id) < 0 ||
+             insert_jobs(db, *run_id, trace, res) < 0 ||
+             insert_timeline(db, *run_id, res) < 0 ||
+             insert_summary(db, *run_id, &res->summary) < 0) {
+        rc = db_fail(db, db_path, "cannot write the run", err);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    } else if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        rc = db_fail(db, db_path, "cannot commit the run", err);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    }
+    sqlite3_close(db);
+    return rc;
+}

@@ -1,0 +1,50 @@
+/* store.h: the results database (SQLite).
+ *
+ * One database holds many runs. Tables (created when absent):
+ *   meta(key, value)            schema version
+ *   runs(run_id, ...)           what was run: policy, parameters, oracle flag,
+ *                               trace path and checksum, cluster, perf model,
+ *                               seed, round, overhead, window, mlsched version,
+ *                               wall time
+ *   jobs(run_id, job_id, ...)   one row per trace job: submit, first start,
+ *                               finish, JCT, queueing delay, GPU-seconds,
+ *                               preemptions, restarts, isolated time, rho, ...
+ *   timeline(run_id, t, ...)    busy GPUs, running and queued jobs over time
+ *   summary(run_id, ...)        the per-run metrics
+ *   run_summary (view)          runs JOIN summary: one row per run, so that
+ *                               one SELECT compares runs.
+ * A run is written in one transaction: an interrupted run leaves no rows. */
+#ifndef MLS_STORE_H
+#define MLS_STORE_H
+
+#include "metrics.h"
+#include "trace.h"
+#include "util.h"
+
+#include <stdint.h>
+
+typedef struct run_info {
+    const char *policy;
+    const char *params; /* "k=v,k=v" or "" */
+    int oracle;
+    const char *trace_path;
+    const char *trace_checksum;
+    const char *cluster_source;
+    const char *cluster_json;
+    int n_gpus;
+    const char *perf_source;
+    uint64_t seed;
+    double round_len;
+    const char *cadence;
+    double restart_overhead;
+    const char *measure; /* "lo:hi" or "all" */
+    const char *label;   /* free text, e.g. a sweep point; may be NULL */
+} run_info_t;
+
+#define MLS_SCHEMA_VERSION 1
+
+/* Appends one run; returns 0 and its id in *run_id, or -1. */
+int store_write_run(const char *db_path, const run_info_t *info, const mls_trace_t *trace,
+                    const sim_result_t *res, int64_t *run_id, mls_err_t *err);
+
+#endif

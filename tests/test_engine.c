@@ -1,0 +1,322 @@
+/* test_engine.c: the engine against hand-computed schedules.
+ *
+ * Three 1-GPU jobs on two GPUs, rate 1 work unit/s:
+ *   j0 at t=0, 100 units; j1 at t=0, 30 units; j2 at t=10, 20 units.
+ * The expected finish times below were worked out by hand (see each test). */
+#include "engine.h"
+#include "engine_fixture.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct world {
+    mls_cluster_t cluster;
+    mls_trace_t trace;
+    mls_perf_t *perf;
+    engine_config_t cfg;
+    sim_result_t res;
+} world_t;
+
+static void three_jobs(world_t *w, double overhead)
+{
+    double rates[] = {1.0};
+    memset(w, 0, sizeof *w);
+    fixture_cluster(&w->cluster, 2, 1);
+    trace_init(&w->trace);
+    fixture_job(&w->trace, 0, 0, 0, 1, 100);
+    fixture_job(&w->trace, 1, 0, 0, 1, 30);
+    fixture_job(&w->trace, 2, 10, 0, 1, 20);
+    w->perf = fixture_perf(1, rates);
+    engine_config_defaults(&w->cfg);
+    w->cfg.round_len = 0;
+    w->cfg.restart_overhead = overhead;
+}
+
+static void world_free(world_t *w)
+{
+    sim_result_free(&w->res);
+    perf_free(w->perf);
+    cluster_free(&w->cluster);
+    trace_free(&w->trace);
+}
+
+static void run_policy(world_t *w, const char *name)
+{
+    mls_err_t err = {{0}};
+    const policy_ops_t *p = policy_find(name);
+    ck_assert_ptr_nonnull(p);
+    int rc = engine_run(&w->trace, &w->cluster, w->perf, p, NULL, &w->cfg, &w->res, &err);
+    ck_assert_msg(rc == 0, "engine_run(%s): %s", name, err.msg);
+}
+
+static void expect_finish(const world_t *w, const double *finish)
+{
+    for (size_t i = 0; i < w->res.n_jobs; i++) {
+        ck_assert(w->res.jobs[i].finished);
+        ck_assert_msg(fabs(w->res.jobs[i].finish - finish[i]) < 1e-9,
+                      "job %zu finished at %.9f, expected %.9f", i, w->res.jobs[i].finish,
+                      finish[i]);
+    }
+}
+
+/* fifo: j0 and j1 start at 0; j2 waits for j1 (done at 30) and ends at 50. */
+START_TEST(fifo_no_overhead)
+{
+    world_t w;
+    three_jobs(&w, 0);
+    run_policy(&w, "fifo");
+    double f[] = {100, 30, 50};
+    expect_finish(&w, f);
+    ck_assert(fabs(w.res.summary.avg_jct - (100 + 30 + 40) / 3.0) < 1e-9);
+    ck_assert(fabs(w.res.summary.makespan - 100) < 1e-9);
+    ck_assert(fabs(w.res.summary.avg_queue_delay - 20 / 3.0) < 1e-9);
+    /* busy: 100 + 30 + 20 GPU-s over 2 GPUs x 100 s */
+    ck_assert(fabs(w.res.summary.utilization - 150 / 200.0) < 1e-9);
+    world_free(&w);
+}
+END_TEST
+
+/* fifo, 20 s restart overhead: j0 0..120, j1 0..50, j2 50+20+20 = 90. */
+START_TEST(fifo_overhead)
+{
+    world_t w;
+    three_jobs(&w, 20);
+    run_policy(&w, "fifo");
+    double f[] = {120, 50, 90};
+    expect_finish(&w, f);
+    world_free(&w);
+}
+END_TEST
+
+/* srtf: at 10, remaining j0 90, j1 20, j2 20: j1 and j2 run, j0 is
+ * preempted; both end at 30; j0 resumes with 90 left and ends at 120. */
+START_TEST(srtf_no_overhead)
+{
+    world_t w;
+    three_jobs(&w, 0);
+    run_policy(&w, "srtf");
+    double f[] = {120, 30, 30};
+    expect_finish(&w, f);
+    ck_assert_int_eq(w.res.jobs[0].preemptions, 1);
+    ck_assert_int_eq(w.res.jobs[0].restarts, 1);
+    world_free(&w);
+}
+END_TEST
+
+/* srtf, 20 s overhead: at 10 nothing has progressed (overhead until 20):
+ * remaining j0 100, j1 30, j2 20, so j0 is preempted. j1 ends 20+30 = 50,
+ * j2 starts at 10 and ends 10+20+20 = 50; j0 restarts at 50, ends 170. */
+START_TEST(srtf_overhead)
+{
+    world_t w;
+    three_jobs(&w, 20);
+    run_policy(&w, "srtf");
+    double f[] = {170, 50, 50};
+    expect_finish(&w, f);
+    world_free(&w);
+}
+END_TEST
+
+/* las (event-driven): at 10, attained j0 10, j1 10, j2 0: j2 and j0 (tie on
+ * service broken by submit, id) run, j1 waits. j2 ends at 30; then j0 (30 s
+ * attained) and j1 run: j1 has 20 left (ends 50), j0 70 left (ends 100). */
+START_TEST(las_no_overhead)
+{
+    world_t w;
+    three_jobs(&w, 0);
+    run_policy(&w, "las");
+    double f[] = {100, 50, 30};
+    expect_finish(&w, f);
+    world_free(&w);
+}
+END_TEST
+
+/* las with 20 s overhead: at 10 attained (GPU-seconds held) j0 10, j1 10,
+ * j2 0: j2 starts (ends 10+20+20 = 50), j1 is preempted having made no
+ * progress (overhead until 20), j0 keeps running: 20..120. At 50, j1 (10
+ * attained) restarts: 50+20+30 = 100. */
+START_TEST(las_overhead)
+{
+    world_t w;
+    three_jobs(&w, 20);
+    run_policy(&w, "las");
+    double f[] = {120, 100, 50};
+    expect_finish(&w, f);
+    world_free(&w);
+}
+END_TEST
+
+/* A job alone on its request takes work / rate + overhead; rho = 1. */
+START_TEST(alone_rho_is_one)
+{
+    world_t w;
+    double rates[] = {2.0};
+    memset(&w, 0, sizeof w);
+    fixture_cluster(&w.cluster, 1, 4);
+    trace_init(&w.trace);
+    fixture_job(&w.trace, 7, 5, 0, 4, 800);
+    w.perf = fixture_perf(1, rates);
+    engine_config_defaults(&w.cfg);
+    run_policy(&w, "fifo");
+    ck_assert(fabs(w.res.jobs[0].finish - (5 + 20 + 100)) < 1e-9);
+    ck_assert(fabs(w.res.jobs[0].rho - 1) < 1e-9);
+    world_free(&w);
+}
+END_TEST
+
+/* Two runs of the same inputs give identical per-job results. */
+START_TEST(deterministic)
+{
+    world_t a, b;
+    three_jobs(&a, 20);
+    three_jobs(&b, 20);
+    a.cfg.round_len = b.cfg.round_len = 7;
+    run_policy(&a, "las");
+    run_policy(&b, "las");
+    ck_assert_int_eq((int)a.res.n_jobs, (int)b.res.n_jobs);
+    ck_assert(memcmp(a.res.jobs, b.res.jobs, a.res.n_jobs * sizeof *a.res.jobs) == 0);
+    world_free(&a);
+    world_free(&b);
+}
+END_TEST
+
+/* ---- plans that break a rule are rejected, naming the policy, job and rule */
+
+/* A policy that breaks one rule, chosen by its parameter kind=N. */
+static int bad_create(void **st, const policy_args_t *a, char *err, size_t n)
+{
+    long kind;
+    if (policy_arg_long(a, "kind", 0, &kind, err, n) < 0)
+        return -1;
+    int *k = xmalloc(sizeof *k);
+    *k = (int)kind;
+    *st = k;
+    return 0;
+}
+
+static int bad_schedule(void *st, const view_t *v, plan_t *p, char *err, size_t n)
+{
+    (void)err;
+    (void)n;
+    int kind = *(int *)st;
+    for (int k = 0; k < v->n_jobs; k++) {
+        if (kind == 0) /* overcommit: 3 jobs of 1 GPU on 2 GPUs */
+            plan_run(p, k, 0, 1);
+        else if (kind == 1) /* gang: a 1-GPU job on 2 GPUs */
+            plan_run(p, k, 0, 2);
+        else if (kind == 2) /* the same GPU twice */
+            plan_run_on(p, k, 0, (int[]){0}, 1);
+        else if (kind == 3) /* a GPU type that does not exist */
+            plan_run(p, k, 5, 1);
+    }
+    return 0;
+}
+
+static void expect_rejected(const char *kind, const char *rule)
+{
+    world_t w;
+    three_jobs(&w, 0);
+    w.trace.jobs[2].submit = 0;
+    policy_ops_t bad = {"badpol",   "-",          "-", "", 0, MLS_CADENCE_EVENTS,
+                        bad_create, bad_schedule, free};
+    const char *keys[] = {"kind"}, *vals[] = {kind};
+    policy_args_t args = {1, keys, vals};
+    mls_err_t err = {{0}};
+    int rc = engine_run(&w.trace, &w.cluster, w.perf, &bad, &args, &w.cfg, &w.res, &err);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err.msg, "badpol") && strstr(err.msg, rule), "message: %s", err.msg);
+    world_free(&w);
+}
+
+START_TEST(rejects_overcommit)
+{
+    expect_rejected("0", "capacity");
+}
+END_TEST
+
+START_TEST(rejects_gang)
+{
+    expect_rejected("1", "gang");
+}
+END_TEST
+
+START_TEST(rejects_gpu_twice)
+{
+    expect_rejected("2", "capacity");
+}
+END_TEST
+
+START_TEST(rejects_type)
+{
+    expect_rejected("3", "GPU type");
+}
+END_TEST
+
+/* A job larger than the cluster and an unknown workload are input errors. */
+START_TEST(rejects_oversized_and_unknown)
+{
+    world_t w;
+    three_jobs(&w, 0);
+    fixture_job(&w.trace, 9, 20, 0, 3, 10);
+    mls_err_t err = {{0}};
+    ck_assert_int_eq(engine_check_trace(&w.trace, &w.cluster, w.perf, &err), -1);
+    ck_assert_msg(strstr(err.msg, "job 9") && strstr(err.msg, "gpus"), "%s", err.msg);
+    world_free(&w);
+
+    three_jobs(&w, 0);
+    fixture_job(&w.trace, 10, 20, 4, 1, 10); /* workload w4 is unknown */
+    ck_assert_int_eq(engine_check_trace(&w.trace, &w.cluster, w.perf, &err), -1);
+    ck_assert_msg(strstr(err.msg, "job 10") && strstr(err.msg, "w4"), "%s", err.msg);
+    world_free(&w);
+}
+END_TEST
+
+/* --measure: only the window counts, and the run stops when it is done. */
+START_TEST(measure_window)
+{
+    world_t w;
+    three_jobs(&w, 0);
+    w.cfg.measure_lo = 1;
+    w.cfg.measure_hi = 3;
+    run_policy(&w, "fifo");
+    ck_assert_int_eq(w.res.summary.jobs, 2);
+    ck_assert(fabs(w.res.summary.makespan - 50) < 1e-9); /* j2 ends at 50 */
+    ck_assert(!w.res.jobs[0].finished);
+    world_free(&w);
+}
+END_TEST
+
+static Suite *engine_suite(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *tc = tcase_create("schedules");
+    tcase_add_test(tc, fifo_no_overhead);
+    tcase_add_test(tc, fifo_overhead);
+    tcase_add_test(tc, srtf_no_overhead);
+    tcase_add_test(tc, srtf_overhead);
+    tcase_add_test(tc, las_no_overhead);
+    tcase_add_test(tc, las_overhead);
+    tcase_add_test(tc, alone_rho_is_one);
+    tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, measure_window);
+    suite_add_tcase(s, tc);
+    TCase *bad = tcase_create("bad input");
+    tcase_add_test(bad, rejects_overcommit);
+    tcase_add_test(bad, rejects_gang);
+    tcase_add_test(bad, rejects_gpu_twice);
+    tcase_add_test(bad, rejects_type);
+    tcase_add_test(bad, rejects_oversized_and_unknown);
+    suite_add_tcase(s, bad);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(engine_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
