@@ -1,0 +1,52 @@
+/* las.c: least attained service first (preemptive, non-oracle).
+ *
+ * Least-attained-service scheduling (Nuyens and Wierman, "The Foreground-
+ * Background queue: a survey", Perf. Eval. 2008) with service measured as
+ * Tiresias does for DL jobs: GPU-seconds, the product of GPUs and time held
+ * (the two-dimensional attained service, 2DAS, of Tiresias's design section;
+ * Gu et al., NSDI 2019). At each decision every active job is ranked by
+ * attained_service, ties by (submit, id), and GPUs are filled greedily in that
+ * order: new jobs run first, and a job that has received more than others is
+ * preempted for them.
+ *
+ * Simplifications and choices:
+ * - Continuous LAS: no discretised priority queues, no starvation promotion
+ *   (those are Tiresias's own refinements, a separate policy).
+ * - Called every round as well as on events (cadence rounds+events), so the
+ *   round length is the time quantum: jobs with equal service take turns.
+ * - Greedy fill: a job that does not fit is passed over for the next one.
+ * - A running job that stays keeps its current GPUs when its type has room;
+ *   other jobs go on the fastest type (profiled throughput) with room.
+ * - A job larger than every type it may run on is skipped. */
+#include "policies.h"
+#include "policy_util.h"
+
+#include <stdlib.h>
+
+int las_create(void **state, const policy_args_t *args, char *err, size_t errlen)
+{
+    return pu_create_noargs("las", state, args, err, errlen);
+}
+
+void las_destroy(void *state)
+{
+    (void)state;
+}
+
+int las_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
+{
+    (void)state;
+    (void)err;
+    (void)errlen;
+    double *served = pu_alloc((size_t)v->n_jobs, sizeof *served);
+    int *order = pu_alloc((size_t)v->n_jobs, sizeof *order);
+    for (int j = 0; j < v->n_jobs; j++) {
+        served[j] = v->jobs[j].attained_service;
+        order[j] = j;
+    }
+    pu_sort(v, served, order, v->n_jobs);
+    pu_fill(v, order, v->n_jobs, plan);
+    free(order);
+    free(served);
+    return 0;
+}

@@ -1,0 +1,24 @@
+/* policies.h: the entry points of every policy, as the registry lists them.
+ *
+ * Each policy file (policies/NAME.c) defines its create/schedule/destroy with
+ * the signatures of policy_ops_t; registry.c puts them in its one table with
+ * the policy's name, paper, oracle flag, summary, parameters and cadence.
+ * Nothing outside registry.c and the tests calls these directly. */
+#ifndef MLS_POLICIES_H
+#define MLS_POLICIES_H
+
+#include "policy.h"
+
+#define MLS_POLICY_ENTRY_POINTS(p)                                                                 \
+    int p##_create(void **state, const policy_args_t *args, char *err, size_t errlen);             \
+    int p##_schedule(void *state, const view_t *view, plan_t *plan, char *err, size_t errlen);     \
+    void p##_destroy(void *state)
+
+MLS_POLICY_ENTRY_POINTS(fifo);
+MLS_POLICY_ENTRY_POINTS(fifo_backfill);
+MLS_POLICY_ENTRY_POINTS(sjf);
+MLS_POLICY_ENTRY_POINTS(srtf);
+MLS_POLICY_ENTRY_POINTS(las);
+MLS_POLICY_ENTRY_POINTS(isolated);
+
+#endif
