@@ -55,6 +55,8 @@ static void usage(FILE *out)
             "      --ignore-extra-columns  accept trace columns mlsched does not know\n"
             "      --json                print the summary as JSON\n"
             "  -q, --quiet               no progress lines on stderr\n"
+            "      --progress            progress lines on stderr even when it is not a\n"
+            "                            terminal (default: only on a terminal)\n"
             "  -h, --help                this text\n"
             "\n"
             "Exit status: 0 done, 1 the run failed (bad input, a rejected plan), 2 usage.\n");
@@ -108,7 +110,7 @@ static int bad_usage(const char *fmt, const char *arg)
 
 static int parse_args(int argc, char **argv, sim_opts_t *o)
 {
-    enum { O_THR = 256, O_CAD, O_OVH, O_MEASURE, O_TL, O_LABEL, O_EXTRA, O_JSON };
+    enum { O_THR = 256, O_CAD, O_OVH, O_MEASURE, O_TL, O_LABEL, O_EXTRA, O_JSON, O_PROG };
     static const struct option longopts[] = {
         {"trace", required_argument, 0, 't'},
         {"cluster", required_argument, 0, 'c'},
@@ -126,6 +128,7 @@ static int parse_args(int argc, char **argv, sim_opts_t *o)
         {"ignore-extra-columns", no_argument, 0, O_EXTRA},
         {"json", no_argument, 0, O_JSON},
         {"quiet", no_argument, 0, 'q'},
+        {"progress", no_argument, 0, O_PROG},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     engine_config_defaults(&o->cfg);
@@ -179,6 +182,7 @@ static int parse_args(int argc, char **argv, sim_opts_t *o)
         case O_EXTRA: o->trace_flags |= TRACE_IGNORE_EXTRA; break;
         case O_JSON: o->json = 1; break;
         case 'q': o->quiet = 1; break;
+        case O_PROG: o->cfg.progress = 1; break;
         case 'h': usage(stdout); return -1;
         default: return bad_usage("%s", "unknown option");
         }
@@ -256,7 +260,9 @@ static void print_json(const policy_ops_t *pol, const run_summary_t *s, int64_t 
     json_num("unfair_fraction", s->unfair_fraction, 0);
     json_num("worst_ftf", s->worst_ftf, 0);
     json_num("jain_index", s->jain_index, 0);
-    json_num("decision_time_mean", s->decision_time_mean, 1);
+    json_num("decision_time_mean", s->decision_time_mean, 0);
+    json_num("wall_seconds", s->wall_seconds, 0);
+    printf("  \"events\": %ld,\n  \"decisions\": %ld\n", s->events, s->decisions);
     printf("}\n");
 }
 

@@ -1,0 +1,1 @@
+# sim/model.mk

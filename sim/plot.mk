@@ -1,0 +1,1 @@
+# sim/plot.mk
