@@ -24,6 +24,12 @@
  * exist and are free, elastic bounds) and rejects a bad plan with an error
  * naming the policy, the job and the rule; it never trims a plan silently.
  *
+ * Space sharing: two allocations that name each other in pack_with, with the
+ * same GPU type and count, run on the same GPUs, each at its pair throughput
+ * (view->perf->pair_throughput; a pair the perf model refuses, e.g. because
+ * their memory exceeds the GPU's, is a rejected plan). When one of the pair
+ * finishes, the other goes on alone on those GPUs at its isolated rate.
+ *
  * Units: seconds, work units (iterations or samples, per workload), work
  * units per second. */
 #ifndef MLS_POLICY_H

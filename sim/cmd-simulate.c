@@ -3,6 +3,7 @@
 #include "cluster.h"
 #include "cmd.h"
 #include "engine.h"
+#include "faults.h"
 #include "perf.h"
 #include "policy.h"
 #include "store.h"
@@ -26,6 +27,8 @@ typedef struct sim_opts {
     char measure[64];
     unsigned trace_flags;
     int json, quiet;
+    const char *faults_file;
+    fault_plan_t faults;
 } sim_opts_t;
 
 static void usage(FILE *out)
@@ -50,6 +53,13 @@ static void usage(FILE *out)
             "      --measure LO:HI       measure jobs with ids in [LO, HI) only; the run ends\n"
             "                            when they have all finished (Gavel's steady state)\n"
             "      --timeline-step S     seconds between timeline samples (default: round)\n"
+            "      --faults FILE         fault schedule CSV: time,node,event[,factor] with\n"
+            "                            event fail, recover, slow (factor = speed) or unslow\n"
+            "      --failure-rate R      random node failures, R per node per hour (or R/d)\n"
+            "      --mttr S              mean time to repair a failed node (default 3600)\n"
+            "      --checkpoint-interval S  seconds of progress between checkpoints; a\n"
+            "                            failure loses the work since the last one\n"
+            "                            (default 0: since the job's last (re)start)\n"
             "  -d, --db FILE             results database to append to (SQLite)\n"
             "      --label TEXT          free text stored with the run\n"
             "      --ignore-extra-columns  accept trace columns mlsched does not know\n"
@@ -86,6 +96,27 @@ static int parse_cadence(const char *s, unsigned *out)
     return 0;
 }
 
+/* "R", "R/h" (per hour) or "R/d" (per day) -> per hour. */
+static int parse_rate(const char *s, double *per_hour)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    double scale = 1;
+    char *slash = strchr(buf, '/');
+    if (slash) {
+        if (!strcmp(slash, "/d"))
+            scale = 1.0 / 24;
+        else if (strcmp(slash, "/h"))
+            return -1;
+        *slash = '\0';
+    }
+    double r;
+    if (mls_parse_double(buf, &r) < 0 || r < 0 || !isfinite(r))
+        return -1;
+    *per_hour = r * scale;
+    return 0;
+}
+
 static int add_param(sim_opts_t *o, const char *kv)
 {
     const char *eq = strchr(kv, '=');
@@ -110,7 +141,8 @@ static int bad_usage(const char *fmt, const char *arg)
 
 static int parse_args(int argc, char **argv, sim_opts_t *o)
 {
-    enum { O_THR = 256, O_CAD, O_OVH, O_MEASURE, O_TL, O_LABEL, O_EXTRA, O_JSON, O_PROG };
+    enum { O_THR = 256, O_CAD, O_OVH, O_MEASURE, O_TL, O_LABEL, O_EXTRA, O_JSON, O_PROG,
+           O_FAULTS, O_FRATE, O_MTTR, O_CKPT };
     static const struct option longopts[] = {
         {"trace", required_argument, 0, 't'},
         {"cluster", required_argument, 0, 'c'},
@@ -129,6 +161,10 @@ static int parse_args(int argc, char **argv, sim_opts_t *o)
         {"json", no_argument, 0, O_JSON},
         {"quiet", no_argument, 0, 'q'},
         {"progress", no_argument, 0, O_PROG},
+        {"faults", required_argument, 0, O_FAULTS},
+        {"failure-rate", required_argument, 0, O_FRATE},
+        {"mttr", required_argument, 0, O_MTTR},
+        {"checkpoint-interval", required_argument, 0, O_CKPT},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     engine_config_defaults(&o->cfg);
@@ -183,6 +219,22 @@ static int parse_args(int argc, char **argv, sim_opts_t *o)
         case O_JSON: o->json = 1; break;
         case 'q': o->quiet = 1; break;
         case O_PROG: o->cfg.progress = 1; break;
+        case O_FAULTS: o->faults_file = optarg; break;
+        case O_FRATE:
+            if (parse_rate(optarg, &o->faults.rate_per_hour) < 0)
+                return bad_usage("--failure-rate wants R (per node per hour) or R/d, got '%s'",
+                                 optarg);
+            break;
+        case O_MTTR:
+            if (mls_parse_double(optarg, &d) < 0 || !(d > 0) || !isfinite(d))
+                return bad_usage("--mttr wants seconds > 0, got '%s'", optarg);
+            o->faults.mttr = d;
+            break;
+        case O_CKPT:
+            if (mls_parse_double(optarg, &d) < 0 || d < 0 || !isfinite(d))
+                return bad_usage("--checkpoint-interval wants seconds >= 0, got '%s'", optarg);
+            o->faults.checkpoint_interval = d;
+            break;
         case 'h': usage(stdout); return -1;
         default: return bad_usage("%s", "unknown option");
         }
@@ -294,6 +346,11 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
 {
     char *params = params_text(o);
     char *cj = cluster_to_json(cl);
+    char faults[512] = "";
+    if (o->cfg.faults)
+        snprintf(faults, sizeof faults, "file=%s,rate_per_hour=%g,mttr=%g,checkpoint=%g",
+                 o->faults_file ? o->faults_file : "", o->faults.rate_per_hour, o->faults.mttr,
+                 o->faults.checkpoint_interval);
     run_info_t info = {pol->name,
                        params,
                        pol->oracle,
@@ -308,7 +365,8 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                        cadence_name(o->cfg.cadence ? o->cfg.cadence : pol->cadence),
                        o->cfg.restart_overhead,
                        o->measure,
-                       o->label};
+                       o->label,
+                       o->cfg.faults ? faults : NULL};
     int rc = store_write_run(o->db, &info, trace, res, run_id, err);
     free(params);
     free(cj);
@@ -334,6 +392,10 @@ static int run(sim_opts_t *o)
     int rc = trace_read_csv(&trace, o->trace, o->trace_flags, &err);
     if (rc == 0)
         rc = cluster_load(&cl, o->cluster, &err);
+    if (rc == 0 && o->faults_file)
+        rc = faults_read_csv(&o->faults, o->faults_file, &cl, &err);
+    if (o->faults_file || o->faults.rate_per_hour > 0 || o->faults.checkpoint_interval > 0)
+        o->cfg.faults = &o->faults;
     if (rc == 0)
         rc = perf_load(&pm, o->throughputs ? o->throughputs : perf_default_catalog(), &err);
     if (rc == 0)
@@ -353,6 +415,7 @@ static int run(sim_opts_t *o)
         perf_free(pm);
     cluster_free(&cl);
     trace_free(&trace);
+    faults_free(&o->faults);
     return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
 }
 
@@ -360,6 +423,7 @@ static int exec_simulate(int argc, char **argv)
 {
     sim_opts_t o;
     memset(&o, 0, sizeof o);
+    faults_init(&o.faults);
     int rc = parse_args(argc, argv, &o);
     if (rc == 0)
         rc = run(&o);

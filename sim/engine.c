@@ -9,6 +9,8 @@
 #include "eventq.h"
 #include "placer.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,10 +26,13 @@ typedef struct sim_job {
     int *gpu_ids; /* capacity max_gpus */
     double rate;  /* work units/s while running */
     double work_done, last_update, overhead_end;
+    double stint_prod, ckpt_work; /* progress time this stint, work at the last checkpoint */
     double first_start, last_start, finish;
     double attained_time, attained_service;
     double isolated_time, contention_at_submit, contention;
     int preemptions, restarts;
+    int partner; /* job sharing its GPUs (space sharing), -1 none */
+    int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
     uint32_t version;
 } sim_job_t;
 
@@ -50,7 +55,11 @@ typedef struct engine {
     int *gpu_owner; /* job index per GPU, -1 free */
     unsigned char *gpu_free;
     int *node_free;
-    int *type_free;
+    int *type_free;  /* free GPUs on nodes that are up */
+    int *type_up;    /* GPUs on nodes that are up */
+    unsigned char *node_up;
+    double *node_speed;
+    gsl_rng *rng;
 
     eventq_t q;
     double now;
@@ -69,6 +78,7 @@ typedef struct engine {
     view_perf_t vperf;
     plan_t plan;
     int *scratch_ids;
+    int max_gpus;
 
     sim_result_t *out;
     double next_sample, sample_step, last_progress_wall;
@@ -178,14 +188,21 @@ static void advance(engine_t *e, sim_job_t *j)
     if (j->state != JOB_RUNNING || t <= j->last_update)
         return;
     double from = j->last_update > j->overhead_end ? j->last_update : j->overhead_end;
-    if (t > from)
+    if (t > from) {
+        double c = e->cfg->faults ? e->cfg->faults->checkpoint_interval : 0;
+        double p0 = j->stint_prod, p1 = p0 + (t - from);
+        if (c > 0 && floor(p1 / c) > floor(p0 / c))
+            j->ckpt_work = j->work_done + j->rate * (floor(p1 / c) * c - p0);
+        j->stint_prod = p1;
         j->work_done += j->rate * (t - from);
+    }
     if (j->work_done > j->spec->work)
         j->work_done = j->spec->work;
     double dt = t - j->last_update;
     j->attained_time += dt;
     j->attained_service += dt * j->ngpus;
-    e->out->busy_gpu_seconds += dt * j->ngpus;
+    if (!j->joined)
+        e->out->busy_gpu_seconds += dt * j->ngpus;
     j->last_update = t;
 }
 
@@ -219,8 +236,61 @@ static void hold_gpus(engine_t *e, sim_job_t *j, const int *ids, int n)
     j->ngpus = n;
 }
 
+static void predict_completion(engine_t *e, sim_job_t *j);
+
+/* The slowest node a job has a GPU on sets its pace (stragglers). */
+static double job_speed(const engine_t *e, const sim_job_t *j)
+{
+    double s = 1;
+    for (int i = 0; i < j->ngpus; i++) {
+        double f = e->node_speed[e->cluster->gpu_node[j->gpu_ids[i]]];
+        if (f < s)
+            s = f;
+    }
+    return s;
+}
+
+/* Sets the rate of a running job (and of its partner, when it shares). */
+static void rerate(engine_t *e, sim_job_t *j)
+{
+    double speed = job_speed(e, j);
+    if (j->partner < 0) {
+        j->rate = speed * rate_on(e, j->pw, j->type, j->ngpus, j->nodes, j->batch);
+        return;
+    }
+    sim_job_t *own = j->joined ? &e->jobs[j->partner] : j;
+    sim_job_t *jn = j->joined ? j : &e->jobs[j->partner];
+    double r[2] = {0, 0};
+    e->perf->ops->pair(e->perf, own->pw, jn->pw, e->typemap[own->type], own->ngpus, r);
+    own->rate = speed * r[0];
+    jn->rate = speed * r[1];
+}
+
+/* A job leaves a shared allocation: its partner keeps the GPUs and goes on
+ * alone at its isolated rate. */
+static void leave_pair(engine_t *e, sim_job_t *j)
+{
+    sim_job_t *q = &e->jobs[j->partner];
+    advance(e, q);
+    for (int i = 0; i < q->ngpus; i++)
+        e->gpu_owner[q->gpu_ids[i]] = (int)(q - e->jobs);
+    q->partner = j->partner = -1;
+    q->joined = j->joined = 0;
+    rerate(e, q);
+    predict_completion(e, q);
+}
+
 static void release_gpus(engine_t *e, sim_job_t *j)
 {
+    if (j->partner >= 0) {
+        leave_pair(e, j);
+        j->ngpus = 0;
+        j->nodes = 0;
+        j->type = -1;
+        j->rate = 0;
+        j->version++;
+        return;
+    }
     for (int i = 0; i < j->ngpus; i++) {
         int g = j->gpu_ids[i];
         e->gpu_owner[g] = -1;
@@ -357,6 +427,8 @@ static void build_view(engine_t *e, unsigned reasons)
     }
     for (int t = 0; t < c->n_types; t++)
         e->vtypes[t].free_gpus = e->type_free[t];
+    for (int i = 0; i < c->n_nodes; i++)
+        e->vnodes[i].up = e->node_up[i];
     view_t *v = &e->view;
     v->now = e->now;
     v->reasons = reasons;
@@ -376,6 +448,41 @@ static int plan_error(const engine_t *e, const view_job_t *vj, mls_err_t *err, c
         return mls_fail(err, "policy '%s' planned job %lld: %s: %s", e->policy->name,
                         (long long)vj->id, rule, detail);
     return mls_fail(err, "policy '%s': %s: %s", e->policy->name, rule, detail);
+}
+
+/* Space sharing: both allocations name each other, on the same type and GPU
+ * count, and the perf model lets the pair share (Gavel's pair table: a pair
+ * whose memory exceeds the GPU's has no entry). */
+static int check_pair(const engine_t *e, const plan_t *p, const plan_alloc_t *a, mls_err_t *err)
+{
+    const view_job_t *vj = &e->vjobs[a->job];
+    char d[256];
+    int k = a->pack_with < 0 || a->pack_with >= e->view.n_jobs ? -1 : plan_find(p, a->pack_with);
+    if (k < 0 || a->pack_with == a->job) {
+        snprintf(d, sizeof d, "packs with view job %d, which has no allocation in the plan",
+                 a->pack_with);
+        return plan_error(e, vj, err, "space sharing", d);
+    }
+    const plan_alloc_t *b = &p->allocs[k];
+    if (b->pack_with != a->job || b->type != a->type || b->gpus != a->gpus) {
+        snprintf(d, sizeof d,
+                 "job %lld must pack with it in return, on the same GPU type and count",
+                 (long long)e->vjobs[b->job].id);
+        return plan_error(e, vj, err, "space sharing", d);
+    }
+    if (a->has_ids && b->has_ids &&
+        memcmp(&p->ids[a->ids_off], &p->ids[b->ids_off], sizeof(int) * (size_t)a->gpus)) {
+        snprintf(d, sizeof d, "job %lld is given other GPU ids", (long long)e->vjobs[b->job].id);
+        return plan_error(e, vj, err, "space sharing", d);
+    }
+    double r[2];
+    if (view_pair((void *)e, vj, &e->vjobs[b->job], a->type, a->gpus, r) < 0 || !(r[0] > 0) ||
+        !(r[1] > 0)) {
+        snprintf(d, sizeof d, "the perf model does not let it share %d %s GPUs with job %lld",
+                 a->gpus, e->cluster->types[a->type].name, (long long)e->vjobs[b->job].id);
+        return plan_error(e, vj, err, "space sharing", d);
+    }
+    return 0;
 }
 
 static int check_alloc(const engine_t *e, const plan_t *p, const plan_alloc_t *a,
@@ -401,9 +508,8 @@ static int check_alloc(const engine_t *e, const plan_t *p, const plan_alloc_t *a
                  vj->max_gpus);
         return plan_error(e, vj, err, "gang", d);
     }
-    if (a->pack_with != -1)
-        return plan_error(e, vj, err, "space sharing",
-                          "this engine does not pack jobs yet (pack_with must be -1)");
+    if (a->pack_with != -1 && check_pair(e, p, a, err) < 0)
+        return -1;
     if (rate_on(e, e->jobs[e->active[a->job]].pw, a->type, a->gpus, 1,
                 a->batch_size ? a->batch_size : vj->batch_size) <= 0) {
         snprintf(d, sizeof d, "the perf model gives workload '%s' no throughput on %d %s GPUs",
@@ -421,11 +527,17 @@ static int check_alloc(const engine_t *e, const plan_t *p, const plan_alloc_t *a
                      c->types[c->nodes[c->gpu_node[g]].type].name, c->types[a->type].name);
             return plan_error(e, vj, err, "GPU type", d);
         }
-        if (seen_gpu[g]) {
+        if (!e->node_up[c->gpu_node[g]]) {
+            snprintf(d, sizeof d, "GPU %d is on node %s, which has failed", g,
+                     c->nodes[c->gpu_node[g]].name);
+            return plan_error(e, vj, err, "placement", d);
+        }
+        if (seen_gpu && seen_gpu[g]) {
             snprintf(d, sizeof d, "GPU %d is given to two jobs", g);
             return plan_error(e, vj, err, "capacity", d);
         }
-        seen_gpu[g] = 1;
+        if (seen_gpu)
+            seen_gpu[g] = 1;
     }
     return 0;
 }
@@ -438,15 +550,17 @@ static int check_plan(engine_t *e, const plan_t *p, mls_err_t *err)
     long *want = xcalloc((size_t)c->n_types, sizeof *want);
     int rc = 0;
     for (int i = 0; i < p->n && rc == 0; i++) {
-        rc = check_alloc(e, p, &p->allocs[i], seen_job, seen_gpu, err);
-        if (rc == 0)
-            want[p->allocs[i].type] += p->allocs[i].gpus;
+        const plan_alloc_t *a = &p->allocs[i];
+        int second = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
+        rc = check_alloc(e, p, a, seen_job, second ? NULL : seen_gpu, err);
+        if (rc == 0 && !second)
+            want[a->type] += a->gpus;
     }
     for (int t = 0; t < c->n_types && rc == 0; t++)
-        if (want[t] > c->types[t].total_gpus) {
+        if (want[t] > e->type_up[t]) {
             char d[256];
-            snprintf(d, sizeof d, "%ld %s GPUs planned, the cluster has %d", want[t],
-                     c->types[t].name, c->types[t].total_gpus);
+            snprintf(d, sizeof d, "%ld %s GPUs planned, the cluster has %d (%d up)", want[t],
+                     c->types[t].name, c->types[t].total_gpus, e->type_up[t]);
             rc = plan_error(e, NULL, err, "capacity", d);
         }
     free(seen_job);
@@ -468,9 +582,13 @@ static int same_ids(const sim_job_t *j, const plan_t *p, const plan_alloc_t *a)
 }
 
 /* A running job keeps its GPUs when its allocation is unchanged. */
-static int unchanged(const sim_job_t *j, const plan_t *p, const plan_alloc_t *a)
+static int unchanged(const engine_t *e, const sim_job_t *j, const plan_t *p,
+                     const plan_alloc_t *a)
 {
     if (j->state != JOB_RUNNING || j->type != a->type || j->ngpus != a->gpus)
+        return 0;
+    int want_partner = a->pack_with >= 0 ? e->active[a->pack_with] : -1;
+    if (j->partner != want_partner)
         return 0;
     if (a->batch_size && a->batch_size != j->batch)
         return 0;
@@ -501,7 +619,7 @@ static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_allo
         }
         nodes = placer_nodes_spanned(c, ids, a->gpus);
     } else {
-        nodes = placer_choose(c, e->node_free, e->gpu_free, NULL, a->type, a->gpus, ids);
+        nodes = placer_choose(c, e->node_free, e->gpu_free, e->node_up, a->type, a->gpus, ids);
         if (nodes < 0)
             return plan_error(e, &e->vjobs[a->job], err, "capacity", "not enough free GPUs");
     }
@@ -510,7 +628,7 @@ static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_allo
     if (a->batch_size)
         j->batch = a->batch_size;
     hold_gpus(e, j, ids, a->gpus);
-    j->rate = rate_on(e, j->pw, j->type, j->ngpus, nodes, j->batch);
+    rerate(e, j);
     if (j->rate <= 0) {
         char d[200];
         snprintf(d, sizeof d, "no throughput for %d %s GPUs over %d nodes", j->ngpus,
@@ -525,41 +643,205 @@ static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_allo
     j->last_start = e->now;
     j->last_update = e->now;
     j->overhead_end = e->now + e->cfg->restart_overhead;
+    j->stint_prod = 0;
+    j->ckpt_work = j->work_done;
     predict_completion(e, j);
     return 0;
+}
+
+/* The second job of a pair joins the GPUs its partner was just given (or
+ * keeps); both then run at their pair rates. */
+static int join_job(engine_t *e, sim_job_t *j, const plan_alloc_t *a, mls_err_t *err)
+{
+    sim_job_t *q = &e->jobs[e->active[a->pack_with]];
+    if (q->state != JOB_RUNNING || q->partner >= 0)
+        return plan_error(e, &e->vjobs[a->job], err, "space sharing",
+                          "its partner holds no GPUs to share");
+    advance(e, q);
+    double r[2];
+    int pt = e->typemap[q->type];
+    if (e->perf->ops->pair(e->perf, q->pw, j->pw, pt, q->ngpus, r) < 0)
+        return plan_error(e, &e->vjobs[a->job], err, "space sharing", "the pair cannot share");
+    memcpy(j->gpu_ids, q->gpu_ids, sizeof(int) * (size_t)q->ngpus);
+    j->ngpus = q->ngpus;
+    j->type = q->type;
+    j->nodes = q->nodes;
+    if (a->batch_size)
+        j->batch = a->batch_size;
+    j->partner = (int)(q - e->jobs);
+    q->partner = (int)(j - e->jobs);
+    j->joined = 1;
+    rerate(e, j);
+    if (isnan(j->first_start))
+        j->first_start = e->now;
+    else
+        j->restarts++;
+    j->state = JOB_RUNNING;
+    j->last_start = j->last_update = e->now;
+    j->overhead_end = e->now + e->cfg->restart_overhead;
+    j->stint_prod = 0;
+    j->ckpt_work = j->work_done;
+    predict_completion(e, q);
+    predict_completion(e, j);
+    return 0;
+}
+
+/* Which running jobs keep their allocation untouched: unchanged in the plan,
+ * and, for a pair, both members kept. */
+static void mark_kept(engine_t *e, const plan_t *p, const int *alloc_of, unsigned char *keep)
+{
+    for (int k = 0; k < e->view.n_jobs; k++) {
+        sim_job_t *j = &e->jobs[e->active[k]];
+        keep[k] = alloc_of[k] >= 0 && unchanged(e, j, p, &p->allocs[alloc_of[k]]);
+    }
+    for (int k = 0; k < e->view.n_jobs; k++) {
+        const plan_alloc_t *a = alloc_of[k] >= 0 ? &p->allocs[alloc_of[k]] : NULL;
+        if (keep[k] && a && a->pack_with >= 0 && !keep[a->pack_with])
+            keep[k] = 0;
+    }
 }
 
 static int apply_plan(engine_t *e, const plan_t *p, mls_err_t *err)
 {
     if (check_plan(e, p, err) < 0)
         return -1;
-    int *alloc_of = e->scratch_ids + e->cluster->n_gpus; /* per view job */
-    for (int k = 0; k < e->view.n_jobs; k++)
+    int n = e->view.n_jobs;
+    int *alloc_of = e->scratch_ids + e->cluster->n_gpus + e->max_gpus; /* per view job */
+    unsigned char *keep = (unsigned char *)(alloc_of + n);
+    for (int k = 0; k < n; k++)
         alloc_of[k] = -1;
     for (int i = 0; i < p->n; i++)
         alloc_of[p->allocs[i].job] = i;
+    mark_kept(e, p, alloc_of, keep);
     /* Release first, so the GPUs of preempted and changed jobs are free. */
-    for (int k = 0; k < e->view.n_jobs; k++) {
+    for (int k = 0; k < n; k++) {
         sim_job_t *j = &e->jobs[e->active[k]];
-        if (j->state != JOB_RUNNING)
+        if (j->state != JOB_RUNNING || keep[k])
             continue;
-        if (alloc_of[k] < 0) {
-            stop_job(e, j);
-            j->preemptions++;
-        } else if (!unchanged(j, p, &p->allocs[alloc_of[k]])) {
-            stop_job(e, j);
-        }
+        stop_job(e, j);
+        j->preemptions += alloc_of[k] < 0;
     }
-    for (int pass = 0; pass < 2; pass++) /* explicit placements first */
+    /* Start: explicit placements, then the mechanism's, then pair joiners. */
+    for (int pass = 0; pass < 3; pass++)
         for (int i = 0; i < p->n; i++) {
             const plan_alloc_t *a = &p->allocs[i];
             sim_job_t *j = &e->jobs[e->active[a->job]];
-            if (j->state == JOB_RUNNING || a->has_ids != (pass == 0))
+            int joiner = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
+            int my_pass = joiner ? 2 : a->has_ids ? 0 : 1;
+            if (j->state == JOB_RUNNING || my_pass != pass)
                 continue;
-            if (start_job(e, j, p, a, err) < 0)
+            if ((joiner ? join_job(e, j, a, err) : start_job(e, j, p, a, err)) < 0)
                 return -1;
         }
     return 0;
+}
+
+/* ---- faults ---------------------------------------------------------------- */
+
+static int touches_node(const engine_t *e, const sim_job_t *j, int node)
+{
+    for (int i = 0; i < j->ngpus; i++)
+        if (e->cluster->gpu_node[j->gpu_ids[i]] == node)
+            return 1;
+    return 0;
+}
+
+/* A node fails: its jobs lose the work since their last checkpoint and wait;
+ * its GPUs leave the usable capacity until it recovers. */
+static void node_fail(engine_t *e, int node)
+{
+    const mls_node_t *nd = &e->cluster->nodes[node];
+    if (!e->node_up[node])
+        return;
+    for (size_t k = 0; k < e->n_active; k++) {
+        sim_job_t *j = &e->jobs[e->active[k]];
+        if (j->state != JOB_RUNNING || !touches_node(e, j, node))
+            continue;
+        advance(e, j);
+        j->work_done = j->ckpt_work;
+        stop_job(e, j);
+        j->preemptions++;
+    }
+    e->node_up[node] = 0;
+    e->type_free[nd->type] -= e->node_free[node];
+    e->type_up[nd->type] -= nd->gpus;
+}
+
+static void node_recover(engine_t *e, int node)
+{
+    const mls_node_t *nd = &e->cluster->nodes[node];
+    if (e->node_up[node])
+        return;
+    e->node_up[node] = 1;
+    e->type_free[nd->type] += e->node_free[node];
+    e->type_up[nd->type] += nd->gpus;
+}
+
+/* A straggler: every running job with a GPU on the node goes at its pace. */
+static void node_slow(engine_t *e, int node, double speed)
+{
+    e->node_speed[node] = speed;
+    for (size_t k = 0; k < e->n_active; k++) {
+        sim_job_t *j = &e->jobs[e->active[k]];
+        if (j->state != JOB_RUNNING || !touches_node(e, j, node) || j->joined)
+            continue;
+        advance(e, j);
+        if (j->partner >= 0)
+            advance(e, &e->jobs[j->partner]);
+        rerate(e, j);
+        predict_completion(e, j);
+        if (j->partner >= 0)
+            predict_completion(e, &e->jobs[j->partner]);
+    }
+}
+
+static void on_fault(engine_t *e, const event_t *ev)
+{
+    const fault_plan_t *f = e->cfg->faults;
+    double mean_up = f && f->rate_per_hour > 0 ? 3600 / f->rate_per_hour : 0;
+    if (ev->kind == EV_NODE_FAIL) {
+        node_fail(e, ev->job);
+        eventq_push(&e->q, e->now + gsl_ran_exponential(e->rng, f->mttr), EV_NODE_RECOVER,
+                    ev->job, 0);
+        return;
+    }
+    if (ev->kind == EV_NODE_RECOVER) {
+        node_recover(e, ev->job);
+        eventq_push(&e->q, e->now + gsl_ran_exponential(e->rng, mean_up), EV_NODE_FAIL,
+                    ev->job, 0);
+        return;
+    }
+    const fault_event_t *fe = &f->events[ev->job];
+    if (fe->kind == FAULT_FAIL)
+        node_fail(e, fe->node);
+    else if (fe->kind == FAULT_RECOVER)
+        node_recover(e, fe->node);
+    else
+        node_slow(e, fe->node, fe->kind == FAULT_SLOW ? fe->factor : 1.0);
+}
+
+static void setup_faults(engine_t *e)
+{
+    const mls_cluster_t *c = e->cluster;
+    const fault_plan_t *f = e->cfg->faults;
+    e->node_up = xmalloc((size_t)c->n_nodes);
+    e->node_speed = xmalloc(sizeof(double) * (size_t)c->n_nodes);
+    for (int i = 0; i < c->n_nodes; i++) {
+        e->node_up[i] = 1;
+        e->node_speed[i] = 1;
+    }
+    e->type_up = xmalloc(sizeof(int) * (size_t)c->n_types);
+    for (int t = 0; t < c->n_types; t++)
+        e->type_up[t] = c->types[t].total_gpus;
+    e->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(e->rng, (unsigned long)e->cfg->seed);
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->n; i++)
+        eventq_push(&e->q, f->events[i].time, EV_FAULT, (int)i, 0);
+    for (int i = 0; f->rate_per_hour > 0 && i < c->n_nodes; i++)
+        eventq_push(&e->q, gsl_ran_exponential(e->rng, 3600 / f->rate_per_hour), EV_NODE_FAIL,
+                    i, 0);
 }
 
 /* ---- the loop -------------------------------------------------------------- */
@@ -667,6 +949,10 @@ static int run_loop(engine_t *e, mls_err_t *err)
             } else if (ev.kind == EV_ROUND) {
                 e->round_pending = 0;
                 why |= MLS_WHY_ROUND;
+            } else if (ev.kind == EV_FAULT || ev.kind == EV_NODE_FAIL ||
+                       ev.kind == EV_NODE_RECOVER) {
+                on_fault(e, &ev);
+                why |= MLS_WHY_FAULT;
             }
             const event_t *nx = eventq_peek(&e->q);
             if (!nx || nx->time != e->now || eventq_pop(&e->q, &ev) < 0)
@@ -674,7 +960,7 @@ static int run_loop(engine_t *e, mls_err_t *err)
         }
         int call = ((why & (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION)) &&
                     (e->cadence & MLS_CADENCE_EVENTS)) ||
-                   (why & MLS_WHY_ROUND);
+                   (why & (MLS_WHY_ROUND | MLS_WHY_FAULT));
         if (call && e->n_active && decide(e, why, err) < 0)
             return -1;
         if (e->n_active)
@@ -737,6 +1023,7 @@ static void setup(engine_t *e)
         j->spec = &tr->jobs[i];
         j->pw = e->wmap[j->spec->workload];
         j->type = -1;
+        j->partner = -1;
         j->batch = j->spec->batch_size;
         j->gpu_ids = xmalloc(sizeof(int) * (size_t)j->spec->max_gpus);
         j->first_start = j->last_start = j->finish = NAN;
@@ -759,10 +1046,13 @@ static void setup(engine_t *e)
     e->type_free = xmalloc(sizeof(int) * (size_t)c->n_types);
     for (int t = 0; t < c->n_types; t++)
         e->type_free[t] = c->types[t].total_gpus;
-    /* ids for one placement, then one slot per active job for apply_plan */
-    e->scratch_ids = xmalloc(sizeof(int) * ((size_t)c->n_gpus + (size_t)max_gpus + tr->n + 1));
+    /* ids for one placement, then two slots per active job for apply_plan */
+    e->max_gpus = max_gpus;
+    e->scratch_ids =
+        xmalloc(sizeof(int) * ((size_t)c->n_gpus + (size_t)max_gpus + 2 * tr->n + 2));
     eventq_init(&e->q);
     plan_init(&e->plan);
+    setup_faults(e);
     setup_view(e);
     e->sample_step = e->cfg->timeline_step > 0   ? e->cfg->timeline_step
                      : e->cfg->round_len > 0 ? e->cfg->round_len
@@ -781,6 +1071,10 @@ static void teardown(engine_t *e)
     free(e->gpu_free);
     free(e->node_free);
     free(e->type_free);
+    free(e->type_up);
+    free(e->node_up);
+    free(e->node_speed);
+    gsl_rng_free(e->rng);
     free(e->vjobs);
     free(e->vtypes);
     free(e->vnodes);

@@ -17,6 +17,7 @@
 #define MLS_ENGINE_H
 
 #include "cluster.h"
+#include "faults.h"
 #include "metrics.h"
 #include "perf.h"
 #include "policy.h"
@@ -31,6 +32,7 @@ typedef struct engine_config {
     int64_t measure_lo, measure_hi; /* measured job ids [lo, hi); lo >= hi: all */
     double timeline_step;           /* s between timeline samples; <= 0: automatic */
     int progress;                   /* 1: progress lines on stderr */
+    const fault_plan_t *faults;     /* failures and stragglers, NULL = none */
 } engine_config_t;
 
 void engine_config_defaults(engine_config_t *cfg);

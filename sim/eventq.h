@@ -16,8 +16,10 @@ typedef enum ev_kind {
     EV_ARRIVAL = 0,
     EV_COMPLETION = 1,
     EV_ROUND = 2,
-    EV_FAULT = 3,
+    EV_FAULT = 3,        /* job = index into the fault schedule */
     EV_BATCH_CHANGE = 4,
+    EV_NODE_FAIL = 5,    /* generated failure, job = node */
+    EV_NODE_RECOVER = 6, /* generated recovery, job = node */
 } ev_kind_t;
 
 typedef struct event {

@@ -39,6 +39,7 @@ typedef struct run_info {
     double restart_overhead;
     const char *measure; /* "lo:hi" or "all" */
     const char *label;   /* free text, e.g. a sweep point; may be NULL */
+    const char *faults;  /* fault settings, NULL = none */
 } run_info_t;
 
 #define MLS_SCHEMA_VERSION 1

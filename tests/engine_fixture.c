@@ -44,6 +44,16 @@ static double fp_throughput(const mls_perf_t *pm, int w, int t, int gpus, int no
     return f->rates[w] * gpus * (t == 0 ? 1.0 : 0.5);
 }
 
+/* Pairs share at 0.6 of each one's solo rate; workload 2 cannot share. */
+static int fp_pair(const mls_perf_t *pm, int a, int b, int t, int gpus, double out[2])
+{
+    if (a == 2 || b == 2)
+        return -1;
+    out[0] = 0.6 * fp_throughput(pm, a, t, gpus, 1, 0);
+    out[1] = 0.6 * fp_throughput(pm, b, t, gpus, 1, 0);
+    return 0;
+}
+
 static void fp_destroy(mls_perf_t *pm)
 {
     free(pm->source);
@@ -52,7 +62,7 @@ static void fp_destroy(mls_perf_t *pm)
 
 static const perf_ops_t fixture_ops = {"fixture",     fp_n_workloads, fp_workload_name,
                                        fp_n_types,    fp_type_name,   fp_throughput,
-                                       NULL,          fp_destroy};
+                                       fp_pair,       fp_destroy};
 
 mls_perf_t *fixture_perf(int n_workloads, const double *rates)
 {

@@ -1,7 +1,8 @@
 /* engine_fixture.h: tiny hand-built clusters, traces and a linear perf model
  * for engine tests, so they do not depend on files. Rate of workload w on g
  * GPUs = rates[w] * g work units/s, on every GPU type ("v100" and "k80" at
- * half speed). */
+ * half speed). Two jobs may share GPUs at 0.6 of their solo rates, except
+ * workload 2, which cannot share. */
 #ifndef MLS_ENGINE_FIXTURE_H
 #define MLS_ENGINE_FIXTURE_H
 

@@ -288,6 +288,109 @@ START_TEST(measure_window)
 }
 END_TEST
 
+/* Packs the first two active jobs on one GPU each, the rest alone. */
+static int pack_schedule(void *st, const view_t *v, plan_t *p, char *err, size_t n)
+{
+    (void)st;
+    (void)err;
+    (void)n;
+    for (int k = 0; k < v->n_jobs; k++)
+        plan_run(p, k, 0, 1);
+    if (v->n_jobs >= 2) {
+        p->allocs[0].pack_with = 1;
+        p->allocs[1].pack_with = 0;
+    }
+    return 0;
+}
+
+static const policy_ops_t packer = {"packer", "-", "-", "", 0, MLS_CADENCE_EVENTS,
+                                    NULL,     pack_schedule, NULL};
+
+/* Space sharing on one GPU at 0.6 of solo speed: j0 (30 units) ends at 50;
+ * j1 (60 units) has done 30 by then and finishes alone at rate 1 at 80.
+ * Busy GPU-seconds count the shared GPU once. */
+START_TEST(packed_pair)
+{
+    world_t w;
+    double rates[] = {1.0, 1.0, 1.0};
+    memset(&w, 0, sizeof w);
+    fixture_cluster(&w.cluster, 1, 1);
+    trace_init(&w.trace);
+    fixture_job(&w.trace, 0, 0, 0, 1, 30);
+    fixture_job(&w.trace, 1, 0, 1, 1, 60);
+    w.perf = fixture_perf(3, rates);
+    engine_config_defaults(&w.cfg);
+    w.cfg.round_len = 0;
+    w.cfg.restart_overhead = 0;
+    mls_err_t err = {{0}};
+    ck_assert_msg(engine_run(&w.trace, &w.cluster, w.perf, &packer, NULL, &w.cfg, &w.res,
+                             &err) == 0,
+                  "%s", err.msg);
+    double f[] = {50, 80};
+    expect_finish(&w, f);
+    ck_assert(fabs(w.res.summary.utilization - 1.0) < 1e-9);
+    world_free(&w);
+}
+END_TEST
+
+/* A pair the perf model refuses (workload 2) is a rejected plan. */
+START_TEST(packed_pair_refused)
+{
+    world_t w;
+    double rates[] = {1.0, 1.0, 1.0};
+    memset(&w, 0, sizeof w);
+    fixture_cluster(&w.cluster, 1, 1);
+    trace_init(&w.trace);
+    fixture_job(&w.trace, 0, 0, 0, 1, 30);
+    fixture_job(&w.trace, 1, 0, 2, 1, 60);
+    w.perf = fixture_perf(3, rates);
+    engine_config_defaults(&w.cfg);
+    mls_err_t err = {{0}};
+    ck_assert_int_eq(
+        engine_run(&w.trace, &w.cluster, w.perf, &packer, NULL, &w.cfg, &w.res, &err), -1);
+    ck_assert_msg(strstr(err.msg, "space sharing"), "%s", err.msg);
+    world_free(&w);
+}
+END_TEST
+
+/* Node 0 fails at 50 s while j0 (100 units) runs on it; checkpoints every
+ * 30 s of progress keep 30 units. fifo moves it to node 1 at once: 70 left,
+ * done at 120. A straggler at half speed on node 1 from 60 s on slows it:
+ * 10 units by 60, 60 more at 0.5/s: done at 180. */
+START_TEST(node_failure_and_straggler)
+{
+    world_t w;
+    double rates[] = {1.0};
+    memset(&w, 0, sizeof w);
+    fixture_cluster(&w.cluster, 2, 1);
+    trace_init(&w.trace);
+    fixture_job(&w.trace, 0, 0, 0, 1, 100);
+    w.perf = fixture_perf(1, rates);
+    engine_config_defaults(&w.cfg);
+    w.cfg.round_len = 0;
+    w.cfg.restart_overhead = 0;
+    fault_plan_t f;
+    faults_init(&f);
+    f.checkpoint_interval = 30;
+    fault_event_t evs[] = {{50, 0, FAULT_FAIL, 1}, {55, 0, FAULT_RECOVER, 1}};
+    f.events = evs;
+    f.n = 2;
+    w.cfg.faults = &f;
+    run_policy(&w, "fifo");
+    double f1[] = {120};
+    expect_finish(&w, f1);
+    ck_assert_int_eq(w.res.jobs[0].preemptions, 1);
+    sim_result_free(&w.res);
+
+    fault_event_t evs2[] = {{50, 0, FAULT_FAIL, 1}, {60, 1, FAULT_SLOW, 0.5}};
+    f.events = evs2;
+    run_policy(&w, "fifo");
+    double f2[] = {180};
+    expect_finish(&w, f2);
+    world_free(&w);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -301,6 +404,8 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, alone_rho_is_one);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, measure_window);
+    tcase_add_test(tc, packed_pair);
+    tcase_add_test(tc, node_failure_and_straggler);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad input");
     tcase_add_test(bad, rejects_overcommit);
@@ -308,6 +413,7 @@ static Suite *engine_suite(void)
     tcase_add_test(bad, rejects_gpu_twice);
     tcase_add_test(bad, rejects_type);
     tcase_add_test(bad, rejects_oversized_and_unknown);
+    tcase_add_test(bad, packed_pair_refused);
     suite_add_tcase(s, bad);
     return s;
 }
