@@ -29,6 +29,8 @@ typedef struct sim_opts {
     int json, quiet;
     const char *faults_file;
     fault_plan_t faults;
+    const char *overheads_file;
+    overheads_t overheads;
 } sim_opts_t;
 
 static void usage(FILE *out)
@@ -49,6 +51,8 @@ static void usage(FILE *out)
             "                            policy on arrivals and completions only\n"
             "      --cadence MODE        events, rounds or both (default: the policy's own)\n"
             "      --restart-overhead S  seconds lost at every (re)start (default 20)\n"
+            "      --overheads FILE      per-workload start/restart/resize/migrate costs\n"
+            "                            (JSON, see README)\n"
             "  -s, --seed N              seed of the run (default 1)\n"
             "      --measure LO:HI       measure jobs with ids in [LO, HI) only; the run ends\n"
             "                            when they have all finished (Gavel's steady state)\n"
@@ -142,7 +146,7 @@ static int bad_usage(const char *fmt, const char *arg)
 static int parse_args(int argc, char **argv, sim_opts_t *o)
 {
     enum { O_THR = 256, O_CAD, O_OVH, O_MEASURE, O_TL, O_LABEL, O_EXTRA, O_JSON, O_PROG,
-           O_FAULTS, O_FRATE, O_MTTR, O_CKPT };
+           O_FAULTS, O_FRATE, O_MTTR, O_CKPT, O_OVHF };
     static const struct option longopts[] = {
         {"trace", required_argument, 0, 't'},
         {"cluster", required_argument, 0, 'c'},
@@ -162,6 +166,7 @@ static int parse_args(int argc, char **argv, sim_opts_t *o)
         {"quiet", no_argument, 0, 'q'},
         {"progress", no_argument, 0, O_PROG},
         {"faults", required_argument, 0, O_FAULTS},
+        {"overheads", required_argument, 0, O_OVHF},
         {"failure-rate", required_argument, 0, O_FRATE},
         {"mttr", required_argument, 0, O_MTTR},
         {"checkpoint-interval", required_argument, 0, O_CKPT},
@@ -220,6 +225,7 @@ static int parse_args(int argc, char **argv, sim_opts_t *o)
         case 'q': o->quiet = 1; break;
         case O_PROG: o->cfg.progress = 1; break;
         case O_FAULTS: o->faults_file = optarg; break;
+        case O_OVHF: o->overheads_file = optarg; break;
         case O_FRATE:
             if (parse_rate(optarg, &o->faults.rate_per_hour) < 0)
                 return bad_usage("--failure-rate wants R (per node per hour) or R/d, got '%s'",
@@ -351,6 +357,8 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
         snprintf(faults, sizeof faults, "file=%s,rate_per_hour=%g,mttr=%g,checkpoint=%g",
                  o->faults_file ? o->faults_file : "", o->faults.rate_per_hour, o->faults.mttr,
                  o->faults.checkpoint_interval);
+    char ovh[512];
+    snprintf(ovh, sizeof ovh, "%s", o->overheads_file ? o->overheads_file : "");
     run_info_t info = {pol->name,
                        params,
                        pol->oracle,
@@ -366,7 +374,8 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                        o->cfg.restart_overhead,
                        o->measure,
                        o->label,
-                       o->cfg.faults ? faults : NULL};
+                       o->cfg.faults ? faults : NULL,
+                       o->overheads_file ? ovh : NULL};
     int rc = store_write_run(o->db, &info, trace, res, run_id, err);
     free(params);
     free(cj);
@@ -394,6 +403,11 @@ static int run(sim_opts_t *o)
         rc = cluster_load(&cl, o->cluster, &err);
     if (rc == 0 && o->faults_file)
         rc = faults_read_csv(&o->faults, o->faults_file, &cl, &err);
+    overheads_init(&o->overheads, o->cfg.restart_overhead);
+    if (rc == 0 && o->overheads_file) {
+        rc = overheads_load_json(&o->overheads, o->overheads_file, &err);
+        o->cfg.overheads = &o->overheads;
+    }
     if (o->faults_file || o->faults.rate_per_hour > 0 || o->faults.checkpoint_interval > 0)
         o->cfg.faults = &o->faults;
     if (rc == 0)
@@ -416,6 +430,7 @@ static int run(sim_opts_t *o)
     cluster_free(&cl);
     trace_free(&trace);
     faults_free(&o->faults);
+    overheads_free(&o->overheads);
     return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
 }
 

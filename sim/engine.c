@@ -31,6 +31,8 @@ typedef struct sim_job {
     double attained_time, attained_service;
     double isolated_time, contention_at_submit, contention;
     int preemptions, restarts;
+    double ovh[OVH_KINDS]; /* its overheads, s */
+    int change;            /* what its next start is: OVH_RESTART, _RESIZE, _MIGRATE */
     int partner; /* job sharing its GPUs (space sharing), -1 none */
     int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
     uint32_t version;
@@ -602,6 +604,14 @@ static void stop_job(engine_t *e, sim_job_t *j)
     j->state = JOB_QUEUED;
 }
 
+/* The cost of the start under way; call after first_start is set. */
+static double start_overhead(sim_job_t *j)
+{
+    int kind = j->restarts == 0 ? OVH_START : j->change;
+    j->change = OVH_RESTART;
+    return j->ovh[kind];
+}
+
 static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_alloc_t *a,
                      mls_err_t *err)
 {
@@ -642,7 +652,7 @@ static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_allo
     j->state = JOB_RUNNING;
     j->last_start = e->now;
     j->last_update = e->now;
-    j->overhead_end = e->now + e->cfg->restart_overhead;
+    j->overhead_end = e->now + start_overhead(j);
     j->stint_prod = 0;
     j->ckpt_work = j->work_done;
     predict_completion(e, j);
@@ -678,7 +688,7 @@ static int join_job(engine_t *e, sim_job_t *j, const plan_alloc_t *a, mls_err_t 
         j->restarts++;
     j->state = JOB_RUNNING;
     j->last_start = j->last_update = e->now;
-    j->overhead_end = e->now + e->cfg->restart_overhead;
+    j->overhead_end = e->now + start_overhead(j);
     j->stint_prod = 0;
     j->ckpt_work = j->work_done;
     predict_completion(e, q);
@@ -718,8 +728,10 @@ static int apply_plan(engine_t *e, const plan_t *p, mls_err_t *err)
         sim_job_t *j = &e->jobs[e->active[k]];
         if (j->state != JOB_RUNNING || keep[k])
             continue;
+        const plan_alloc_t *a = alloc_of[k] >= 0 ? &p->allocs[alloc_of[k]] : NULL;
+        j->change = !a ? OVH_RESTART : a->gpus != j->ngpus ? OVH_RESIZE : OVH_MIGRATE;
         stop_job(e, j);
-        j->preemptions += alloc_of[k] < 0;
+        j->preemptions += !a;
     }
     /* Start: explicit placements, then the mechanism's, then pair joiners. */
     for (int pass = 0; pass < 3; pass++)
@@ -759,6 +771,7 @@ static void node_fail(engine_t *e, int node)
             continue;
         advance(e, j);
         j->work_done = j->ckpt_work;
+        j->change = OVH_RESTART;
         stop_job(e, j);
         j->preemptions++;
     }
@@ -1024,10 +1037,16 @@ static void setup(engine_t *e)
         j->pw = e->wmap[j->spec->workload];
         j->type = -1;
         j->partner = -1;
+        j->change = OVH_RESTART;
+        for (int k = 0; k < OVH_KINDS; k++)
+            j->ovh[k] = e->cfg->overheads
+                            ? overheads_get(e->cfg->overheads, tr->workloads.names[j->spec->workload],
+                                            (ovh_kind_t)k)
+                            : e->cfg->restart_overhead;
         j->batch = j->spec->batch_size;
         j->gpu_ids = xmalloc(sizeof(int) * (size_t)j->spec->max_gpus);
         j->first_start = j->last_start = j->finish = NAN;
-        j->isolated_time = e->cfg->restart_overhead +
+        j->isolated_time = j->ovh[OVH_START] +
                            j->spec->work / best_rate(c, e->perf, e->typemap, j->pw,
                                                      j->spec->gpus, j->batch);
         if (j->spec->max_gpus > max_gpus)

@@ -18,6 +18,7 @@
 
 #include "cluster.h"
 #include "faults.h"
+#include "overheads.h"
 #include "metrics.h"
 #include "perf.h"
 #include "policy.h"
@@ -33,6 +34,7 @@ typedef struct engine_config {
     double timeline_step;           /* s between timeline samples; <= 0: automatic */
     int progress;                   /* 1: progress lines on stderr */
     const fault_plan_t *faults;     /* failures and stragglers, NULL = none */
+    const overheads_t *overheads;   /* per workload; NULL = restart_overhead for all */
 } engine_config_t;
 
 void engine_config_defaults(engine_config_t *cfg);

@@ -20,7 +20,7 @@ static const char *const schema_sql =
     " oracle INTEGER, trace_path TEXT, trace_checksum TEXT, n_trace_jobs INTEGER,"
     " cluster TEXT, cluster_json TEXT, n_gpus INTEGER, perf_model TEXT, seed INTEGER,"
     " round_len REAL, cadence TEXT, restart_overhead REAL, measure TEXT, label TEXT,"
-    " faults TEXT,"
+    " faults TEXT, overheads TEXT,"
     " wall_seconds REAL, events INTEGER, decisions INTEGER);"
     "CREATE TABLE IF NOT EXISTS jobs("
     " run_id INTEGER, job_id INTEGER, user TEXT, workload TEXT, gpus INTEGER, work REAL,"
@@ -77,8 +77,8 @@ static int insert_run(sqlite3 *db, const run_info_t *in, const mls_trace_t *trac
     const char *sql = "INSERT INTO runs(created, version, policy, params, oracle, trace_path,"
                       " trace_checksum, n_trace_jobs, cluster, cluster_json, n_gpus, perf_model,"
                       " seed, round_len, cadence, restart_overhead, measure, label, faults,"
-                      " wall_seconds, events, decisions)"
-                      " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+                      " overheads, wall_seconds, events, decisions)"
+                      " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
         return -1;
     char created[32];
@@ -106,6 +106,7 @@ static int insert_run(sqlite3 *db, const run_info_t *in, const mls_trace_t *trac
     bind_text(st, i++, in->measure);
     bind_text(st, i++, in->label);
     bind_text(st, i++, in->faults);
+    bind_text(st, i++, in->overheads);
     sqlite3_bind_double(st, i++, res->summary.wall_seconds);
     sqlite3_bind_int64(st, i++, res->summary.events);
     sqlite3_bind_int64(st, i++, res->summary.decisions);

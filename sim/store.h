@@ -40,6 +40,7 @@ typedef struct run_info {
     const char *measure; /* "lo:hi" or "all" */
     const char *label;   /* free text, e.g. a sweep point; may be NULL */
     const char *faults;  /* fault settings, NULL = none */
+    const char *overheads; /* overheads file, NULL = --restart-overhead for all */
 } run_info_t;
 
 #define MLS_SCHEMA_VERSION 1

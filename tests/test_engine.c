@@ -8,6 +8,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -391,6 +392,88 @@ START_TEST(node_failure_and_straggler)
 }
 END_TEST
 
+/* Elastic job 0 gets 2 GPUs alone and 1 GPU while job 1 is there. */
+static int resize_schedule(void *st, const view_t *v, plan_t *p, char *err, size_t n)
+{
+    (void)st;
+    (void)err;
+    (void)n;
+    for (int k = 0; k < v->n_jobs; k++)
+        plan_run(p, k, 0, v->n_jobs == 1 ? v->jobs[k].max_gpus : 1);
+    return 0;
+}
+
+/* Overheads by kind: start 1, restart 2, resize 3, migrate 4.
+ * A (2 GPUs, rate 2) starts at 0, progresses from 1: 18 units by 10. B
+ * arrives: A is resized to 1 GPU (3 s, progress from 13 at rate 1), B starts
+ * (1 s) and ends at 16. A is resized back to 2 GPUs: 21 done, progress from
+ * 19 at rate 2, 79 left: ends at 58.5. */
+START_TEST(overheads_by_kind)
+{
+    world_t w;
+    double rates[] = {1.0};
+    memset(&w, 0, sizeof w);
+    fixture_cluster(&w.cluster, 1, 2);
+    trace_init(&w.trace);
+    fixture_job(&w.trace, 0, 0, 0, 2, 100);
+    fixture_job(&w.trace, 1, 10, 0, 1, 5);
+    w.trace.jobs[0].min_gpus = 1;
+    w.perf = fixture_perf(1, rates);
+    engine_config_defaults(&w.cfg);
+    w.cfg.round_len = 0;
+    overheads_t o;
+    overheads_init(&o, 20);
+    o.def[OVH_START] = 1;
+    o.def[OVH_RESTART] = 2;
+    o.def[OVH_RESIZE] = 3;
+    o.def[OVH_MIGRATE] = 4;
+    w.cfg.overheads = &o;
+    policy_ops_t resizer = {"resizer", "-", "-", "", 0, MLS_CADENCE_EVENTS,
+                            NULL,      resize_schedule, NULL};
+    mls_err_t err = {{0}};
+    ck_assert_msg(engine_run(&w.trace, &w.cluster, w.perf, &resizer, NULL, &w.cfg, &w.res,
+                             &err) == 0,
+                  "%s", err.msg);
+    double f[] = {58.5, 16};
+    expect_finish(&w, f);
+    ck_assert_int_eq(w.res.jobs[0].restarts, 2);
+    ck_assert_int_eq(w.res.jobs[0].preemptions, 0);
+    overheads_free(&o);
+    world_free(&w);
+}
+END_TEST
+
+START_TEST(overheads_json)
+{
+    char path[] = "/tmp/mls_ovh_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"default\": {\"start\": 5, \"resize\": 30},"
+          " \"workloads\": {\"w0\": {\"restart\": 45}}}",
+          f);
+    fclose(f);
+    overheads_t o;
+    overheads_init(&o, 20);
+    mls_err_t err = {{0}};
+    ck_assert_msg(overheads_load_json(&o, path, &err) == 0, "%s", err.msg);
+    ck_assert(overheads_get(&o, "w0", OVH_RESTART) == 45);
+    ck_assert(overheads_get(&o, "w0", OVH_RESIZE) == 30);
+    ck_assert(overheads_get(&o, "w1", OVH_START) == 5);
+    ck_assert(overheads_get(&o, "w1", OVH_MIGRATE) == 20);
+    overheads_free(&o);
+
+    f = fopen(path, "w");
+    fputs("{\"default\": {\"restrat\": 5}}", f);
+    fclose(f);
+    overheads_init(&o, 20);
+    ck_assert_int_eq(overheads_load_json(&o, path, &err), -1);
+    ck_assert_msg(strstr(err.msg, "default.restrat"), "%s", err.msg);
+    overheads_free(&o);
+    remove(path);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -406,6 +489,8 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, measure_window);
     tcase_add_test(tc, packed_pair);
     tcase_add_test(tc, node_failure_and_straggler);
+    tcase_add_test(tc, overheads_by_kind);
+    tcase_add_test(tc, overheads_json);
     suite_add_tcase(s, tc);
     TCase *bad = tcase_create("bad input");
     tcase_add_test(bad, rejects_overcommit);

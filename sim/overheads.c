@@ -1,0 +1,129 @@
+/* overheads.c: per-workload allocation-change costs (see overheads.h). */
+#include "overheads.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[OVH_KINDS] = {"start", "restart", "resize", "migrate"};
+
+const char *overheads_kind_name(ovh_kind_t kind)
+{
+    return kind_names[kind];
+}
+
+void overheads_init(overheads_t *o, double base)
+{
+    memset(o, 0, sizeof *o);
+    for (int k = 0; k < OVH_KINDS; k++)
+        o->def[k] = base;
+    strtab_init(&o->names);
+}
+
+void overheads_free(overheads_t *o)
+{
+    strtab_free(&o->names);
+    free(o->per);
+    free(o->source);
+    o->per = NULL;
+    o->source = NULL;
+}
+
+static char *slurp(const char *path, mls_err_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        mls_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t n = 0, cap = 0;
+    char *buf = NULL;
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        xgrow((void **)&buf, &cap, n + got + 1, 1);
+        memcpy(buf + n, chunk, got);
+        n += got;
+    }
+    fclose(f);
+    xgrow((void **)&buf, &cap, n + 1, 1);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Reads {"start": s, ...} into vals; where names the object for errors. */
+static int read_kinds(const cJSON *obj, double *vals, const char *path, const char *where,
+                      mls_err_t *err)
+{
+    if (!cJSON_IsObject(obj))
+        return mls_fail(err, "%s: %s: must be an object of seconds", path, where);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj)
+    {
+        int k = 0;
+        while (k < OVH_KINDS && strcmp(it->string, kind_names[k]))
+            k++;
+        if (k == OVH_KINDS)
+            return mls_fail(err, "%s: %s.%s: unknown overhead (start, restart, resize, migrate)",
+                            path, where, it->string);
+        if (!cJSON_IsNumber(it) || it->valuedouble < 0 || !isfinite(it->valuedouble))
+            return mls_fail(err, "%s: %s.%s: must be seconds >= 0", path, where, it->string);
+        vals[k] = it->valuedouble;
+    }
+    return 0;
+}
+
+static int read_workloads(overheads_t *o, const cJSON *ws, const char *path, mls_err_t *err)
+{
+    if (!cJSON_IsObject(ws))
+        return mls_fail(err, "%s: workloads: must be an object", path);
+    const cJSON *w;
+    cJSON_ArrayForEach(w, ws)
+    {
+        int i = strtab_intern(&o->names, w->string);
+        xgrow((void **)&o->per, &o->cap, o->names.n, sizeof *o->per);
+        memcpy(o->per[i], o->def, sizeof o->def);
+        char where[300];
+        snprintf(where, sizeof where, "workloads[\"%s\"]", w->string);
+        if (read_kinds(w, o->per[i], path, where, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int overheads_load_json(overheads_t *o, const char *path, mls_err_t *err)
+{
+    char *text = slurp(path, err);
+    if (!text)
+        return -1;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    if (!root)
+        return mls_fail(err, "%s: not valid JSON", path);
+    int rc = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, root)
+    {
+        if (rc == 0 && strcmp(it->string, "default") && strcmp(it->string, "workloads"))
+            rc = mls_fail(err, "%s: %s: unknown key (default, workloads)", path, it->string);
+    }
+    const cJSON *def = cJSON_GetObjectItemCaseSensitive(root, "default");
+    if (rc == 0 && def)
+        rc = read_kinds(def, o->def, path, "default", err);
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "workloads");
+    if (rc == 0 && ws)
+        rc = read_workloads(o, ws, path, err);
+    cJSON_Delete(root);
+    if (rc == 0)
+        o->source = xstrdup(path);
+    return rc;
+}
+
+double overheads_get(const overheads_t *o, const char *workload, ovh_kind_t kind)
+{
+    int i = workload ? strtab_find(&o->names, workload) : -1;
+    return i >= 0 ? o->per[i][kind] : o->def[kind];
+}
