@@ -7,6 +7,7 @@
 #include "engine.h"
 
 #include "eventq.h"
+#include "mechanism.h"
 #include "placer.h"
 
 #include <gsl/gsl_randist.h>
@@ -452,125 +453,6 @@ static int plan_error(const engine_t *e, const view_job_t *vj, mls_err_t *err, c
     return mls_fail(err, "policy '%s': %s: %s", e->policy->name, rule, detail);
 }
 
-/* Space sharing: both allocations name each other, on the same type and GPU
- * count, and the perf model lets the pair share (Gavel's pair table: a pair
- * whose memory exceeds the GPU's has no entry). */
-static int check_pair(const engine_t *e, const plan_t *p, const plan_alloc_t *a, mls_err_t *err)
-{
-    const view_job_t *vj = &e->vjobs[a->job];
-    char d[256];
-    int k = a->pack_with < 0 || a->pack_with >= e->view.n_jobs ? -1 : plan_find(p, a->pack_with);
-    if (k < 0 || a->pack_with == a->job) {
-        snprintf(d, sizeof d, "packs with view job %d, which has no allocation in the plan",
-                 a->pack_with);
-        return plan_error(e, vj, err, "space sharing", d);
-    }
-    const plan_alloc_t *b = &p->allocs[k];
-    if (b->pack_with != a->job || b->type != a->type || b->gpus != a->gpus) {
-        snprintf(d, sizeof d,
-                 "job %lld must pack with it in return, on the same GPU type and count",
-                 (long long)e->vjobs[b->job].id);
-        return plan_error(e, vj, err, "space sharing", d);
-    }
-    if (a->has_ids && b->has_ids &&
-        memcmp(&p->ids[a->ids_off], &p->ids[b->ids_off], sizeof(int) * (size_t)a->gpus)) {
-        snprintf(d, sizeof d, "job %lld is given other GPU ids", (long long)e->vjobs[b->job].id);
-        return plan_error(e, vj, err, "space sharing", d);
-    }
-    double r[2];
-    if (view_pair((void *)e, vj, &e->vjobs[b->job], a->type, a->gpus, r) < 0 || !(r[0] > 0) ||
-        !(r[1] > 0)) {
-        snprintf(d, sizeof d, "the perf model does not let it share %d %s GPUs with job %lld",
-                 a->gpus, e->cluster->types[a->type].name, (long long)e->vjobs[b->job].id);
-        return plan_error(e, vj, err, "space sharing", d);
-    }
-    return 0;
-}
-
-static int check_alloc(const engine_t *e, const plan_t *p, const plan_alloc_t *a,
-                       unsigned char *seen_job, unsigned char *seen_gpu, mls_err_t *err)
-{
-    char d[256];
-    const mls_cluster_t *c = e->cluster;
-    if (a->job < 0 || a->job >= e->view.n_jobs) {
-        snprintf(d, sizeof d, "job index %d is not in the view (0..%d)", a->job,
-                 e->view.n_jobs - 1);
-        return plan_error(e, NULL, err, "unknown job", d);
-    }
-    const view_job_t *vj = &e->vjobs[a->job];
-    if (seen_job[a->job])
-        return plan_error(e, vj, err, "one allocation per job", "the job appears twice");
-    seen_job[a->job] = 1;
-    if (a->type < 0 || a->type >= c->n_types) {
-        snprintf(d, sizeof d, "GPU type index %d does not exist", a->type);
-        return plan_error(e, vj, err, "GPU type", d);
-    }
-    if (a->gpus < vj->min_gpus || a->gpus > vj->max_gpus) {
-        snprintf(d, sizeof d, "%d GPUs given, the job runs on %d..%d", a->gpus, vj->min_gpus,
-                 vj->max_gpus);
-        return plan_error(e, vj, err, "gang", d);
-    }
-    if (a->pack_with != -1 && check_pair(e, p, a, err) < 0)
-        return -1;
-    if (rate_on(e, e->jobs[e->active[a->job]].pw, a->type, a->gpus, 1,
-                a->batch_size ? a->batch_size : vj->batch_size) <= 0) {
-        snprintf(d, sizeof d, "the perf model gives workload '%s' no throughput on %d %s GPUs",
-                 vj->workload_name, a->gpus, c->types[a->type].name);
-        return plan_error(e, vj, err, "GPU type", d);
-    }
-    for (int i = 0; a->has_ids && i < a->gpus; i++) {
-        int g = p->ids[a->ids_off + i];
-        if (g < 0 || g >= c->n_gpus) {
-            snprintf(d, sizeof d, "GPU id %d does not exist (0..%d)", g, c->n_gpus - 1);
-            return plan_error(e, vj, err, "placement", d);
-        }
-        if (c->nodes[c->gpu_node[g]].type != a->type) {
-            snprintf(d, sizeof d, "GPU %d is a %s, not a %s", g,
-                     c->types[c->nodes[c->gpu_node[g]].type].name, c->types[a->type].name);
-            return plan_error(e, vj, err, "GPU type", d);
-        }
-        if (!e->node_up[c->gpu_node[g]]) {
-            snprintf(d, sizeof d, "GPU %d is on node %s, which has failed", g,
-                     c->nodes[c->gpu_node[g]].name);
-            return plan_error(e, vj, err, "placement", d);
-        }
-        if (seen_gpu && seen_gpu[g]) {
-            snprintf(d, sizeof d, "GPU %d is given to two jobs", g);
-            return plan_error(e, vj, err, "capacity", d);
-        }
-        if (seen_gpu)
-            seen_gpu[g] = 1;
-    }
-    return 0;
-}
-
-static int check_plan(engine_t *e, const plan_t *p, mls_err_t *err)
-{
-    const mls_cluster_t *c = e->cluster;
-    unsigned char *seen_job = xcalloc((size_t)e->view.n_jobs + 1, 1);
-    unsigned char *seen_gpu = xcalloc((size_t)c->n_gpus, 1);
-    long *want = xcalloc((size_t)c->n_types, sizeof *want);
-    int rc = 0;
-    for (int i = 0; i < p->n && rc == 0; i++) {
-        const plan_alloc_t *a = &p->allocs[i];
-        int second = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
-        rc = check_alloc(e, p, a, seen_job, second ? NULL : seen_gpu, err);
-        if (rc == 0 && !second)
-            want[a->type] += a->gpus;
-    }
-    for (int t = 0; t < c->n_types && rc == 0; t++)
-        if (want[t] > e->type_up[t]) {
-            char d[256];
-            snprintf(d, sizeof d, "%ld %s GPUs planned, the cluster has %d (%d up)", want[t],
-                     c->types[t].name, c->types[t].total_gpus, e->type_up[t]);
-            rc = plan_error(e, NULL, err, "capacity", d);
-        }
-    free(seen_job);
-    free(seen_gpu);
-    free(want);
-    return rc;
-}
-
 static int same_ids(const sim_job_t *j, const plan_t *p, const plan_alloc_t *a)
 {
     for (int i = 0; i < a->gpus; i++) {
@@ -713,7 +595,7 @@ static void mark_kept(engine_t *e, const plan_t *p, const int *alloc_of, unsigne
 
 static int apply_plan(engine_t *e, const plan_t *p, mls_err_t *err)
 {
-    if (check_plan(e, p, err) < 0)
+    if (mech_check_plan(&e->view, p, e->policy->name, err) < 0)
         return -1;
     int n = e->view.n_jobs;
     int *alloc_of = e->scratch_ids + e->cluster->n_gpus + e->max_gpus; /* per view job */
