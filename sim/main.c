@@ -10,9 +10,17 @@ extern const cmd_entry_t cmd_simulate_entry;
 extern const cmd_entry_t cmd_trace_entry;
 extern const cmd_entry_t cmd_policies_entry;
 extern const cmd_entry_t cmd_profile_entry;
+extern const cmd_entry_t cmd_compare_entry;
+extern const cmd_entry_t cmd_sweep_entry;
+extern const cmd_entry_t cmd_merge_entry;
+extern const cmd_entry_t cmd_report_entry;
 
 static const cmd_entry_t *const commands[] = {
     &cmd_simulate_entry,
+    &cmd_compare_entry,
+    &cmd_sweep_entry,
+    &cmd_report_entry,
+    &cmd_merge_entry,
     &cmd_trace_entry,
     &cmd_policies_entry,
     &cmd_profile_entry,

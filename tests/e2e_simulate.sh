@@ -67,6 +67,15 @@ expect_error 2 "round" "$MLSCHED" simulate --trace x --cluster y --policy fifo -
 expect_error 2 "unknown command" "$MLSCHED" nosuchcommand
 "$MLSCHED" simulate --help | grep -q -- "--measure" && ok || bad "simulate --help"
 
+# faults: a schedule and a seeded rate; every job still finishes
+"$MLSCHED" simulate --trace "$tmp/t.csv" --cluster v100=4x4 --policy fifo --quiet \
+    --faults "$f/faults.csv" --checkpoint-interval 600 --db "$tmp/f.db" >/dev/null || bad "faults run failed"
+"$MLSCHED" simulate --trace "$tmp/t.csv" --cluster v100=4x4 --policy las --quiet \
+    --failure-rate 0.5/d --mttr 1800 --db "$tmp/f.db" >/dev/null || bad "failure-rate run failed"
+n=$(sqlite3 "$tmp/f.db" "SELECT count(*) FROM runs r JOIN summary s USING(run_id) WHERE r.faults IS NOT NULL AND s.jobs = 60")
+[ "$n" = 2 ] && ok || bad "fault runs: $n of 2 recorded with all jobs finished"
+expect_error 1 "bad_faults.csv:2: field 'event'" "$MLSCHED" simulate --trace "$tmp/t.csv" --cluster v100=4x4 --policy fifo -q --faults "$f/bad_faults.csv"
+
 # a failed run leaves the database as it was
 cp "$tmp/r.db" "$tmp/before.db"
 "$MLSCHED" simulate --trace "$f/too_big.csv" --cluster v100=2x1 --policy fifo -q --db "$tmp/r.db" 2>/dev/null

@@ -8,3 +8,5 @@ tests_test_engine_CFLAGS = $(TEST_CFLAGS)
 tests_test_engine_LDADD = $(TEST_LIBS)
 TESTS += tests/e2e_simulate.sh
 EXTRA_DIST += tests/e2e_simulate.sh tests/fixtures/e2e
+TESTS += tests/valgrind.sh
+EXTRA_DIST += tests/valgrind.sh

@@ -1,0 +1,635 @@
+/* cmd-sweep.c: `mlsched sweep` — the same comparison over a grid (arrival
+ * rates, clusters, engine settings, policy parameters) × seeds, as in Gavel's
+ * continuous-load sweeps. Each grid point is a label ("rate=4;round=360")
+ * stored with its runs; the table gives, per grid point and policy, the mean
+ * and the 95% confidence interval over seeds (Student t).
+ *
+ * Axes: --rates (one generated trace per rate and seed, `mlsched trace
+ * generate`), --clusters (when more than one), and every --grid KEY=v1,v2
+ * where KEY is an engine setting (round, restart-overhead, cadence, measure)
+ * or POLICY.KEY (a parameter of that policy only: other policies do not
+ * multiply along it). The runs are enumerated with a mixed-radix counter. */
+#include "cmd.h"
+#include "experiment.h"
+#include "policy.h"
+#include "results.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_AXES 16
+#define MAX_PARAMS 64
+#define MAX_SBATCH 32
+
+typedef struct axis {
+    char key[128];    /* "round", or "las.quantum" */
+    char *policy;     /* NULL: an engine setting; else the policy it belongs to */
+    const char *pkey; /* the policy's key (inside key) */
+    char **values;
+    size_t n;
+} axis_t;
+
+typedef struct sweep_opts {
+    const char *trace, *trace_gen, *rates, *clusters, *policies, *seeds, *db, *trace_dir;
+    const char *throughputs, *round, *overhead, *cadence, *measure, *metrics;
+    const char *cluster_list[MAX_AXES];
+    size_t n_cluster_list;
+    const char *params[MAX_PARAMS];
+    int n_params;
+    axis_t axes[MAX_AXES];
+    size_t n_axes;
+    char *sbatch[MAX_SBATCH];
+    size_t n_sbatch;
+    int jobs, jobs_set, quiet, dry_run, slurm, wait;
+    const char *slurm_dir;
+    result_format_t format;
+} sweep_opts_t;
+
+/* Everything derived from the options. */
+typedef struct sweep_plan {
+    char **pol, **rates, **clusters, **gen;
+    size_t np, nr, nc, ngen;
+    long *seeds;
+    size_t ns;
+    char trace_dir[PATH_MAX];
+    int metrics[RES_N_METRICS];
+    size_t n_metrics;
+} sweep_plan_t;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: mlsched sweep (--trace FILE | --trace-gen ARGS --rates LIST)\n"
+            "                     --cluster FILE|SPEC [options]\n"
+            "\n"
+            "Runs every policy over a grid of settings and seeds (each run its own\n"
+            "`mlsched simulate` process), labels each run with its grid point, merges them\n"
+            "into the database in one transaction, and prints per grid point and policy the\n"
+            "mean and 95%% confidence interval over seeds.\n"
+            "\n"
+            "  -t, --trace FILE          one trace for every run, or:\n"
+            "      --trace-gen ARGS      `mlsched trace generate` arguments (e.g. \"--jobs 2000\n"
+            "                            --multi-gpu\"); one trace per rate and seed\n"
+            "      --rates LIST          arrival rates, jobs/hour (e.g. 2,4,6,8): an axis\n"
+            "      --trace-dir DIR       where generated traces go (default: sweep-traces/\n"
+            "                            beside the database)\n"
+            "  -c, --cluster FILE|SPEC   the cluster (repeat for a cluster axis)\n"
+            "      --clusters LIST       clusters separated by ';' (or ',' when no item is an\n"
+            "                            inline spec)\n"
+            "  -p, --policies LIST       all (default) or a comma list\n"
+            "  -s, --seeds LIST          seeds (default 0,1,2)\n"
+            "  -g, --grid KEY=V1,V2...   an axis: round, restart-overhead, cadence, measure\n"
+            "                            (values split on ','), or POLICY.KEY (repeatable)\n"
+            "      --metrics LIST        more columns besides avg_jct (keys of run_summary,\n"
+            "                            see mlsched report --help) or 'all'\n"
+            "  -j, --jobs N              runs at once (default: number of cores)\n"
+            "  -d, --db FILE             results database (default results/results.db)\n"
+            "      --format FMT          table (default), markdown, csv or json\n"
+            "  passed to every simulate: --throughputs FILE, -r/--round S, --cadence MODE,\n"
+            "      --restart-overhead S, --measure LO:HI, -P/--param POLICY.KEY=VALUE\n"
+            "  backends: --backend local|slurm, --wait, --slurm-dir DIR, --sbatch-arg ARG\n"
+            "      (as in mlsched compare --help)\n"
+            "      --dry-run             print the runs it would do, do nothing\n"
+            "  -q, --quiet               no progress line\n"
+            "  -h, --help                this text\n"
+            "\n"
+            "Exit status: 0 all runs done, 1 a run failed (or the sweep), 2 usage.\n");
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "mlsched sweep: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see mlsched sweep --help)\n");
+    return MLS_EXIT_USAGE;
+}
+
+static const char *const engine_keys[] = {"round", "restart-overhead", "cadence", "measure", NULL};
+
+static int add_axis(sweep_opts_t *o, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof o->axes[0].key)
+        return bad("--grid wants KEY=V1,V2,..., got '%s'", spec);
+    if (o->n_axes >= MAX_AXES)
+        return bad("%s", "too many --grid axes");
+    axis_t *a = &o->axes[o->n_axes];
+    memset(a, 0, sizeof *a);
+    memcpy(a->key, spec, (size_t)(eq - spec));
+    if (exp_split(eq + 1, ',', &a->values, &a->n) < 0) {
+        exp_split_free(a->values, a->n);
+        return bad("--grid '%s' has an empty value", spec);
+    }
+    o->n_axes++;
+    char *dot = strchr(a->key, '.');
+    if (dot) {
+        a->policy = xstrdup(a->key);
+        a->policy[dot - a->key] = '\0';
+        a->pkey = dot + 1;
+        if (!*a->pkey || !policy_find(a->policy))
+            return bad("--grid '%s': not POLICY.KEY with a known policy", spec);
+        return 0;
+    }
+    for (int k = 0; engine_keys[k]; k++)
+        if (!strcmp(a->key, engine_keys[k]))
+            return 0;
+    return bad("--grid key '%s' is not round, restart-overhead, cadence, measure or "
+               "POLICY.KEY",
+               a->key);
+}
+
+static int parse_args(int argc, char **argv, sweep_opts_t *o)
+{
+    enum {
+        O_GEN = 256,
+        O_RATES,
+        O_TDIR,
+        O_CLS,
+        O_MET,
+        O_FMT,
+        O_THR,
+        O_CAD,
+        O_OVH,
+        O_MEAS,
+        O_BACK,
+        O_WAIT,
+        O_SDIR,
+        O_SARG,
+        O_DRY
+    };
+    static const struct option lo[] = {{"trace", required_argument, 0, 't'},
+                                       {"trace-gen", required_argument, 0, O_GEN},
+                                       {"rates", required_argument, 0, O_RATES},
+                                       {"trace-dir", required_argument, 0, O_TDIR},
+                                       {"cluster", required_argument, 0, 'c'},
+                                       {"clusters", required_argument, 0, O_CLS},
+                                       {"policies", required_argument, 0, 'p'},
+                                       {"seeds", required_argument, 0, 's'},
+                                       {"grid", required_argument, 0, 'g'},
+                                       {"metrics", required_argument, 0, O_MET},
+                                       {"jobs", required_argument, 0, 'j'},
+                                       {"db", required_argument, 0, 'd'},
+                                       {"format", required_argument, 0, O_FMT},
+                                       {"throughputs", required_argument, 0, O_THR},
+                                       {"round", required_argument, 0, 'r'},
+                                       {"cadence", required_argument, 0, O_CAD},
+                                       {"restart-overhead", required_argument, 0, O_OVH},
+                                       {"measure", required_argument, 0, O_MEAS},
+                                       {"param", required_argument, 0, 'P'},
+                                       {"backend", required_argument, 0, O_BACK},
+                                       {"wait", no_argument, 0, O_WAIT},
+                                       {"slurm-dir", required_argument, 0, O_SDIR},
+                                       {"sbatch-arg", required_argument, 0, O_SARG},
+                                       {"dry-run", no_argument, 0, O_DRY},
+                                       {"quiet", no_argument, 0, 'q'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
+    o->policies = "all";
+    o->seeds = "0,1,2";
+    o->db = "results/results.db";
+    o->jobs = exp_ncpu();
+    optind = 1;
+    int c, f, rc;
+    long l;
+    while ((c = getopt_long(argc, argv, "t:c:p:s:g:j:d:r:P:qh", lo, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            o->trace = optarg;
+            break;
+        case O_GEN:
+            o->trace_gen = optarg;
+            break;
+        case O_RATES:
+            o->rates = optarg;
+            break;
+        case O_TDIR:
+            o->trace_dir = optarg;
+            break;
+        case 'c':
+            if (o->n_cluster_list >= MAX_AXES)
+                return bad("%s", "too many --cluster");
+            o->cluster_list[o->n_cluster_list++] = optarg;
+            break;
+        case O_CLS:
+            o->clusters = optarg;
+            break;
+        case 'p':
+            o->policies = optarg;
+            break;
+        case 's':
+            o->seeds = optarg;
+            break;
+        case 'g':
+            if ((rc = add_axis(o, optarg)) != 0)
+                return rc;
+            break;
+        case O_MET:
+            o->metrics = optarg;
+            break;
+        case 'j':
+            if (mls_parse_long(optarg, &l) < 0 || l < 1 || l > 4096)
+                return bad("-j wants a number of processes >= 1, got '%s'", optarg);
+            o->jobs = (int)l;
+            o->jobs_set = 1;
+            break;
+        case 'd':
+            o->db = optarg;
+            break;
+        case O_FMT:
+            if ((f = results_format_parse(optarg)) < 0)
+                return bad("--format wants table, markdown, csv or json, got '%s'", optarg);
+            o->format = (result_format_t)f;
+            break;
+        case O_THR:
+            o->throughputs = optarg;
+            break;
+        case 'r':
+            o->round = optarg;
+            break;
+        case O_CAD:
+            o->cadence = optarg;
+            break;
+        case O_OVH:
+            o->overhead = optarg;
+            break;
+        case O_MEAS:
+            o->measure = optarg;
+            break;
+        case 'P':
+            if (o->n_params >= MAX_PARAMS)
+                return bad("%s", "too many --param");
+            o->params[o->n_params++] = optarg;
+            break;
+        case O_BACK:
+            if (strcmp(optarg, "local") && strcmp(optarg, "slurm"))
+                return bad("--backend wants local or slurm, got '%s'", optarg);
+            o->slurm = !strcmp(optarg, "slurm");
+            break;
+        case O_WAIT:
+            o->wait = 1;
+            break;
+        case O_SDIR:
+            o->slurm_dir = optarg;
+            break;
+        case O_SARG:
+            if (o->n_sbatch >= MAX_SBATCH)
+                return bad("%s", "too many --sbatch-arg");
+            o->sbatch[o->n_sbatch++] = optarg;
+            break;
+        case O_DRY:
+            o->dry_run = 1;
+            break;
+        case 'q':
+            o->quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return -1;
+        default:
+            return bad("%s", "unknown option");
+        }
+    }
+    if (optind < argc)
+        return bad("unexpected argument '%s'", argv[optind]);
+    if (!o->trace == !o->trace_gen)
+        return bad("%s", "give either --trace or --trace-gen (with --rates)");
+    if (!o->trace_gen != !o->rates)
+        return bad("%s", "--trace-gen and --rates go together");
+    if (!o->clusters && !o->n_cluster_list)
+        return bad("%s", "--cluster (or --clusters) is required");
+    return 0;
+}
+
+static void free_opts(sweep_opts_t *o)
+{
+    for (size_t i = 0; i < o->n_axes; i++) {
+        exp_split_free(o->axes[i].values, o->axes[i].n);
+        free(o->axes[i].policy);
+    }
+}
+
+static void free_sweep_plan(sweep_plan_t *p)
+{
+    exp_split_free(p->pol, p->np);
+    exp_split_free(p->rates, p->nr);
+    exp_split_free(p->clusters, p->nc);
+    exp_split_free(p->gen, p->ngen);
+    free(p->seeds);
+}
+
+/* Splits the --trace-gen string on blanks. */
+static void split_words(const char *s, char ***out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    while (*s) {
+        s += strspn(s, " \t");
+        size_t len = strcspn(s, " \t");
+        if (!len)
+            break;
+        xgrow((void **)out, &cap, *n + 1, sizeof **out);
+        (*out)[*n] = xmalloc(len + 1);
+        memcpy((*out)[*n], s, len);
+        (*out)[(*n)++][len] = '\0';
+        s += len;
+    }
+}
+
+static int plan_clusters(const sweep_opts_t *o, sweep_plan_t *p)
+{
+    if (!o->clusters) {
+        p->clusters = xcalloc(o->n_cluster_list + 1, sizeof *p->clusters);
+        for (size_t i = 0; i < o->n_cluster_list; i++)
+            p->clusters[p->nc++] = xstrdup(o->cluster_list[i]);
+        return 0;
+    }
+    char sep = strchr(o->clusters, ';') || strchr(o->clusters, '=') ? ';' : ',';
+    if (exp_split(o->clusters, sep, &p->clusters, &p->nc) < 0)
+        return bad("--clusters '%s' has an empty item", o->clusters);
+    return 0;
+}
+
+static int plan_rates(const sweep_opts_t *o, sweep_plan_t *p)
+{
+    if (!o->rates)
+        return 0;
+    if (exp_split(o->rates, ',', &p->rates, &p->nr) < 0)
+        return bad("--rates '%s' has an empty item", o->rates);
+    for (size_t i = 0; i < p->nr; i++) {
+        double r;
+        if (mls_parse_double(p->rates[i], &r) < 0 || !(r > 0) || !isfinite(r))
+            return bad("--rates wants jobs/hour > 0, got '%s'", p->rates[i]);
+    }
+    split_words(o->trace_gen, &p->gen, &p->ngen);
+    if (o->trace_dir)
+        snprintf(p->trace_dir, sizeof p->trace_dir, "%s", o->trace_dir);
+    else {
+        snprintf(p->trace_dir, sizeof p->trace_dir, "%s", o->db);
+        char *slash = strrchr(p->trace_dir, '/');
+        snprintf(slash ? slash + 1 : p->trace_dir,
+                 sizeof p->trace_dir - (size_t)(slash ? slash + 1 - p->trace_dir : 0),
+                 "sweep-traces");
+    }
+    return 0;
+}
+
+static int plan_metrics(const sweep_opts_t *o, sweep_plan_t *p)
+{
+    p->metrics[p->n_metrics++] = RES_AVG_JCT;
+    if (!o->metrics)
+        return 0;
+    if (!strcmp(o->metrics, "all")) {
+        for (int m = 1; m < RES_N_METRICS; m++)
+            p->metrics[p->n_metrics++] = m;
+        return 0;
+    }
+    char **items;
+    size_t n;
+    int rc = exp_split(o->metrics, ',', &items, &n) < 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        int m = results_metric_find(items[i]);
+        if (m < 0) {
+            rc = bad("--metrics: unknown metric '%s' (see mlsched report --help)", items[i]);
+            break;
+        }
+        if (m != RES_AVG_JCT && p->n_metrics < RES_N_METRICS)
+            p->metrics[p->n_metrics++] = m;
+    }
+    exp_split_free(items, n);
+    return rc ? MLS_EXIT_USAGE : 0;
+}
+
+static int make_sweep_plan(const sweep_opts_t *o, sweep_plan_t *p)
+{
+    const char *badp;
+    int rc = 0;
+    if (exp_policies(o->policies, &p->pol, &p->np, &badp) < 0)
+        return bad("unknown policy '%s' in --policies (see mlsched policies)", badp);
+    if (exp_seeds(o->seeds, &p->seeds, &p->ns) < 0)
+        return bad("--seeds wants a comma list of integers >= 0, got '%s'", o->seeds);
+    if ((rc = plan_clusters(o, p)) || (rc = plan_rates(o, p)) || (rc = plan_metrics(o, p)))
+        return rc;
+    for (int i = 0; i < o->n_params; i++) {
+        const char *dot = strchr(o->params[i], '.'), *eq = strchr(o->params[i], '=');
+        if (!dot || !eq || dot > eq)
+            return bad("--param wants POLICY.KEY=VALUE, got '%s'", o->params[i]);
+    }
+    return 0;
+}
+
+/* ---- enumerating the runs ------------------------------------------------ */
+
+/* One point of the grid as it is being built. */
+typedef struct point {
+    size_t rate, cluster, seed;
+    size_t idx[MAX_AXES]; /* value index per axis */
+} point_t;
+
+static void trace_path(const sweep_plan_t *p, size_t rate, long seed, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/rate-%s-seed-%ld.csv", p->trace_dir, p->rates[rate], seed);
+}
+
+static void add_prep(experiment_t *e, const sweep_plan_t *p)
+{
+    for (size_t r = 0; r < p->nr; r++)
+        for (size_t s = 0; s < p->ns; s++) {
+            char name[128], path[PATH_MAX + 64];
+            snprintf(name, sizeof name, "trace rate=%s seed=%ld", p->rates[r], p->seeds[s]);
+            trace_path(p, r, p->seeds[s], path, sizeof path);
+            exp_run_t *x = exp_add_prep(e, name, "trace");
+            exp_arg(x, "generate");
+            for (size_t k = 0; k < p->ngen; k++)
+                exp_arg(x, "%s", p->gen[k]);
+            exp_arg(x, "--rate");
+            exp_arg(x, "%s/h", p->rates[r]);
+            exp_arg(x, "--seed");
+            exp_arg(x, "%ld", p->seeds[s]);
+            exp_arg(x, "-o");
+            exp_arg(x, "%s", path);
+        }
+}
+
+/* Does axis a apply to policy `pol`? Engine axes apply to all. */
+static int applies(const axis_t *a, const char *pol)
+{
+    return !a->policy || !strcmp(a->policy, pol);
+}
+
+static void append_label(char *label, size_t n, const char *key, const char *val)
+{
+    size_t len = strlen(label);
+    snprintf(label + len, n - len, "%s%s=%s", len ? ";" : "", key, val);
+}
+
+static void make_label(const sweep_opts_t *o, const sweep_plan_t *p, const point_t *pt,
+                       const char *pol, char *label, size_t n)
+{
+    label[0] = '\0';
+    if (p->nr)
+        append_label(label, n, "rate", p->rates[pt->rate]);
+    if (p->nc > 1)
+        append_label(label, n, "cluster", p->clusters[pt->cluster]);
+    for (size_t k = 0; k < o->n_axes; k++)
+        if (applies(&o->axes[k], pol))
+            append_label(label, n, o->axes[k].key, o->axes[k].values[pt->idx[k]]);
+}
+
+/* The value of engine setting `key`: the grid's, else the fixed option. */
+static const char *setting(const sweep_opts_t *o, const point_t *pt, const char *key,
+                           const char *fixed)
+{
+    for (size_t k = 0; k < o->n_axes; k++)
+        if (!o->axes[k].policy && !strcmp(o->axes[k].key, key))
+            return o->axes[k].values[pt->idx[k]];
+    return fixed;
+}
+
+static void run_args(const sweep_opts_t *o, const sweep_plan_t *p, const point_t *pt,
+                     const char *pol, exp_run_t *r)
+{
+    char path[PATH_MAX + 64];
+    long seed = p->seeds[pt->seed];
+    if (p->nr)
+        trace_path(p, pt->rate, seed, path, sizeof path);
+    exp_arg(r, "--trace");
+    exp_arg(r, "%s", p->nr ? path : o->trace);
+    exp_arg(r, "--cluster");
+    exp_arg(r, "%s", p->clusters[pt->cluster]);
+    exp_arg(r, "--policy");
+    exp_arg(r, "%s", pol);
+    exp_arg(r, "--seed");
+    exp_arg(r, "%ld", seed);
+    const char *keys[] = {"round", "restart-overhead", "cadence", "measure"};
+    const char *fixed[] = {o->round, o->overhead, o->cadence, o->measure};
+    for (int k = 0; k < 4; k++) {
+        const char *v = setting(o, pt, keys[k], fixed[k]);
+        if (v) {
+            exp_arg(r, "--%s", keys[k]);
+            exp_arg(r, "%s", v);
+        }
+    }
+    if (o->throughputs) {
+        exp_arg(r, "--throughputs");
+        exp_arg(r, "%s", o->throughputs);
+    }
+    size_t len = strlen(pol);
+    for (int i = 0; i < o->n_params; i++)
+        if (!strncmp(o->params[i], pol, len) && o->params[i][len] == '.') {
+            exp_arg(r, "--param");
+            exp_arg(r, "%s", o->params[i] + len + 1);
+        }
+    for (size_t k = 0; k < o->n_axes; k++)
+        if (o->axes[k].policy && !strcmp(o->axes[k].policy, pol)) {
+            exp_arg(r, "--param");
+            exp_arg(r, "%s=%s", o->axes[k].pkey, o->axes[k].values[pt->idx[k]]);
+        }
+}
+
+/* Advances the mixed-radix counter over the axes that apply to pol; 0 at the end. */
+static int next_point(const sweep_opts_t *o, const char *pol, point_t *pt)
+{
+    for (size_t k = 0; k < o->n_axes; k++) {
+        if (!applies(&o->axes[k], pol))
+            continue;
+        if (++pt->idx[k] < o->axes[k].n)
+            return 1;
+        pt->idx[k] = 0;
+    }
+    return 0;
+}
+
+static void add_runs(experiment_t *e, const sweep_opts_t *o, const sweep_plan_t *p)
+{
+    size_t nr = p->nr ? p->nr : 1;
+    for (size_t rate = 0; rate < nr; rate++)
+        for (size_t c = 0; c < p->nc; c++)
+            for (size_t i = 0; i < p->np; i++) {
+                point_t pt;
+                memset(&pt, 0, sizeof pt);
+                pt.rate = rate;
+                pt.cluster = c;
+                do {
+                    char label[1024], name[1200];
+                    make_label(o, p, &pt, p->pol[i], label, sizeof label);
+                    for (pt.seed = 0; pt.seed < p->ns; pt.seed++) {
+                        snprintf(name, sizeof name, "%s %s seed %ld", label, p->pol[i],
+                                 p->seeds[pt.seed]);
+                        exp_run_t *r = exp_add_run(e, name, "simulate");
+                        run_args(o, p, &pt, p->pol[i], r);
+                        if (label[0]) {
+                            exp_arg(r, "--label");
+                            exp_arg(r, "%s", label);
+                        }
+                    }
+                } while (next_point(o, p->pol[i], &pt));
+            }
+}
+
+static int execute(const sweep_opts_t *o, const sweep_plan_t *p, experiment_t *e)
+{
+    exp_outcome_t out;
+    mls_err_t err = {{0}};
+    int rc = 0;
+    if (p->nr && mkdir(p->trace_dir, 0777) < 0 && errno != EEXIST)
+        rc =
+            mls_fail(&err, "%s: cannot create the trace folder: %s", p->trace_dir, strerror(errno));
+    if (rc == 0 && o->slurm) {
+        exp_slurm_t so = {o->slurm_dir, o->sbatch, o->n_sbatch, o->wait, 0};
+        rc = exp_run_slurm(e, &so, &out, &err);
+    } else if (rc == 0) {
+        rc = exp_run_local(e, &out, &err);
+    }
+    if (rc == 0 && out.submitted)
+        return MLS_EXIT_OK;
+    if (rc == 0) {
+        unsigned by = RES_BY_LABEL | RES_BY_CLUSTER | RES_BY_PARAMS;
+        result_print_opts_t po = {o->format, p->metrics, p->n_metrics, 1, 0, NULL, by};
+        rc = exp_show(o->db, &out.merged, by, NULL, &po, &err);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "mlsched sweep: %s\n", err.msg);
+        return MLS_EXIT_FAIL;
+    }
+    if (out.failed)
+        fprintf(stderr, "mlsched sweep: %zu of %zu runs FAILED (see above); %ld merged into %s\n",
+                out.failed, e->n_runs, out.merged.runs, o->db);
+    return out.failed ? MLS_EXIT_FAIL : MLS_EXIT_OK;
+}
+
+static int exec_sweep(int argc, char **argv)
+{
+    sweep_opts_t o;
+    sweep_plan_t p;
+    memset(&o, 0, sizeof o);
+    memset(&p, 0, sizeof p);
+    int rc = parse_args(argc, argv, &o);
+    if (rc == 0)
+        rc = make_sweep_plan(&o, &p);
+    if (rc == 0) {
+        experiment_t e;
+        exp_init(&e, "sweep", o.db);
+        e.jobs = o.slurm && !o.jobs_set ? 0 : o.jobs;
+        e.quiet = o.quiet;
+        add_prep(&e, &p);
+        add_runs(&e, &o, &p);
+        if (o.dry_run)
+            exp_print_plan(stdout, &e, "mlsched");
+        else
+            rc = execute(&o, &p, &e);
+        exp_free(&e);
+    }
+    free_sweep_plan(&p);
+    free_opts(&o);
+    return rc < 0 ? MLS_EXIT_OK : rc;
+}
+
+const cmd_entry_t cmd_sweep_entry = {"sweep", "run policies over a grid x seeds, with CIs",
+                                     exec_sweep};
