@@ -1,14 +1,339 @@
-/* cmd-trace.c: placeholder until the module lands. */
+/* cmd-trace.c: `mlsched trace` — generate, stats, sample (and, with the
+ * importers, import). Each verb is one function in one table. */
 #include "cmd.h"
+#include "generate.h"
+#include "perf.h"
+#include "stats.h"
+#include "trace.h"
 
+#include <getopt.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct verb {
+    const char *name, *summary;
+    int (*exec)(int argc, char **argv);
+} verb_t;
+
+static int usage_error(const char *verb, const char *msg, const char *arg)
+{
+    fprintf(stderr, "mlsched trace %s: %s%s%s (see mlsched trace %s --help)\n", verb, msg,
+            arg ? " " : "", arg ? arg : "", verb);
+    return MLS_EXIT_USAGE;
+}
+
+/* "3", "3/h", "0.5/min", "0.01/s" -> jobs per hour */
+static int parse_rate(const char *s, double *per_hour)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    double scale = 1;
+    char *slash = strchr(buf, '/');
+    if (slash) {
+        if (!strcmp(slash, "/h"))
+            scale = 1;
+        else if (!strcmp(slash, "/min"))
+            scale = 60;
+        else if (!strcmp(slash, "/s"))
+            scale = 3600;
+        else if (!strcmp(slash, "/d"))
+            scale = 1.0 / 24;
+        else
+            return -1;
+        *slash = '\0';
+    }
+    double r;
+    if (mls_parse_double(buf, &r) < 0 || !(r > 0) || !isfinite(r))
+        return -1;
+    *per_hour = r * scale;
+    return 0;
+}
+
+/* ---- generate ------------------------------------------------------------------ */
+
+static void generate_help(void)
+{
+    printf("usage: mlsched trace generate --jobs N --rate R[/h|/min|/s] -o OUT.csv [options]\n"
+           "\n"
+           "Poisson arrivals with Gavel's job mix: workloads uniform over the perf model's,\n"
+           "durations 60*10^U(1.5,3) s (80%%) or 60*10^U(3,4) s (20%%), total work =\n"
+           "duration x isolated throughput on the reference GPU.\n"
+           "\n"
+           "  -n, --jobs N            number of jobs (required)\n"
+           "  -r, --rate R            arrivals per hour (3, 3/h, 0.5/min, 0.01/s) (required)\n"
+           "  -s, --seed N            seed (default 1): the same seed gives the same file\n"
+           "  -m, --multi-gpu         scale factors 1/2/4/8 at 70/10/15/5%% (default: all 1)\n"
+           "      --throughputs FILE  perf model to draw workloads from (default: the catalog)\n"
+           "      --reference-gpu T   GPU type that sets total work (default v100)\n"
+           "      --duration-scale X  multiply every duration by X (default 1)\n"
+           "      --users N           spread jobs over N users (default 1)\n"
+           "  -o, --output FILE       where to write the trace (required)\n");
+}
+
+static int cmd_generate(int argc, char **argv)
+{
+    enum { O_THR = 256, O_REF, O_DS, O_USERS };
+    static const struct option lo[] = {{"jobs", 1, 0, 'n'},         {"rate", 1, 0, 'r'},
+                                       {"seed", 1, 0, 's'},         {"multi-gpu", 0, 0, 'm'},
+                                       {"throughputs", 1, 0, O_THR}, {"reference-gpu", 1, 0, O_REF},
+                                       {"duration-scale", 1, 0, O_DS}, {"users", 1, 0, O_USERS},
+                                       {"output", 1, 0, 'o'},       {"help", 0, 0, 'h'},
+                                       {0, 0, 0, 0}};
+    gen_config_t g;
+    gen_config_defaults(&g);
+    const char *out = NULL, *thr = NULL;
+    int have_jobs = 0, have_rate = 0, c;
+    long l;
+    double d;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "n:r:s:mo:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (mls_parse_long(optarg, &l) < 0 || l < 1 || l > 100000000)
+                return usage_error("generate", "--jobs wants an integer >= 1, got", optarg);
+            g.jobs = l;
+            have_jobs = 1;
+            break;
+        case 'r':
+            if (parse_rate(optarg, &g.rate_per_hour) < 0)
+                return usage_error("generate", "--rate wants a positive rate, got", optarg);
+            have_rate = 1;
+            break;
+        case 's':
+            if (mls_parse_long(optarg, &l) < 0 || l < 0)
+                return usage_error("generate", "--seed wants an integer >= 0, got", optarg);
+            g.seed = (uint64_t)l;
+            break;
+        case 'm': g.multi_gpu = 1; break;
+        case O_THR: thr = optarg; break;
+        case O_REF: g.reference_gpu = optarg; break;
+        case O_DS:
+            if (mls_parse_double(optarg, &d) < 0 || !(d > 0))
+                return usage_error("generate", "--duration-scale wants a number > 0, got",
+                                   optarg);
+            g.duration_scale = d;
+            break;
+        case O_USERS:
+            if (mls_parse_long(optarg, &l) < 0 || l < 1 || l > 1000000)
+                return usage_error("generate", "--users wants an integer >= 1, got", optarg);
+            g.users = (int)l;
+            break;
+        case 'o': out = optarg; break;
+        case 'h': generate_help(); return MLS_EXIT_OK;
+        default: return usage_error("generate", "unknown option", NULL);
+        }
+    }
+    if (!have_jobs || !have_rate || !out)
+        return usage_error("generate", "--jobs, --rate and -o are required", NULL);
+    if (optind < argc)
+        return usage_error("generate", "unexpected argument", argv[optind]);
+    mls_err_t err = {{0}};
+    mls_perf_t *pm = NULL;
+    mls_trace_t t;
+    trace_init(&t);
+    int rc = perf_load(&pm, thr ? thr : perf_default_catalog(), &err);
+    if (rc == 0)
+        rc = trace_generate(&t, pm, &g, &err);
+    if (rc == 0)
+        rc = trace_write_csv(&t, out, &err);
+    if (rc < 0)
+        fprintf(stderr, "mlsched trace generate: %s\n", err.msg);
+    trace_free(&t);
+    perf_free(pm);
+    return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
+}
+
+/* ---- stats ---------------------------------------------------------------------- */
+
+static int cmd_stats(int argc, char **argv)
+{
+    static const struct option lo[] = {{"json", 0, 0, 'j'},
+                                       {"ignore-extra-columns", 0, 0, 'x'},
+                                       {"help", 0, 0, 'h'},
+                                       {0, 0, 0, 0}};
+    int json = 0, c;
+    unsigned flags = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
+        if (c == 'j')
+            json = 1;
+        else if (c == 'x')
+            flags |= TRACE_IGNORE_EXTRA;
+        else if (c == 'h') {
+            printf("usage: mlsched trace stats TRACE.csv [--json] [--ignore-extra-columns]\n\n"
+                   "Jobs, users, GPU-hours, arrival rate, GPU-count histogram, duration\n"
+                   "percentiles and per-user shares of a canonical trace.\n");
+            return MLS_EXIT_OK;
+        } else
+            return usage_error("stats", "unknown option", NULL);
+    }
+    if (optind != argc - 1)
+        return usage_error("stats", "wants exactly one trace file", NULL);
+    mls_err_t err = {{0}};
+    mls_trace_t t;
+    trace_init(&t);
+    int rc = trace_read_csv(&t, argv[optind], flags, &err);
+    if (rc == 0)
+        trace_stats_print(&t, stdout, json);
+    else
+        fprintf(stderr, "mlsched trace stats: %s\n", err.msg);
+    trace_free(&t);
+    return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
+}
+
+/* ---- sample -------------------------------------------------------------------- */
+
+typedef struct sample_opts {
+    double lo, hi; /* window, s; lo < 0: none */
+    long n, first;
+    uint64_t seed;
+    int rebase;
+} sample_opts_t;
+
+static void sample_into(const mls_trace_t *in, mls_trace_t *out, const sample_opts_t *o)
+{
+    unsigned char *keep = xcalloc(in->n ? in->n : 1, 1);
+    if (o->lo >= 0) {
+        for (size_t i = 0; i < in->n; i++)
+            keep[i] = in->jobs[i].submit >= o->lo && in->jobs[i].submit < o->hi;
+    } else if (o->first > 0) {
+        for (size_t i = 0; i < in->n && (long)i < o->first; i++)
+            keep[i] = 1;
+    } else {
+        /* N random jobs, kept in order: selection sampling (Knuth, TAOCP 3.4.2 S) */
+        gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(r, (unsigned long)o->seed);
+        long need = o->n;
+        for (size_t i = 0; i < in->n && need > 0; i++)
+            if (gsl_rng_uniform(r) * (double)(in->n - i) < (double)need) {
+                keep[i] = 1;
+                need--;
+            }
+        gsl_rng_free(r);
+    }
+    double base = -1;
+    for (size_t i = 0; i < in->n; i++) {
+        if (!keep[i])
+            continue;
+        mls_job_t j = in->jobs[i];
+        if (base < 0)
+            base = j.submit;
+        if (o->rebase) {
+            j.submit -= base;
+            if (isfinite(j.deadline))
+                j.deadline -= base;
+        }
+        j.user = strtab_intern(&out->users, in->users.names[j.user]);
+        j.workload = strtab_intern(&out->workloads, in->workloads.names[j.workload]);
+        trace_add(out, &j);
+    }
+    free(keep);
+}
+
+static int parse_window(const char *s, sample_opts_t *o)
+{
+    char a[64], b[64];
+    const char *colon = strchr(s, ':');
+    if (!colon || colon - s >= 63 || strlen(colon + 1) >= 63)
+        return -1;
+    snprintf(a, sizeof a, "%.*s", (int)(colon - s), s);
+    snprintf(b, sizeof b, "%s", colon + 1);
+    if (mls_parse_double(a, &o->lo) < 0 || mls_parse_double(b, &o->hi) < 0 || o->lo < 0 ||
+        o->hi <= o->lo)
+        return -1;
+    return 0;
+}
+
+static int cmd_sample(int argc, char **argv)
+{
+    static const struct option lo[] = {{"window", 1, 0, 'w'}, {"jobs", 1, 0, 'n'},
+                                       {"first", 1, 0, 'f'},  {"seed", 1, 0, 's'},
+                                       {"rebase", 0, 0, 'r'}, {"output", 1, 0, 'o'},
+                                       {"help", 0, 0, 'h'},   {0, 0, 0, 0}};
+    sample_opts_t o = {-1, -1, 0, 0, 1, 0};
+    const char *out = NULL;
+    int c, modes = 0;
+    long l;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "w:n:f:s:ro:h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'w':
+            if (parse_window(optarg, &o) < 0)
+                return usage_error("sample", "--window wants START:END seconds, got", optarg);
+            modes++;
+            break;
+        case 'n':
+        case 'f':
+            if (mls_parse_long(optarg, &l) < 0 || l < 1)
+                return usage_error("sample", "wants a job count >= 1, got", optarg);
+            *(c == 'n' ? &o.n : &o.first) = l;
+            modes++;
+            break;
+        case 's':
+            if (mls_parse_long(optarg, &l) < 0 || l < 0)
+                return usage_error("sample", "--seed wants an integer >= 0, got", optarg);
+            o.seed = (uint64_t)l;
+            break;
+        case 'r': o.rebase = 1; break;
+        case 'o': out = optarg; break;
+        case 'h':
+            printf("usage: mlsched trace sample TRACE.csv (--window START:END | --jobs N "
+                   "[--seed S] | --first N)\n"
+                   "                            [--rebase] -o OUT.csv\n\n"
+                   "  --window START:END  jobs submitted in [START, END) seconds\n"
+                   "  --jobs N            N jobs drawn at random, kept in order (seeded)\n"
+                   "  --first N           the first N jobs\n"
+                   "  --rebase            shift submit times so the first is 0\n");
+            return MLS_EXIT_OK;
+        default: return usage_error("sample", "unknown option", NULL);
+        }
+    }
+    if (modes != 1 || !out || optind != argc - 1)
+        return usage_error("sample",
+                           "wants one trace, one of --window/--jobs/--first, and -o", NULL);
+    mls_err_t err = {{0}};
+    mls_trace_t in, res;
+    trace_init(&in);
+    trace_init(&res);
+    int rc = trace_read_csv(&in, argv[optind], 0, &err);
+    if (rc == 0) {
+        sample_into(&in, &res, &o);
+        rc = trace_write_csv(&res, out, &err);
+    }
+    if (rc < 0)
+        fprintf(stderr, "mlsched trace sample: %s\n", err.msg);
+    else
+        fprintf(stderr, "mlsched trace sample: %zu of %zu jobs -> %s\n", res.n, in.n, out);
+    trace_free(&in);
+    trace_free(&res);
+    return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
+}
+
+static const verb_t verbs[] = {
+    {"generate", "a synthetic trace with Gavel's job mix", cmd_generate},
+    {"stats", "jobs, GPU-hours, arrival rate, size and duration distributions", cmd_stats},
+    {"sample", "a time window, N random jobs, or the first N", cmd_sample},
+};
 
 static int exec_trace(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "mlsched trace: not built yet\n");
-    return MLS_EXIT_FAIL;
+    size_t n = sizeof verbs / sizeof verbs[0];
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        FILE *o = argc < 2 ? stderr : stdout;
+        fprintf(o, "usage: mlsched trace <verb> [options]\n\nverbs:\n");
+        for (size_t i = 0; i < n; i++)
+            fprintf(o, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+        return argc < 2 ? MLS_EXIT_USAGE : MLS_EXIT_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(argv[1], verbs[i].name))
+            return verbs[i].exec(argc - 1, argv + 1);
+    fprintf(stderr, "mlsched trace: unknown verb '%s' (see mlsched trace --help)\n", argv[1]);
+    return MLS_EXIT_USAGE;
 }
 
-const cmd_entry_t cmd_trace_entry = {"trace", "(not built yet)", exec_trace};
+const cmd_entry_t cmd_trace_entry = {"trace", "generate, inspect and sample job traces",
+                                     exec_trace};

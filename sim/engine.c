@@ -85,6 +85,7 @@ typedef struct engine {
 
     sim_result_t *out;
     double next_sample, sample_step, last_progress_wall;
+    unsigned long progress_mark; /* bumped whenever any job makes progress */
 } engine_t;
 
 void engine_config_defaults(engine_config_t *cfg)
@@ -198,6 +199,7 @@ static void advance(engine_t *e, sim_job_t *j)
             j->ckpt_work = j->work_done + j->rate * (floor(p1 / c) * c - p0);
         j->stint_prod = p1;
         j->work_done += j->rate * (t - from);
+        e->progress_mark++;
     }
     if (j->work_done > j->spec->work)
         j->work_done = j->spec->work;
@@ -816,7 +818,8 @@ static int any_running(const engine_t *e)
 static int run_loop(engine_t *e, mls_err_t *err)
 {
     event_t ev;
-    long idle_rounds = 0;
+    long idle_rounds = 0, stuck_calls = 0;
+    unsigned long last_mark = 0;
     push_next_arrival(e);
     while (!finished_all(e)) {
         if (eventq_pop(&e->q, &ev) < 0) {
@@ -863,6 +866,14 @@ static int run_loop(engine_t *e, mls_err_t *err)
         idle_rounds = (why & MLS_WHY_ROUND) && !any_running(e) && e->n_active
                           ? idle_rounds + 1
                           : 0;
+        stuck_calls = e->progress_mark != last_mark || !e->n_active ? 0 : stuck_calls + 1;
+        last_mark = e->progress_mark;
+        if (stuck_calls > 100000)
+            return mls_fail(err,
+                            "policy '%s' made no job progress over 100000 events at t=%.0f s: "
+                            "it preempts jobs before their (re)start overhead ends (a livelock); "
+                            "lengthen --round or lower --restart-overhead",
+                            e->policy->name, e->now);
         if (idle_rounds > 100000)
             return mls_fail(err,
                             "policy '%s' ran nothing for 100000 rounds while %zu jobs waited",

@@ -173,13 +173,29 @@ START_TEST(deterministic)
     world_t a, b;
     three_jobs(&a, 20);
     three_jobs(&b, 20);
-    a.cfg.round_len = b.cfg.round_len = 7;
+    a.cfg.round_len = b.cfg.round_len = 37;
     run_policy(&a, "las");
     run_policy(&b, "las");
     ck_assert_int_eq((int)a.res.n_jobs, (int)b.res.n_jobs);
     ck_assert(memcmp(a.res.jobs, b.res.jobs, a.res.n_jobs * sizeof *a.res.jobs) == 0);
     world_free(&a);
     world_free(&b);
+}
+END_TEST
+
+/* las with rounds shorter than the restart overhead never lets a job
+ * progress: the engine stops with a clear error instead of looping. */
+START_TEST(livelock_detected)
+{
+    world_t w;
+    three_jobs(&w, 20);
+    w.cfg.round_len = 7;
+    mls_err_t err = {{0}};
+    int rc = engine_run(&w.trace, &w.cluster, w.perf, policy_find("las"), NULL, &w.cfg, &w.res,
+                        &err);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err.msg, "livelock"), "%s", err.msg);
+    world_free(&w);
 }
 END_TEST
 
@@ -499,6 +515,7 @@ static Suite *engine_suite(void)
     tcase_add_test(bad, rejects_type);
     tcase_add_test(bad, rejects_oversized_and_unknown);
     tcase_add_test(bad, packed_pair_refused);
+    tcase_add_test(bad, livelock_detected);
     suite_add_tcase(s, bad);
     return s;
 }

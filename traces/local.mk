@@ -1,2 +1,3 @@
 # traces/: canonical format, generator, stats, importers, sample traces.
-libmlsched_a_SOURCES += traces/trace.h sim/cmd-trace.c
+libmlsched_a_SOURCES += traces/trace.h traces/trace.c traces/csv.h traces/csv.c \
+	traces/generate.h traces/generate.c traces/stats.h traces/stats.c sim/cmd-trace.c

@@ -1,0 +1,1 @@
+# live/live.mk

@@ -1,0 +1,50 @@
+/* perf.c: loading a perf model and name lookups common to every backend
+ * (see perf.h). */
+#include "perf.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define CATALOG_NAME "default-throughputs.json"
+
+const char *perf_default_catalog(void)
+{
+    static const char *const candidates[] = {MLS_SRCDIR "/traces/catalog/" CATALOG_NAME,
+                                             MLS_DATADIR "/" CATALOG_NAME};
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        if (access(candidates[i], R_OK) == 0)
+            return candidates[i];
+    return candidates[0];
+}
+
+int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err)
+{
+    *pm = NULL;
+    return perf_table_load(pm, path, err);
+}
+
+void perf_free(mls_perf_t *pm)
+{
+    if (pm)
+        pm->ops->destroy(pm);
+}
+
+int perf_workload_index(const mls_perf_t *pm, const char *name)
+{
+    int n = pm->ops->n_workloads(pm);
+    for (int w = 0; w < n; w++)
+        if (!strcmp(pm->ops->workload_name(pm, w), name))
+            return w;
+    return -1;
+}
+
+int perf_gpu_type_index(const mls_perf_t *pm, const char *name)
+{
+    int n = pm->ops->n_gpu_types(pm);
+    for (int t = 0; t < n; t++)
+        if (!strcasecmp(pm->ops->gpu_type_name(pm, t), name))
+            return t;
+    return -1;
+}

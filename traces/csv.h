@@ -1,0 +1,35 @@
+/* csv.h: a small streaming CSV reader shared by the trace format and the
+ * importers.
+ *
+ * csv_next() reads one record at a time (so a million-row table never needs
+ * to be in memory) and splits it into fields in place: RFC 4180 double quotes
+ * (with "" for a quote, and newlines inside quotes), CR LF or LF line ends, a
+ * last line without a newline, and a configurable separator (',' or '\t').
+ * It keeps the line number of the record's first line for error messages. */
+#ifndef MLS_CSV_H
+#define MLS_CSV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct csv_reader {
+    FILE *fp;
+    char sep;
+    char *line; /* getline buffer */
+    size_t line_cap;
+    char *rec; /* the record's unquoted text; fields point into it */
+    size_t rec_cap;
+    char **fields;
+    size_t n_fields, fields_cap;
+    long line_no; /* first line of the current record */
+    long next_line;
+} csv_reader_t;
+
+void csv_open(csv_reader_t *r, FILE *fp, char sep);
+/* Reads the next record: 1 when one was read, 0 at end of file, -1 when a
+ * quoted field is not closed before the end of the file. Blank lines are
+ * skipped. */
+int csv_next(csv_reader_t *r);
+void csv_close(csv_reader_t *r); /* frees buffers; does not fclose */
+
+#endif

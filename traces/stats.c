@@ -1,0 +1,136 @@
+/* stats.c: trace statistics (see stats.h). Durations come from the trace's
+ * duration column (the user's estimate, or the traced run time that
+ * importers write there); jobs without one are counted apart. */
+#include "stats.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct user_share {
+    long jobs;
+    double gpu_hours;
+} user_share_t;
+
+typedef struct summary {
+    size_t n, with_duration;
+    double span, gpu_hours;
+    double *dur; /* sorted durations, s */
+    long gpu_hist[8]; /* 1, 2, 3-4, 5-8, 9-16, 17-32, 33-64, >64 */
+    user_share_t *users;
+} summary_t;
+
+static const char *const gpu_bins[8] = {"1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", ">64"};
+
+static int gpu_bin(int g)
+{
+    int b = 0;
+    for (int lim = 1; b < 7 && g > lim; lim *= 2)
+        b++;
+    return b;
+}
+
+static void summarize(const mls_trace_t *t, summary_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = t->n;
+    s->dur = xmalloc(sizeof(double) * (t->n ? t->n : 1));
+    s->users = xcalloc(t->users.n ? t->users.n : 1, sizeof *s->users);
+    for (size_t i = 0; i < t->n; i++) {
+        const mls_job_t *j = &t->jobs[i];
+        s->gpu_hist[gpu_bin(j->gpus)]++;
+        s->users[j->user].jobs++;
+        if (!isnan(j->duration)) {
+            s->dur[s->with_duration++] = j->duration;
+            s->gpu_hours += j->duration * j->gpus / 3600;
+            s->users[j->user].gpu_hours += j->duration * j->gpus / 3600;
+        }
+    }
+    gsl_sort(s->dur, 1, s->with_duration);
+    s->span = t->n ? t->jobs[t->n - 1].submit - t->jobs[0].submit : 0;
+}
+
+static double pct(const summary_t *s, double q)
+{
+    return s->with_duration ? gsl_stats_quantile_from_sorted_data(s->dur, 1, s->with_duration, q)
+                            : NAN;
+}
+
+static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o)
+{
+    fprintf(o, "trace            %s\n", t->path ? t->path : "-");
+    fprintf(o, "jobs             %zu\n", s->n);
+    fprintf(o, "users            %zu\n", t->users.n);
+    fprintf(o, "workloads        %zu\n", t->workloads.n);
+    fprintf(o, "span             %.2f h\n", s->span / 3600);
+    fprintf(o, "arrival rate     %.2f jobs/h\n", s->span > 0 ? (s->n - 1) / (s->span / 3600) : 0);
+    if (s->with_duration) {
+        fprintf(o, "GPU-hours        %.1f (from %zu jobs with a duration)\n", s->gpu_hours,
+                s->with_duration);
+        fprintf(o, "duration         p10 %.0f s, p50 %.0f s, p90 %.0f s, p99 %.0f s\n",
+                pct(s, .1), pct(s, .5), pct(s, .9), pct(s, .99));
+    } else {
+        fprintf(o, "GPU-hours        unknown (no duration column)\n");
+    }
+    fprintf(o, "GPUs per job     ");
+    for (int b = 0; b < 8; b++)
+        if (s->gpu_hist[b])
+            fprintf(o, "%s: %ld (%.1f%%)  ", gpu_bins[b], s->gpu_hist[b],
+                    100.0 * s->gpu_hist[b] / (double)s->n);
+    fprintf(o, "\narrivals per hour of the trace (first 24):");
+    long per_hour[24] = {0};
+    for (size_t i = 0; i < t->n; i++) {
+        long h = (long)((t->jobs[i].submit - t->jobs[0].submit) / 3600);
+        if (h < 24)
+            per_hour[h]++;
+    }
+    for (int h = 0; h < 24 && h <= s->span / 3600; h++)
+        fprintf(o, " %ld", per_hour[h]);
+    fprintf(o, "\n%-20s %8s %7s %10s %7s\n", "user", "jobs", "share", "GPU-hours", "share");
+    for (size_t u = 0; u < t->users.n && u < 50; u++)
+        fprintf(o, "%-20s %8ld %6.1f%% %10.1f %6.1f%%\n", t->users.names[u], s->users[u].jobs,
+                100.0 * s->users[u].jobs / (double)(s->n ? s->n : 1), s->users[u].gpu_hours,
+                s->gpu_hours > 0 ? 100 * s->users[u].gpu_hours / s->gpu_hours : 0);
+    if (t->users.n > 50)
+        fprintf(o, "... %zu more users\n", t->users.n - 50);
+}
+
+static void json_num(FILE *o, const char *k, double v, const char *after)
+{
+    if (isfinite(v))
+        fprintf(o, "\"%s\": %.10g%s", k, v, after);
+    else
+        fprintf(o, "\"%s\": null%s", k, after);
+}
+
+static void print_json(const mls_trace_t *t, const summary_t *s, FILE *o)
+{
+    fprintf(o, "{\"jobs\": %zu, \"users\": %zu, \"workloads\": %zu, ", s->n, t->users.n,
+            t->workloads.n);
+    json_num(o, "span_s", s->span, ", ");
+    json_num(o, "arrival_rate_per_hour", s->span > 0 ? (s->n - 1) / (s->span / 3600) : NAN,
+             ", ");
+    json_num(o, "gpu_hours", s->with_duration ? s->gpu_hours : NAN, ", ");
+    json_num(o, "duration_p10", pct(s, .1), ", ");
+    json_num(o, "duration_p50", pct(s, .5), ", ");
+    json_num(o, "duration_p90", pct(s, .9), ", ");
+    json_num(o, "duration_p99", pct(s, .99), ", ");
+    fprintf(o, "\"gpu_histogram\": {");
+    for (int b = 0; b < 8; b++)
+        fprintf(o, "%s\"%s\": %ld", b ? ", " : "", gpu_bins[b], s->gpu_hist[b]);
+    fprintf(o, "}}\n");
+}
+
+void trace_stats_print(const mls_trace_t *t, FILE *out, int json)
+{
+    summary_t s;
+    summarize(t, &s);
+    if (json)
+        print_json(t, &s, out);
+    else
+        print_text(t, &s, out);
+    free(s.dur);
+    free(s.users);
+}

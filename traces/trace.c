@@ -1,0 +1,359 @@
+/* trace.c: reading, validating and writing the canonical trace CSV (see
+ * trace.h). The reader maps header names to columns once, then parses each
+ * record with strict number parsing; every error names FILE:LINE and the
+ * field. The writer prints numbers in their shortest exact form. */
+#include "trace.h"
+
+#include "csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum col {
+    C_ID,
+    C_SUBMIT,
+    C_USER,
+    C_WORKLOAD,
+    C_GPUS,
+    C_WORK,
+    C_DURATION,
+    C_PRIORITY,
+    C_DEADLINE,
+    C_MIN_GPUS,
+    C_MAX_GPUS,
+    C_BATCH,
+    C_MODE,
+    N_COLS
+};
+
+static const char *const col_names[N_COLS] = {
+    "id",       "submit_time", "user",     "workload", "gpus",       "total_work", "duration",
+    "priority", "deadline",    "min_gpus", "max_gpus", "batch_size", "mode"};
+static const int col_required[N_COLS] = {1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+static const char *const mode_names[] = {"static", "accordion", "gns"};
+
+void trace_init(mls_trace_t *t)
+{
+    memset(t, 0, sizeof *t);
+    strtab_init(&t->users);
+    strtab_init(&t->workloads);
+}
+
+void trace_free(mls_trace_t *t)
+{
+    free(t->jobs);
+    strtab_free(&t->users);
+    strtab_free(&t->workloads);
+    free(t->path);
+    memset(t, 0, sizeof *t);
+}
+
+size_t trace_add(mls_trace_t *t, const mls_job_t *job)
+{
+    xgrow((void **)&t->jobs, &t->cap, t->n + 1, sizeof *t->jobs);
+    t->jobs[t->n] = *job;
+    return t->n++;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    int64_t x = **(const int64_t *const *)a, y = **(const int64_t *const *)b;
+    return (x > y) - (x < y);
+}
+
+static int check_job(const mls_job_t *j, const char *where, mls_err_t *err)
+{
+    if (!(j->submit >= 0) || !isfinite(j->submit))
+        return mls_fail(err, "%s: field 'submit_time': %g is not a time >= 0", where, j->submit);
+    if (j->gpus < 1)
+        return mls_fail(err, "%s: field 'gpus': %d, must be >= 1", where, j->gpus);
+    if (!(j->work > 0) || !isfinite(j->work))
+        return mls_fail(err, "%s: field 'total_work': %g, must be > 0", where, j->work);
+    if (j->min_gpus < 1 || j->min_gpus > j->gpus)
+        return mls_fail(err, "%s: field 'min_gpus': %d, must be in 1..gpus (%d)", where,
+                        j->min_gpus, j->gpus);
+    if (j->max_gpus < j->gpus)
+        return mls_fail(err, "%s: field 'max_gpus': %d, must be >= gpus (%d)", where,
+                        j->max_gpus, j->gpus);
+    if (!(j->priority > 0) || !isfinite(j->priority))
+        return mls_fail(err, "%s: field 'priority': %g, must be > 0", where, j->priority);
+    if (j->batch_size < 0)
+        return mls_fail(err, "%s: field 'batch_size': %d, must be >= 0", where, j->batch_size);
+    if (!isnan(j->duration) && !(j->duration > 0))
+        return mls_fail(err, "%s: field 'duration': %g, must be > 0", where, j->duration);
+    return 0;
+}
+
+int trace_validate(const mls_trace_t *t, mls_err_t *err)
+{
+    const char *path = t->path ? t->path : "trace";
+    char where[512];
+    for (size_t i = 0; i < t->n; i++) {
+        snprintf(where, sizeof where, "%s: job %lld", path, (long long)t->jobs[i].id);
+        if (check_job(&t->jobs[i], where, err) < 0)
+            return -1;
+        if (i && t->jobs[i].submit < t->jobs[i - 1].submit)
+            return mls_fail(err, "%s: field 'submit_time': %g is before the previous job's %g",
+                            where, t->jobs[i].submit, t->jobs[i - 1].submit);
+    }
+    const int64_t **ids = xmalloc(sizeof *ids * (t->n ? t->n : 1));
+    for (size_t i = 0; i < t->n; i++)
+        ids[i] = &t->jobs[i].id;
+    qsort(ids, t->n, sizeof *ids, cmp_id);
+    int rc = 0;
+    for (size_t i = 1; i < t->n && rc == 0; i++)
+        if (*ids[i] == *ids[i - 1])
+            rc = mls_fail(err, "%s: field 'id': job id %lld appears twice", path,
+                          (long long)*ids[i]);
+    free(ids);
+    return rc;
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+typedef struct reader {
+    csv_reader_t csv;
+    int col[N_COLS]; /* field index of each known column, -1 absent */
+    size_t n_header;
+    const char *path;
+    mls_err_t *err;
+} reader_t;
+
+/* Reads the next record that is not a '#' comment: 1, 0 at the end, -1 on an
+ * unclosed quote. */
+static int next_record(reader_t *r)
+{
+    int got;
+    while ((got = csv_next(&r->csv)) > 0 && r->csv.fields[0][0] == '#')
+        ;
+    if (got < 0)
+        mls_fail(r->err, "%s:%ld: a quoted field is not closed before the end of the file",
+                 r->path, r->csv.line_no);
+    return got;
+}
+
+static int read_header(reader_t *r, unsigned flags)
+{
+    for (int c = 0; c < N_COLS; c++)
+        r->col[c] = -1;
+    int got = next_record(r);
+    if (got < 0)
+        return -1;
+    if (got == 0)
+        return mls_fail(r->err, "%s: empty file: expected a header line", r->path);
+    r->n_header = r->csv.n_fields;
+    for (size_t i = 0; i < r->csv.n_fields; i++) {
+        const char *name = r->csv.fields[i];
+        int c = 0;
+        while (c < N_COLS && strcmp(name, col_names[c]))
+            c++;
+        if (c == N_COLS) {
+            if (flags & TRACE_IGNORE_EXTRA)
+                continue;
+            return mls_fail(r->err,
+                            "%s:%ld: column '%s' is not a trace column (use "
+                            "--ignore-extra-columns to accept it)",
+                            r->path, r->csv.line_no, name);
+        }
+        if (r->col[c] >= 0)
+            return mls_fail(r->err, "%s:%ld: column '%s' appears twice", r->path,
+                            r->csv.line_no, name);
+        r->col[c] = (int)i;
+    }
+    for (int c = 0; c < N_COLS; c++)
+        if (col_required[c] && r->col[c] < 0)
+            return mls_fail(r->err, "%s:%ld: the required column '%s' is missing", r->path,
+                            r->csv.line_no, col_names[c]);
+    return 0;
+}
+
+static const char *field(const reader_t *r, int c)
+{
+    return r->col[c] >= 0 ? r->csv.fields[r->col[c]] : "";
+}
+
+static int bad_field(const reader_t *r, int c, const char *what)
+{
+    return mls_fail(r->err, "%s:%ld: field '%s': '%s' %s", r->path, r->csv.line_no,
+                    col_names[c], field(r, c), what);
+}
+
+static int get_double(const reader_t *r, int c, double def, double *out)
+{
+    const char *s = field(r, c);
+    if (!*s) {
+        if (col_required[c])
+            return bad_field(r, c, "is empty");
+        *out = def;
+        return 0;
+    }
+    if (mls_parse_double(s, out) < 0 || !isfinite(*out))
+        return bad_field(r, c, "is not a number");
+    return 0;
+}
+
+static int get_int(const reader_t *r, int c, long def, long lo, long *out)
+{
+    const char *s = field(r, c);
+    if (!*s) {
+        if (col_required[c])
+            return bad_field(r, c, "is empty");
+        *out = def;
+        return 0;
+    }
+    if (mls_parse_long(s, out) < 0)
+        return bad_field(r, c, "is not an integer");
+    if (*out < lo)
+        return bad_field(r, c, lo > 0 ? "must be >= 1" : "must be >= 0");
+    return 0;
+}
+
+static int parse_mode(const reader_t *r, mls_adapt_mode_t *out)
+{
+    const char *s = field(r, C_MODE);
+    if (!*s) {
+        *out = ADAPT_STATIC;
+        return 0;
+    }
+    for (int m = 0; m < 3; m++)
+        if (!strcmp(s, mode_names[m])) {
+            *out = (mls_adapt_mode_t)m;
+            return 0;
+        }
+    return bad_field(r, C_MODE, "is not static, accordion or gns");
+}
+
+static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
+{
+    long id, gpus, mn, mx, bs;
+    if (r->csv.n_fields != r->n_header)
+        return mls_fail(r->err, "%s:%ld: %zu fields, the header has %zu", r->path,
+                        r->csv.line_no, r->csv.n_fields, r->n_header);
+    if (get_int(r, C_ID, 0, 0, &id) < 0 || get_double(r, C_SUBMIT, 0, &j->submit) < 0 ||
+        get_int(r, C_GPUS, 1, 1, &gpus) < 0 || get_double(r, C_WORK, 0, &j->work) < 0 ||
+        get_double(r, C_DURATION, NAN, &j->duration) < 0 ||
+        get_double(r, C_PRIORITY, 1, &j->priority) < 0 ||
+        get_double(r, C_DEADLINE, INFINITY, &j->deadline) < 0 ||
+        get_int(r, C_MIN_GPUS, gpus, 1, &mn) < 0 || get_int(r, C_MAX_GPUS, gpus, 1, &mx) < 0 ||
+        get_int(r, C_BATCH, 0, 0, &bs) < 0 || parse_mode(r, &j->mode) < 0)
+        return -1;
+    if (gpus > 1 << 20 || mn > 1 << 20 || mx > 1 << 20)
+        return bad_field(r, C_GPUS, "is absurdly large");
+    if (j->submit < 0)
+        return bad_field(r, C_SUBMIT, "is negative: times must be >= 0");
+    if (j->work <= 0)
+        return bad_field(r, C_WORK, "must be > 0");
+    if (!*field(r, C_WORKLOAD))
+        return bad_field(r, C_WORKLOAD, "is empty");
+    j->id = id;
+    j->gpus = (int)gpus;
+    j->min_gpus = (int)mn;
+    j->max_gpus = (int)mx;
+    j->batch_size = (int)bs;
+    const char *user = field(r, C_USER);
+    j->user = strtab_intern(&t->users, *user ? user : "default");
+    j->workload = strtab_intern(&t->workloads, field(r, C_WORKLOAD));
+    char where[512];
+    snprintf(where, sizeof where, "%s:%ld", r->path, r->csv.line_no);
+    if (check_job(j, where, r->err) < 0)
+        return -1;
+    if (t->n && j->submit < t->jobs[t->n - 1].submit)
+        return mls_fail(r->err,
+                        "%s:%ld: field 'submit_time': %g is before the previous row's %g "
+                        "(submit times must not decrease)",
+                        r->path, r->csv.line_no, j->submit, t->jobs[t->n - 1].submit);
+    return 0;
+}
+
+int trace_read_csv(mls_trace_t *t, const char *path, unsigned flags, mls_err_t *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return mls_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    reader_t r = {.path = path, .err = err};
+    csv_open(&r.csv, fp, ',');
+    int rc = read_header(&r, flags), got;
+    while (rc == 0 && (got = next_record(&r)) != 0) {
+        mls_job_t j = {0};
+        rc = got < 0 ? -1 : parse_record(&r, t, &j);
+        if (rc == 0)
+            trace_add(t, &j);
+    }
+    csv_close(&r.csv);
+    fclose(fp);
+    if (rc == 0) {
+        free(t->path);
+        t->path = xstrdup(path);
+        rc = trace_validate(t, err);
+    }
+    if (rc == 0)
+        rc = mls_file_checksum(path, t->checksum, err);
+    return rc;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+/* The shortest %g form that reads back to the same double. */
+static void put_num(FILE *f, double v)
+{
+    char buf[40];
+    for (int prec = 10; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fputs(buf, f);
+}
+
+static void put_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j)
+{
+    fprintf(f, "%lld,", (long long)j->id);
+    put_num(f, j->submit);
+    fputc(',', f);
+    put_str(f, t->users.names[j->user]);
+    fputc(',', f);
+    put_str(f, t->workloads.names[j->workload]);
+    fprintf(f, ",%d,", j->gpus);
+    put_num(f, j->work);
+    fputc(',', f);
+    if (!isnan(j->duration))
+        put_num(f, j->duration);
+    fputc(',', f);
+    put_num(f, j->priority);
+    fputc(',', f);
+    if (isfinite(j->deadline))
+        put_num(f, j->deadline);
+    fprintf(f, ",%d,%d,%d,%s\n", j->min_gpus, j->max_gpus, j->batch_size, mode_names[j->mode]);
+}
+
+int trace_write_csv(const mls_trace_t *t, const char *path, mls_err_t *err)
+{
+    mls_atomic_file_t af;
+    if (mls_atomic_open(&af, path, err) < 0)
+        return -1;
+    FILE *f = af.fp;
+    for (int c = 0; c < N_COLS; c++)
+        fprintf(f, "%s%s", c ? "," : "", col_names[c]);
+    fputc('\n', f);
+    for (size_t i = 0; i < t->n; i++)
+        write_job(f, t, &t->jobs[i]);
+    return mls_atomic_commit(&af, err);
+}
