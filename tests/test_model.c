@@ -1,0 +1,288 @@
+/* test_model.c: the inputs of a run — clusters (JSON and spec), the
+ * throughput table, the canonical trace (reading, writing, every malformed
+ * case with its FILE:LINE: field message) and the generator. Real files
+ * under ../shared/data are used when present and skipped otherwise. */
+#include "cluster.h"
+#include "generate.h"
+#include "perf.h"
+#include "trace.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FIX MLS_SRCDIR "/tests/fixtures/model/"
+#define SHARED MLS_SRCDIR "/../shared/data/"
+
+static void expect_err(int rc, const mls_err_t *err, const char *needle)
+{
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err->msg, needle), "message '%s' lacks '%s'", err->msg, needle);
+}
+
+/* ---- clusters ---------------------------------------------------------------- */
+
+START_TEST(cluster_spec)
+{
+    mls_cluster_t c;
+    mls_err_t err = {{0}};
+    ck_assert_int_eq(cluster_from_spec(&c, "v100=3x4,K80=2x8", &err), 0);
+    ck_assert_int_eq(c.n_types, 2);
+    ck_assert_int_eq(c.n_gpus, 28);
+    ck_assert_int_eq(c.n_nodes, 5);
+    ck_assert_int_eq(cluster_type_index(&c, "k80"), 1);
+    ck_assert_int_eq(c.types[1].total_gpus, 16);
+    ck_assert_int_eq(c.gpu_node[11], 2);
+    ck_assert_int_eq(c.gpu_node[12], 3);
+    ck_assert_str_eq(c.nodes[3].name, "k80-0");
+    char *js = cluster_to_json(&c);
+    ck_assert_ptr_nonnull(strstr(js, "\"count\":3"));
+    free(js);
+    cluster_free(&c);
+    expect_err(cluster_from_spec(&c, "v100=0x4", &err), &err, "'v100=0x4'");
+    expect_err(cluster_from_spec(&c, "v100", &err), &err, "TYPE=NODESxGPUS");
+    expect_err(cluster_from_spec(&c, "v100=2x4y", &err), &err, "unexpected 'y'");
+    expect_err(cluster_load(&c, "/no/such.json", &err), &err, "/no/such.json");
+}
+END_TEST
+
+START_TEST(cluster_json)
+{
+    mls_cluster_t c;
+    mls_err_t err = {{0}};
+    ck_assert_msg(cluster_load(&c, MLS_SRCDIR "/traces/clusters/gavel-108.json", &err) == 0,
+                  "%s", err.msg);
+    ck_assert_int_eq(c.n_gpus, 108);
+    ck_assert_int_eq(c.n_types, 3);
+    ck_assert(c.types[cluster_type_index(&c, "K80")].mem_gb == 12);
+    /* round trip through cluster_to_json */
+    char *js = cluster_to_json(&c);
+    char path[] = "/tmp/mls_cl_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(write(fd, js, strlen(js)) == (ssize_t)strlen(js));
+    close(fd);
+    mls_cluster_t d;
+    ck_assert_msg(cluster_from_json_file(&d, path, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(d.n_gpus, 108);
+    ck_assert_int_eq(d.n_nodes, c.n_nodes);
+    remove(path);
+    free(js);
+    cluster_free(&c);
+    cluster_free(&d);
+    expect_err(cluster_load(&c, FIX "bad_gpus.json", &err), &err,
+               "node_groups[0].gpus_per_node");
+    expect_err(cluster_load(&c, FIX "unknown_key.json", &err), &err,
+               "node_groups[0].colour: unknown key");
+    expect_err(cluster_load(&c, FIX "syntax.json", &err), &err, "syntax.json:3: not valid JSON");
+}
+END_TEST
+
+/* ---- the throughput table ------------------------------------------------------ */
+
+START_TEST(table_lookups)
+{
+    mls_perf_t *pm;
+    mls_err_t err = {{0}};
+    ck_assert_msg(perf_load(&pm, FIX "tiny_table.json", &err) == 0, "%s", err.msg);
+    int m8 = perf_workload_index(pm, "M (batch size 8)"), n = perf_workload_index(pm, "N");
+    int v = perf_gpu_type_index(pm, "V100"), k = perf_gpu_type_index(pm, "k80");
+    ck_assert(m8 >= 0 && n >= 0 && v >= 0 && k >= 0);
+    ck_assert_int_eq(pm->ops->n_gpu_types(pm), 2); /* _unconsolidated folds into v100 */
+    ck_assert(perf_throughput(pm, m8, v, 1, 1, 0) == 2.0);
+    ck_assert(perf_throughput(pm, m8, v, 4, 1, 0) == 6.0);
+    ck_assert(perf_throughput(pm, m8, v, 4, 2, 0) == 4.0);   /* unconsolidated */
+    ck_assert(perf_throughput(pm, m8, v, 2, 1, 0) == 4.0);   /* sf 1 scaled x2 */
+    ck_assert(perf_throughput(pm, m8, v, 8, 1, 0) == 12.0);  /* sf 4 scaled x2 */
+    ck_assert(perf_throughput(pm, m8, v, 1, 1, 16) == 3.5);  /* sibling batch size */
+    ck_assert(perf_throughput(pm, m8, k, 1, 1, 0) == 0);     /* not measured on k80 */
+    double r[2];
+    ck_assert_int_eq(pm->ops->pair(pm, m8, n, v, 1, r), 0);
+    ck_assert(r[0] == 0.5 && r[1] == 1.5);
+    ck_assert_int_eq(pm->ops->pair(pm, n, m8, k, 1, r), -1); /* 0.0 = cannot share */
+    ck_assert_int_eq(pm->ops->pair(pm, m8, n, v, 4, r), -1); /* no pair at sf 4 */
+    perf_free(pm);
+    expect_err(perf_load(&pm, FIX "bad_rate.json", &err), &err, "null: must be a rate");
+    expect_err(perf_load(&pm, FIX "syntax.json", &err), &err, "not valid JSON");
+}
+END_TEST
+
+/* The measured tables load as they are, and read back known entries. */
+START_TEST(real_tables)
+{
+    const char *files[] = {SHARED "gavel/throughputs/simulation_throughputs.json",
+                           SHARED "gavel/throughputs/physical_cluster_throughputs.json",
+                           SHARED "gavel/throughputs/oracle_throughputs_motivation.json",
+                           SHARED "shockwave/throughputs/tacc_throughputs.json",
+                           SHARED "shockwave/throughputs/wisr_throughputs.json",
+                           SHARED "shockwave/throughputs/actual_throughputs.json"};
+    if (access(files[0], R_OK) != 0) {
+        printf("real_tables: SKIP: ../shared/data is absent\n");
+        return;
+    }
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        mls_perf_t *pm;
+        mls_err_t err = {{0}};
+        ck_assert_msg(perf_load(&pm, files[i], &err) == 0, "%s: %s", files[i], err.msg);
+        ck_assert_int_ge(pm->ops->n_workloads(pm), 20);
+        perf_free(pm);
+    }
+    mls_perf_t *pm;
+    mls_err_t err = {{0}};
+    ck_assert_int_eq(perf_load(&pm, files[0], &err), 0);
+    int w = perf_workload_index(pm, "ResNet-18 (batch size 16)");
+    int v = perf_gpu_type_index(pm, "v100");
+    ck_assert(fabs(perf_throughput(pm, w, v, 1, 1, 0) - 32.353384328946916) < 1e-12);
+    int w32 = perf_workload_index(pm, "ResNet-18 (batch size 32)");
+    double r[2];
+    ck_assert_int_eq(pm->ops->pair(pm, w, w32, v, 1, r), 0);
+    ck_assert(fabs(r[0] - 32.353384328946916) < 1e-12 && fabs(r[1] - 29.947157347732464) < 1e-12);
+    perf_free(pm);
+}
+END_TEST
+
+/* ---- the canonical trace ---------------------------------------------------------- */
+
+START_TEST(trace_quirks)
+{
+    mls_trace_t t;
+    mls_err_t err = {{0}};
+    trace_init(&t);
+    ck_assert_msg(trace_read_csv(&t, FIX "crlf_quoted.csv", 0, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq((int)t.n, 2);
+    ck_assert_str_eq(t.users.names[t.jobs[0].user], "a, b");
+    ck_assert_str_eq(t.workloads.names[t.jobs[1].workload], "W \"x\"");
+    ck_assert(t.jobs[1].work == 20 && t.jobs[1].gpus == 2 && t.jobs[1].max_gpus == 2);
+    ck_assert(isnan(t.jobs[0].duration) && isinf(t.jobs[0].deadline));
+    ck_assert_int_eq((int)strlen(t.checksum), 16);
+    /* write and read back */
+    char path[] = "/tmp/mls_tr_XXXXXX";
+    close(mkstemp(path));
+    ck_assert_int_eq(trace_write_csv(&t, path, &err), 0);
+    mls_trace_t u;
+    trace_init(&u);
+    ck_assert_msg(trace_read_csv(&u, path, 0, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq((int)u.n, 2);
+    ck_assert_str_eq(u.users.names[u.jobs[0].user], "a, b");
+    ck_assert_str_eq(u.workloads.names[u.jobs[1].workload], "W \"x\"");
+    ck_assert(u.jobs[1].submit == 5);
+    remove(path);
+    trace_free(&u);
+    trace_free(&t);
+}
+END_TEST
+
+START_TEST(trace_errors)
+{
+    static const struct {
+        const char *file, *needle;
+        unsigned flags;
+    } cases[] = {
+        {"extra_col.csv", "extra_col.csv:1: column 'colour'", 0},
+        {"missing_col.csv", "missing_col.csv:1: the required column 'total_work'", 0},
+        {"dup_id.csv", "field 'id': job id 1 appears twice", 0},
+        {"bad_min.csv", "bad_min.csv:2: field 'min_gpus'", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        mls_trace_t t;
+        mls_err_t err = {{0}};
+        trace_init(&t);
+        char path[512];
+        snprintf(path, sizeof path, FIX "%s", cases[i].file);
+        expect_err(trace_read_csv(&t, path, cases[i].flags, &err), &err, cases[i].needle);
+        trace_free(&t);
+    }
+    mls_trace_t t;
+    mls_err_t err = {{0}};
+    trace_init(&t);
+    ck_assert_msg(trace_read_csv(&t, FIX "extra_col.csv", TRACE_IGNORE_EXTRA, &err) == 0, "%s",
+                  err.msg);
+    trace_free(&t);
+}
+END_TEST
+
+/* ---- the generator ----------------------------------------------------------------- */
+
+static void generate(mls_trace_t *t, uint64_t seed, long jobs, int multi)
+{
+    mls_perf_t *pm;
+    mls_err_t err = {{0}};
+    ck_assert_msg(perf_load(&pm, perf_default_catalog(), &err) == 0, "%s", err.msg);
+    gen_config_t g;
+    gen_config_defaults(&g);
+    g.seed = seed;
+    g.jobs = jobs;
+    g.rate_per_hour = 6;
+    g.multi_gpu = multi;
+    trace_init(t);
+    ck_assert_msg(trace_generate(t, pm, &g, &err) == 0, "%s", err.msg);
+    /* total work = duration x isolated v100 throughput at the request */
+    int v = perf_gpu_type_index(pm, "v100");
+    for (size_t i = 0; i < t->n; i++) {
+        const mls_job_t *j = &t->jobs[i];
+        int w = perf_workload_index(pm, t->workloads.names[j->workload]);
+        double r = perf_throughput(pm, w, v, j->gpus, 1, 0);
+        ck_assert(fabs(j->work - j->duration * r) <= 1e-9 * j->work);
+    }
+    perf_free(pm);
+}
+
+START_TEST(generator_mix)
+{
+    mls_trace_t t;
+    generate(&t, 7, 5000, 1);
+    long sf[9] = {0}, long_jobs = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        sf[t.jobs[i].gpus]++;
+        long_jobs += t.jobs[i].duration > 60 * 1000;
+    }
+    /* 70/10/15/5 % and 20 % long jobs, within ~4 standard deviations */
+    ck_assert(fabs(sf[1] / 5000.0 - 0.70) < 0.03 && fabs(sf[2] / 5000.0 - 0.10) < 0.02);
+    ck_assert(fabs(sf[4] / 5000.0 - 0.15) < 0.02 && fabs(sf[8] / 5000.0 - 0.05) < 0.015);
+    ck_assert(fabs(long_jobs / 5000.0 - 0.20) < 0.025);
+    /* mean inter-arrival 600 s at 6 jobs/h */
+    double gap = t.jobs[t.n - 1].submit / (double)(t.n - 1);
+    ck_assert_msg(fabs(gap - 600) < 0.05 * 600, "mean gap %g", gap);
+    trace_free(&t);
+}
+END_TEST
+
+START_TEST(generator_deterministic)
+{
+    mls_trace_t a, b, c;
+    generate(&a, 3, 200, 1);
+    generate(&b, 3, 200, 1);
+    generate(&c, 4, 200, 1);
+    int same = 1, differ = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        same &= a.jobs[i].submit == b.jobs[i].submit && a.jobs[i].work == b.jobs[i].work;
+        differ |= a.jobs[i].submit != c.jobs[i].submit;
+    }
+    ck_assert(same && differ);
+    trace_free(&a);
+    trace_free(&b);
+    trace_free(&c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("model");
+    TCase *tc = tcase_create("inputs");
+    tcase_add_test(tc, cluster_spec);
+    tcase_add_test(tc, cluster_json);
+    tcase_add_test(tc, table_lookups);
+    tcase_add_test(tc, real_tables);
+    tcase_add_test(tc, trace_quirks);
+    tcase_add_test(tc, trace_errors);
+    tcase_add_test(tc, generator_mix);
+    tcase_add_test(tc, generator_deterministic);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
