@@ -168,9 +168,16 @@ void pu_sort(const view_t *v, const double *key, int *idx, int n)
 
 void pu_arrival_order(const view_t *v, int *idx)
 {
-    for (int i = 0; i < v->n_jobs; i++)
+    int sorted = 1;
+    for (int i = 0; i < v->n_jobs; i++) {
         idx[i] = i;
-    pu_sort(v, NULL, idx, v->n_jobs);
+        if (i && (v->jobs[i].submit < v->jobs[i - 1].submit ||
+                  (v->jobs[i].submit == v->jobs[i - 1].submit &&
+                   v->jobs[i].id < v->jobs[i - 1].id)))
+            sorted = 0;
+    }
+    if (!sorted) /* the mechanism gives (submit, id) order; sort only if not */
+        pu_sort(v, NULL, idx, v->n_jobs);
 }
 
 int pu_holds(const view_job_t *j)

@@ -52,6 +52,7 @@ typedef struct engine {
     size_t n_jobs, next_arrival, n_done;
     int *wmap;    /* trace workload -> perf workload */
     int *typemap; /* cluster type -> perf type, -1 when the model lacks it */
+    int *type_node_gpus; /* most GPUs on one node of each type */
 
     int *active;
     size_t n_active, active_cap;
@@ -366,7 +367,7 @@ static double view_throughput(void *ctx, const view_job_t *vj, int type, int gpu
     if (type < 0 || type >= e->cluster->n_types || gpus <= 0)
         return 0;
     if (nodes <= 0)
-        nodes = min_nodes(e->cluster, type, gpus);
+        nodes = (gpus + e->type_node_gpus[type] - 1) / e->type_node_gpus[type];
     return rate_on(e, e->wmap[vj->workload], type, gpus, nodes, batch ? batch : vj->batch_size);
 }
 
@@ -918,6 +919,10 @@ static void setup(engine_t *e)
     const mls_cluster_t *c = e->cluster;
     const mls_trace_t *tr = e->trace;
     e->typemap = map_types(c, e->perf);
+    e->type_node_gpus = xcalloc((size_t)c->n_types, sizeof(int));
+    for (int i = 0; i < c->n_nodes; i++)
+        if (c->nodes[i].gpus > e->type_node_gpus[c->nodes[i].type])
+            e->type_node_gpus[c->nodes[i].type] = c->nodes[i].gpus;
     e->wmap = xmalloc(sizeof(int) * (tr->workloads.n ? tr->workloads.n : 1));
     for (size_t w = 0; w < tr->workloads.n; w++)
         e->wmap[w] = perf_workload_index(e->perf, tr->workloads.names[w]);
@@ -978,6 +983,7 @@ static void teardown(engine_t *e)
     free(e->jobs);
     free(e->wmap);
     free(e->typemap);
+    free(e->type_node_gpus);
     free(e->active);
     free(e->gpu_owner);
     free(e->gpu_free);
