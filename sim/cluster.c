@@ -172,26 +172,6 @@ static int parse_group(const cJSON *obj, const char *path, int i, group_t *g, ml
     return rc;
 }
 
-static char *slurp(const char *path, mls_err_t *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mls_fail(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t n = 0, cap = 0, got;
-    char *buf = NULL, chunk[1 << 15];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        xgrow((void **)&buf, &cap, n + got + 1, 1);
-        memcpy(buf + n, chunk, got);
-        n += got;
-    }
-    fclose(f);
-    xgrow((void **)&buf, &cap, n + 1, 1);
-    buf[n] = '\0';
-    return buf;
-}
-
 static int parse_cluster_json(mls_cluster_t *c, const cJSON *root, const char *path,
                               mls_err_t *err)
 {
@@ -224,7 +204,7 @@ static int parse_cluster_json(mls_cluster_t *c, const cJSON *root, const char *p
 int cluster_from_json_file(mls_cluster_t *c, const char *path, mls_err_t *err)
 {
     memset(c, 0, sizeof *c);
-    char *text = slurp(path, err);
+    char *text = mls_read_file(path, err);
     if (!text)
         return -1;
     const char *end = NULL;

@@ -32,28 +32,6 @@ void overheads_free(overheads_t *o)
     o->source = NULL;
 }
 
-static char *slurp(const char *path, mls_err_t *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mls_fail(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t n = 0, cap = 0;
-    char *buf = NULL;
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        xgrow((void **)&buf, &cap, n + got + 1, 1);
-        memcpy(buf + n, chunk, got);
-        n += got;
-    }
-    fclose(f);
-    xgrow((void **)&buf, &cap, n + 1, 1);
-    buf[n] = '\0';
-    return buf;
-}
-
 /* Reads {"start": s, ...} into vals; where names the object for errors. */
 static int read_kinds(const cJSON *obj, double *vals, const char *path, const char *where,
                       mls_err_t *err)
@@ -96,7 +74,7 @@ static int read_workloads(overheads_t *o, const cJSON *ws, const char *path, mls
 
 int overheads_load_json(overheads_t *o, const char *path, mls_err_t *err)
 {
-    char *text = slurp(path, err);
+    char *text = mls_read_file(path, err);
     if (!text)
         return -1;
     cJSON *root = cJSON_Parse(text);

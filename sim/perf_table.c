@@ -308,26 +308,6 @@ static const perf_ops_t table_ops = {"table",      t_n_workloads, t_workload_nam
                                      t_n_types,    t_type_name,   t_throughput,
                                      t_pair,       t_destroy};
 
-static char *slurp(const char *path, mls_err_t *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        mls_fail(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t n = 0, cap = 0, got;
-    char *buf = NULL, chunk[1 << 16];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        xgrow((void **)&buf, &cap, n + got + 1, 1);
-        memcpy(buf + n, chunk, got);
-        n += got;
-    }
-    fclose(f);
-    xgrow((void **)&buf, &cap, n + 1, 1);
-    buf[n] = '\0';
-    return buf;
-}
-
 static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err)
 {
     if (!cJSON_IsObject(root))
@@ -357,7 +337,7 @@ static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err
 
 int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err)
 {
-    char *text = slurp(path, err);
+    char *text = mls_read_file(path, err);
     if (!text)
         return -1;
     const char *end = NULL;

@@ -138,6 +138,32 @@ int mls_file_checksum(const char *path, char out[17], mls_err_t *err)
     return 0;
 }
 
+char *mls_read_file(const char *path, mls_err_t *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        mls_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t n = 0, cap = 0, got;
+    char *buf = NULL, chunk[1 << 15];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        xgrow((void **)&buf, &cap, n + got + 1, 1);
+        memcpy(buf + n, chunk, got);
+        n += got;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        mls_fail(err, "%s: read error", path);
+        return NULL;
+    }
+    xgrow((void **)&buf, &cap, n + 1, 1);
+    buf[n] = '\0';
+    return buf;
+}
+
 int mls_atomic_open(mls_atomic_file_t *af, const char *path, mls_err_t *err)
 {
     size_t n = strlen(path) + 32;

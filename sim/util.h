@@ -38,6 +38,9 @@ uint64_t mls_fnv1a(uint64_t h, const void *data, size_t n);
 /* 16 hex digits of the FNV-1a 64 checksum of a file's bytes. */
 int mls_file_checksum(const char *path, char out[17], mls_err_t *err);
 
+/* The whole file as a NUL-terminated string (caller frees), or NULL with err. */
+char *mls_read_file(const char *path, mls_err_t *err);
+
 /* Writes to PATH atomically: open a temporary file beside it, and rename it
  * over PATH only on commit, so a failed run never leaves a half-written file. */
 typedef struct mls_atomic_file {
