@@ -14,6 +14,7 @@ extern const cmd_entry_t cmd_compare_entry;
 extern const cmd_entry_t cmd_sweep_entry;
 extern const cmd_entry_t cmd_merge_entry;
 extern const cmd_entry_t cmd_report_entry;
+extern const cmd_entry_t cmd_plot_entry;
 
 static const cmd_entry_t *const commands[] = {
     &cmd_simulate_entry,
@@ -21,6 +22,7 @@ static const cmd_entry_t *const commands[] = {
     &cmd_sweep_entry,
     &cmd_report_entry,
     &cmd_merge_entry,
+    &cmd_plot_entry,
     &cmd_trace_entry,
     &cmd_policies_entry,
     &cmd_profile_entry,

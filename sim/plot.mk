@@ -1,1 +1,7 @@
-# sim/plot.mk
+# sim/plot.mk: mlsched plot and its gnuplot scripts.
+libmlsched_a_SOURCES += sim/cmd-plot.c
+plotsdir = $(pkgdatadir)/plots
+dist_plots_DATA = scripts/plots/jct_cdf.gp scripts/plots/ftf_cdf.gp \
+	scripts/plots/relative_bars.gp scripts/plots/timeline.gp scripts/plots/jct_vs_load.gp
+TESTS += tests/plot.sh
+EXTRA_DIST += tests/plot.sh

@@ -1,0 +1,39 @@
+#!/bin/sh
+# plot.sh: `mlsched plot` draws every figure as a valid PNG with its data and
+# gnuplot script beside it, including average JCT vs load from rate=R labels,
+# and fails clearly on a database that is not there.
+set -u
+: "${MLSCHED:=./mlsched}"
+command -v gnuplot >/dev/null 2>&1 || { echo "plot.sh: SKIP: gnuplot not installed (Debian: gnuplot-nox)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+for rate in 4 8; do
+    for seed in 1 2; do
+        "$MLSCHED" trace generate --jobs 30 --rate $rate/h --seed $seed --multi-gpu -o "$tmp/t.csv" || fail=1
+        for p in fifo las; do
+            "$MLSCHED" simulate --trace "$tmp/t.csv" --cluster v100=2x4,k80=2x4 --policy $p -q \
+                --seed $seed --label "rate=$rate" --db "$tmp/r.db" >/dev/null || fail=1
+        done
+    done
+done
+"$MLSCHED" plot --db "$tmp/r.db" --out "$tmp/plots" || fail=1
+png_magic=$(printf '\211PNG')
+for fig in jct_cdf ftf_cdf timeline relative_bars jct_vs_load; do
+    f="$tmp/plots/$fig.png"
+    if [ "$(head -c 4 "$f" 2>/dev/null)" != "$png_magic" ]; then
+        echo "FAIL: $fig.png missing or not a PNG"
+        fail=1
+    fi
+    [ -f "$tmp/plots/$fig.gp" ] && [ -f "$tmp/plots/$fig.dat" ] || { echo "FAIL: $fig data/script"; fail=1; }
+done
+# the copied script redraws the figure by itself
+(cd "$tmp/plots" && rm jct_cdf.png && gnuplot jct_cdf.gp && [ -s jct_cdf.png ]) || { echo "FAIL: rerun of jct_cdf.gp"; fail=1; }
+# confidence band: two seeds per (policy, rate) give lo < mean < hi somewhere
+awk 'NF == 4 && $3 < $2 && $2 < $4 { ok = 1 } END { exit !ok }' "$tmp/plots/jct_vs_load.dat" || { echo "FAIL: no CI band"; fail=1; }
+"$MLSCHED" plot --db "$tmp/none.db" --out "$tmp/p2" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "none.db" "$tmp/err" || { echo "FAIL: missing db not reported"; fail=1; }
+"$MLSCHED" plot --db "$tmp/r.db" --out "$tmp/p3" --format gif 2>/dev/null
+[ $? -eq 2 ] || { echo "FAIL: bad format not a usage error"; fail=1; }
+[ $fail -eq 0 ] && echo "plot.sh: all checks passed"
+exit $fail
