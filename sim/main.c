@@ -15,6 +15,7 @@ extern const cmd_entry_t cmd_sweep_entry;
 extern const cmd_entry_t cmd_merge_entry;
 extern const cmd_entry_t cmd_report_entry;
 extern const cmd_entry_t cmd_plot_entry;
+extern const cmd_entry_t cmd_regress_entry;
 
 static const cmd_entry_t *const commands[] = {
     &cmd_simulate_entry,
@@ -23,6 +24,7 @@ static const cmd_entry_t *const commands[] = {
     &cmd_report_entry,
     &cmd_merge_entry,
     &cmd_plot_entry,
+    &cmd_regress_entry,
     &cmd_trace_entry,
     &cmd_policies_entry,
     &cmd_profile_entry,
