@@ -330,6 +330,60 @@ static int fig_load(plot_ctx_t *c, mls_err_t *err)
     return run_gnuplot(c, "jct_vs_load", vars, err);
 }
 
+/* GPUs held per user over time for one run (the baseline's, else the first):
+ * jobs count from their first start to their finish (time lost to
+ * preemption inside that span is not subtracted: an approximation). */
+static int fig_users(plot_ctx_t *c, mls_err_t *err)
+{
+    const run_row_t *run = &c->runs[0];
+    for (size_t i = 0; i < c->n; i++)
+        if (c->baseline && !strcmp(c->runs[i].policy, c->baseline)) {
+            run = &c->runs[i];
+            break;
+        }
+    const char *sql =
+        "SELECT j.user, tl.t / 3600.0, 100.0 * sum(j.gpus) / r.n_gpus FROM timeline tl"
+        " JOIN runs r ON r.run_id = tl.run_id JOIN jobs j ON j.run_id = tl.run_id"
+        " AND j.first_start <= tl.t AND (j.finish IS NULL OR j.finish > tl.t)"
+        " WHERE tl.run_id = ?1 GROUP BY j.user, tl.t ORDER BY j.user, tl.t";
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return mls_fail(err, "query failed: %s", sqlite3_errmsg(c->db));
+    sqlite3_bind_int64(st, 1, run->id);
+    FILE *f = open_out(c, "user_share.dat", err);
+    if (!f) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    char users[4096] = "", last[256] = "";
+    int n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *u = (const char *)sqlite3_column_text(st, 0);
+        if (strcmp(u, last)) {
+            if (n)
+                fprintf(f, "\n\n");
+            fprintf(f, "# user %s\n", u);
+            snprintf(last, sizeof last, "%s", u);
+            size_t l = strlen(users);
+            snprintf(users + l, sizeof users - l, "%s%s", l ? " " : "", u);
+            n++;
+        }
+        fprintf(f, "%.6g %.6g\n", sqlite3_column_double(st, 1), sqlite3_column_double(st, 2));
+    }
+    sqlite3_finalize(st);
+    fclose(f);
+    if (!n || n > 30) {
+        printf("plot: user_share skipped: %d users\n", n);
+        return 0;
+    }
+    char vars[8192];
+    snprintf(vars, sizeof vars,
+             "datafile = \"user_share.dat\"\nusers = \"%s\"\nnusers = %d\n"
+             "runtitle = \"%s, run %ld\"",
+             users, n, run->policy, run->id);
+    return run_gnuplot(c, "user_share", vars, err);
+}
+
 static void usage(FILE *o)
 {
     fprintf(o,
@@ -339,7 +393,8 @@ static void usage(FILE *o)
             "Draws paper-style figures with gnuplot: JCT CDF, finish-time fairness CDF,\n"
             "GPU utilization and queue length over time (one line per policy: its first\n"
             "run), metrics relative to a baseline policy (mean over seeds), and average\n"
-            "JCT vs load with 95%% confidence bands (runs labelled rate=R, as sweep does).\n"
+            "JCT vs load with 95%% confidence bands (runs labelled rate=R, as sweep does),\n"
+            "and each user's share of the GPUs over time (the baseline's run).\n"
             "Each figure's data and gnuplot script are written beside it: edit the script\n"
             "and run `gnuplot NAME.gp` in DIR to restyle.\n"
             "\n"
@@ -397,6 +452,8 @@ static int exec_plot(int argc, char **argv)
         rc = fig_bars(&c, &err);
     if (rc == 0)
         rc = fig_load(&c, &err);
+    if (rc == 0)
+        rc = fig_users(&c, &err);
     if (rc < 0)
         fprintf(stderr, "mlsched plot: %s\n", err.msg);
     sqlite3_close(c.db);

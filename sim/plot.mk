@@ -2,7 +2,8 @@
 libmlsched_a_SOURCES += sim/cmd-plot.c sim/cmd-regress.c
 plotsdir = $(pkgdatadir)/plots
 dist_plots_DATA = scripts/plots/jct_cdf.gp scripts/plots/ftf_cdf.gp \
-	scripts/plots/relative_bars.gp scripts/plots/timeline.gp scripts/plots/jct_vs_load.gp
+	scripts/plots/relative_bars.gp scripts/plots/timeline.gp scripts/plots/jct_vs_load.gp \
+	scripts/plots/user_share.gp
 TESTS += tests/plot.sh
 EXTRA_DIST += tests/plot.sh
 TESTS += tests/regress.sh

@@ -19,7 +19,7 @@ for rate in 4 8; do
 done
 "$MLSCHED" plot --db "$tmp/r.db" --out "$tmp/plots" || fail=1
 png_magic=$(printf '\211PNG')
-for fig in jct_cdf ftf_cdf timeline relative_bars jct_vs_load; do
+for fig in jct_cdf ftf_cdf timeline relative_bars jct_vs_load user_share; do
     f="$tmp/plots/$fig.png"
     if [ "$(head -c 4 "$f" 2>/dev/null)" != "$png_magic" ]; then
         echo "FAIL: $fig.png missing or not a PNG"
