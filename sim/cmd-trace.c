@@ -2,6 +2,7 @@
  * importers, import). Each verb is one function in one table. */
 #include "cmd.h"
 #include "generate.h"
+#include "import.h"
 #include "perf.h"
 #include "stats.h"
 #include "trace.h"
@@ -312,7 +313,74 @@ static int cmd_sample(int argc, char **argv)
     return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
 }
 
+/* ---- import ------------------------------------------------------------------- */
+
+static void import_help(void)
+{
+    printf("usage: mlsched trace import --format NAME [--skip-bad] -o OUT.csv IN...\n\n"
+           "Turns traces in other formats into the canonical trace (several inputs are\n"
+           "concatenated, then sorted by submit time and numbered 0..n-1). A bad row is\n"
+           "an error naming FILE:LINE and the field; --skip-bad skips such rows and says\n"
+           "how many.\n\nformats:\n");
+    for (size_t i = 0; i < import_count(); i++)
+        printf("  %-10s %s\n", import_at(i)->name, import_at(i)->summary);
+}
+
+static int cmd_import(int argc, char **argv)
+{
+    static const struct option lo[] = {{"format", 1, 0, 'f'}, {"output", 1, 0, 'o'},
+                                       {"skip-bad", 0, 0, 's'}, {"help", 0, 0, 'h'},
+                                       {0, 0, 0, 0}};
+    const char *fmt = NULL, *out = NULL;
+    unsigned flags = 0;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "f:o:sh", lo, NULL)) != -1) {
+        if (c == 'f')
+            fmt = optarg;
+        else if (c == 'o')
+            out = optarg;
+        else if (c == 's')
+            flags |= IMPORT_SKIP_BAD;
+        else if (c == 'h') {
+            import_help();
+            return MLS_EXIT_OK;
+        } else
+            return usage_error("import", "unknown option", NULL);
+    }
+    if (!fmt || !out || optind >= argc)
+        return usage_error("import", "wants --format, -o and at least one input", NULL);
+    const import_format_t *f = import_find(fmt);
+    if (!f)
+        return usage_error("import", "unknown format (see --help):", fmt);
+    mls_err_t err = {{0}};
+    mls_trace_t t;
+    trace_init(&t);
+    long skipped = 0;
+    int rc = 0;
+    for (int i = optind; i < argc && rc == 0; i++)
+        rc = f->read(&t, argv[i], flags, &skipped, &err);
+    if (rc == 0 && t.n == 0)
+        rc = mls_fail(&err, "no jobs in the input");
+    if (rc == 0) {
+        import_sort_renumber(&t);
+        rc = trace_validate(&t, &err);
+    }
+    if (rc == 0)
+        rc = trace_write_csv(&t, out, &err);
+    if (rc < 0)
+        fprintf(stderr, "mlsched trace import: %s\n", err.msg);
+    else
+        fprintf(stderr, "mlsched trace import: %zu jobs -> %s%s", t.n, out,
+                skipped ? "" : "\n");
+    if (rc == 0 && skipped)
+        fprintf(stderr, " (%ld bad rows skipped)\n", skipped);
+    trace_free(&t);
+    return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
+}
+
 static const verb_t verbs[] = {
+    {"import", "turn another format (gavel, ...) into the canonical trace", cmd_import},
     {"generate", "a synthetic trace with Gavel's job mix", cmd_generate},
     {"stats", "jobs, GPU-hours, arrival rate, size and duration distributions", cmd_stats},
     {"sample", "a time window, N random jobs, or the first N", cmd_sample},

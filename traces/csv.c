@@ -12,6 +12,7 @@ void csv_open(csv_reader_t *r, FILE *fp, char sep)
     memset(r, 0, sizeof *r);
     r->fp = fp;
     r->sep = sep;
+    r->quote = '"';
     r->next_line = 1;
 }
 
@@ -74,15 +75,15 @@ int csv_next(csv_reader_t *r)
             continue;
         }
         if (quoted) {
-            if (c == '"' && *s == '"') {
+            if (c == r->quote && *s == r->quote) {
                 put(r, &len, '"');
                 s++;
-            } else if (c == '"') {
+            } else if (c == r->quote) {
                 quoted = 0;
             } else {
                 put(r, &len, c);
             }
-        } else if (c == '"') {
+        } else if (c == r->quote && c) {
             quoted = 1;
         } else if (c == r->sep) {
             put(r, &len, '\0');

@@ -15,6 +15,7 @@
 typedef struct csv_reader {
     FILE *fp;
     char sep;
+    char quote; /* '"' (default), or 0 for formats without quoting */
     char *line; /* getline buffer */
     size_t line_cap;
     char *rec; /* the record's unquoted text; fields point into it */

@@ -1,0 +1,45 @@
+/* import.c: the table of trace formats and what importers share (see
+ * import.h). */
+#include "import.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const import_format_t formats[] = {
+    {"gavel",
+     "Gavel's 10-column TSV, its older 7-column per-VC format, Shockwave's 12-column format",
+     import_gavel},
+};
+
+size_t import_count(void)
+{
+    return sizeof formats / sizeof formats[0];
+}
+
+const import_format_t *import_at(size_t i)
+{
+    return i < import_count() ? &formats[i] : NULL;
+}
+
+const import_format_t *import_find(const char *name)
+{
+    for (size_t i = 0; i < import_count(); i++)
+        if (!strcmp(formats[i].name, name))
+            return &formats[i];
+    return NULL;
+}
+
+static int by_submit_id(const void *a, const void *b)
+{
+    const mls_job_t *x = a, *y = b;
+    if (x->submit != y->submit)
+        return x->submit < y->submit ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+void import_sort_renumber(mls_trace_t *t)
+{
+    qsort(t->jobs, t->n, sizeof *t->jobs, by_submit_id);
+    for (size_t i = 0; i < t->n; i++)
+        t->jobs[i].id = (int64_t)i;
+}

@@ -1,0 +1,30 @@
+/* import.h: turning peers' and production trace formats into the canonical
+ * trace. One function per format, one table of formats (traces/import.c).
+ * Each reads its inputs as streams, validates every row and reports a bad one
+ * as FILE:LINE: field; with IMPORT_SKIP_BAD it skips bad rows and counts them
+ * instead. The result is sorted by (submit, id) and given fresh ids 0..n-1
+ * when the format has none. */
+#ifndef MLS_IMPORT_H
+#define MLS_IMPORT_H
+
+#include "trace.h"
+
+enum { IMPORT_SKIP_BAD = 1 };
+
+typedef struct import_format {
+    const char *name, *summary;
+    int (*read)(mls_trace_t *t, const char *path, unsigned flags, long *skipped,
+                mls_err_t *err);
+} import_format_t;
+
+const import_format_t *import_find(const char *name);
+size_t import_count(void);
+const import_format_t *import_at(size_t i);
+
+/* Sorts by (submit, id) and renumbers ids 0..n-1 in that order. */
+void import_sort_renumber(mls_trace_t *t);
+
+int import_gavel(mls_trace_t *t, const char *path, unsigned flags, long *skipped,
+                 mls_err_t *err);
+
+#endif
