@@ -9,7 +9,6 @@
 extern const cmd_entry_t cmd_simulate_entry;
 extern const cmd_entry_t cmd_trace_entry;
 extern const cmd_entry_t cmd_policies_entry;
-extern const cmd_entry_t cmd_profile_entry;
 extern const cmd_entry_t cmd_compare_entry;
 extern const cmd_entry_t cmd_sweep_entry;
 extern const cmd_entry_t cmd_merge_entry;
@@ -27,7 +26,6 @@ static const cmd_entry_t *const commands[] = {
     &cmd_regress_entry,
     &cmd_trace_entry,
     &cmd_policies_entry,
-    &cmd_profile_entry,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
