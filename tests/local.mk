@@ -15,3 +15,7 @@ TESTS += tests/test_model
 tests_test_model_CFLAGS = $(TEST_CFLAGS)
 tests_test_model_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/fixtures/model
+check_PROGRAMS += tests/test_pollux
+TESTS += tests/test_pollux
+tests_test_pollux_CFLAGS = $(TEST_CFLAGS)
+tests_test_pollux_LDADD = $(TEST_LIBS)

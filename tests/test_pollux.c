@@ -1,0 +1,150 @@
+/* test_pollux.c: Pollux's throughput model against hand values, the fit
+ * recovering known parameters from noisy synthetic samples, and the fit's
+ * error on the real Pollux profiles (../shared/data/pollux/profiles, skipped
+ * when absent; the median relative errors are printed). */
+#include "pollux_model.h"
+
+#include <check.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const pollux_params_t truth = {0.02, 0.0005, 0.01, 0.002, 0.05, 0.01, 2.0};
+
+START_TEST(formulas)
+{
+    pollux_params_t p = {0.1, 0.01, 0.2, 0.05, 0.4, 0.1, 1.0};
+    /* one GPU: T = T_grad = 0.1 + 0.01*10 = 0.2; throughput 10/0.2 = 50 */
+    ck_assert(fabs(pollux_iter_time(&p, 1, 1, 10, 0) - 0.2) < 1e-12);
+    ck_assert(fabs(pollux_throughput(&p, 1, 1, 10, 0) - 50) < 1e-9);
+    /* 4 GPUs on one node, gamma 1: T = 0.2 + (0.2 + 0.05*2) = 0.5 */
+    ck_assert(fabs(pollux_iter_time(&p, 1, 4, 10, 0) - 0.5) < 1e-12);
+    /* across nodes and with 2 accumulation steps: 2*0.2 + 0.2 + 0.4 + 0.1*2 = 1.2 */
+    ck_assert(fabs(pollux_iter_time(&p, 2, 4, 10, 2) - 1.2) < 1e-12);
+    ck_assert(fabs(pollux_throughput(&p, 2, 4, 10, 2) - 4 * 10 * 3 / 1.2) < 1e-9);
+    /* efficiency: 1 at the initial batch, falls as the batch grows */
+    ck_assert(fabs(pollux_efficiency(100, 32, 32) - 1) < 1e-12);
+    ck_assert(pollux_efficiency(100, 32, 256) < pollux_efficiency(100, 32, 128));
+    ck_assert(pollux_efficiency(1e4, 32, 256) > pollux_efficiency(100, 32, 256));
+}
+END_TEST
+
+START_TEST(fit_recovers)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 5);
+    pollux_sample_t s[200];
+    size_t n = 0;
+    int gpus[] = {1, 2, 4, 8, 16};
+    for (int g = 0; g < 5; g++)
+        for (int m = 8; m <= 256; m *= 2)
+            for (int nodes = 1; nodes <= (gpus[g] > 4 ? 2 : 1) + (gpus[g] > 1); nodes++) {
+                double t = pollux_iter_time(&truth, nodes, gpus[g], m, 0);
+                s[n++] = (pollux_sample_t){nodes, gpus[g], m, 0,
+                                           t * (1 + gsl_ran_gaussian(r, 0.01))};
+            }
+    pollux_params_t fit;
+    pollux_fit_report_t rep;
+    mls_err_t err = {{0}};
+    ck_assert_msg(pollux_fit(s, n, &fit, &rep, &err) == 0, "%s", err.msg);
+    /* predictions within a few % of the truth everywhere the samples reach */
+    for (size_t i = 0; i < n; i++) {
+        double t = pollux_iter_time(&truth, s[i].nodes, s[i].gpus, s[i].local_bsz, 0);
+        double f = pollux_iter_time(&fit, s[i].nodes, s[i].gpus, s[i].local_bsz, 0);
+        ck_assert_msg(fabs(f - t) / t < 0.03, "sample %zu: %g vs %g", i, f, t);
+    }
+    ck_assert(fabs(fit.beta_grad - truth.beta_grad) / truth.beta_grad < 0.05);
+    ck_assert(rep.median_rel_err < 0.02 && rep.identified_local && rep.identified_node);
+    gsl_rng_free(r);
+}
+END_TEST
+
+START_TEST(fit_rejects_bad)
+{
+    pollux_sample_t s[3] = {{1, 1, 8, 0, 0.1}, {1, 1, 16, 0, -1}, {1, 1, 32, 0, 0.3}};
+    pollux_params_t p;
+    mls_err_t err = {{0}};
+    ck_assert_int_eq(pollux_fit(s, 2, &p, NULL, &err), -1);
+    ck_assert_int_eq(pollux_fit(s, 3, &p, NULL, &err), -1);
+    ck_assert_msg(strstr(err.msg, "sample 1"), "%s", err.msg);
+}
+END_TEST
+
+/* placements.csv: placement digits (GPUs per node), local_bsz, step_time, sync_time */
+static size_t read_profile(const char *path, pollux_sample_t *s, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256], place[64];
+    size_t n = 0;
+    double m, step, sync;
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return 0;
+    }
+    while (n < cap && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%63[0-9],%lf,%lf,%lf", place, &m, &step, &sync) != 4)
+            continue;
+        int gpus = 0, nodes = (int)strlen(place);
+        for (int i = 0; i < nodes; i++)
+            gpus += place[i] - '0';
+        s[n++] = (pollux_sample_t){nodes, gpus, m, 0, step};
+    }
+    fclose(f);
+    return n;
+}
+
+START_TEST(real_profiles)
+{
+    const char *apps[] = {"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"};
+    char path[512];
+    snprintf(path, sizeof path, "%s/../shared/data/pollux/profiles/cifar10/placements.csv",
+             MLS_SRCDIR);
+    if (access(path, R_OK) != 0) {
+        printf("real_profiles: SKIP: ../shared/data is absent\n");
+        return;
+    }
+    pollux_sample_t *s = malloc(sizeof *s * 4000);
+    for (size_t a = 0; a < 6; a++) {
+        snprintf(path, sizeof path, "%s/../shared/data/pollux/profiles/%s/placements.csv",
+                 MLS_SRCDIR, apps[a]);
+        size_t n = read_profile(path, s, 4000);
+        ck_assert_msg(n >= 10, "%s: %zu samples", path, n);
+        pollux_params_t p;
+        pollux_fit_report_t rep;
+        mls_err_t err = {{0}};
+        ck_assert_msg(pollux_fit(s, n, &p, &rep, &err) == 0, "%s: %s", apps[a], err.msg);
+        printf("pollux fit %-12s %5zu samples: median rel. error %5.2f%%, max %6.2f%%, "
+               "gamma %.2f\n",
+               apps[a], n, 100 * rep.median_rel_err, 100 * rep.max_rel_err, p.gamma);
+        ck_assert_msg(rep.median_rel_err < 0.08, "%s: median error %g", apps[a],
+                      rep.median_rel_err);
+    }
+    free(s);
+}
+END_TEST
+
+int main(void)
+{
+    gsl_set_error_handler_off();
+    Suite *su = suite_create("pollux");
+    TCase *tc = tcase_create("model");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, formulas);
+    tcase_add_test(tc, fit_recovers);
+    tcase_add_test(tc, fit_rejects_bad);
+    tcase_add_test(tc, real_profiles);
+    suite_add_tcase(su, tc);
+    SRunner *sr = srunner_create(su);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
