@@ -1,0 +1,1327 @@
+/* daemon.c: the live scheduler loop (see daemon.h).
+ *
+ * State: every job ever accepted, in one array in id order (none is removed;
+ * terminal jobs just leave the view), mirrored row by row to the state db.
+ * The GPUs a job holds are in gpu_owner. The view is rebuilt from these at
+ * every decision, exactly as the engine builds its own, and the plan goes
+ * through the same mech_check_plan() and placer_choose().
+ *
+ * Signals (SIGCHLD, SIGTERM, SIGINT, SIGHUP) are blocked and read from a
+ * signalfd, so the loop is one poll() over the listening socket and that fd,
+ * with no signal handler and no global state. */
+#define _GNU_SOURCE /* struct ucred, accept4 */
+#include "daemon.h"
+
+#include "cluster.h"
+#include "executor.h"
+#include "mechanism.h"
+#include "perf.h"
+#include "placer.h"
+#include "proto.h"
+#include "report.h"
+#include "state.h"
+#include "strtab.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct daemon {
+    const live_config_t *cfg;
+    mls_cluster_t cluster;
+    mls_perf_t *perf;
+    const policy_ops_t *policy;
+    void *pstate;
+    unsigned cadence;
+    live_db_t *db;
+    live_exec_t exec;
+    char run_dir[4096];
+    char sock_path[4096];
+    int listen_fd, sig_fd;
+    double epoch, scale; /* daemon time = (realtime - epoch) * scale */
+    int stop, draining;
+    int64_t next_id;
+    double next_round;
+    unsigned why; /* MLS_WHY_* collected since the last decision */
+
+    live_job_t *jobs;
+    size_t n_jobs, jobs_cap;
+    int *typemap;        /* cluster type -> perf type */
+    int *type_node_gpus; /* most GPUs on one node of each type */
+    int *gpu_owner;      /* job index per GPU, -1 free */
+    strtab_t users;
+
+    view_t view;
+    view_job_t *vjobs;
+    int *vidx; /* view job -> jobs index */
+    size_t vcap;
+    view_gpu_type_t *vtypes;
+    view_node_t *vnodes;
+    int *vholder;
+    view_finished_t *finished;
+    size_t n_finished, finished_cap;
+    view_perf_t vperf;
+    plan_t plan;
+
+    int busy; /* applying a plan: only reports and status are served now */
+    struct deferred {
+        int fd;
+        uid_t uid;
+        char *text;
+        size_t len;
+    } *deferred; /* requests held until the plan is applied */
+    size_t n_deferred, deferred_cap;
+} daemon_t;
+
+static void accept_clients(daemon_t *d);
+
+void live_config_defaults(live_config_t *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->executor = "local";
+    cfg->round_len = 360;
+    cfg->time_scale = 1;
+    cfg->restart_overhead = 20;
+    cfg->grace = 10;
+    cfg->max_failures = 3;
+}
+
+/* ---- clock ------------------------------------------------------------ */
+
+static double realtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double dnow(const daemon_t *d)
+{
+    return (realtime() - d->epoch) * d->scale;
+}
+
+static void logf_(const daemon_t *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void logf_(const daemon_t *d, const char *fmt, ...)
+{
+    if (d->cfg->quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "live: t=%.1f ", dnow(d));
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* ---- jobs ------------------------------------------------------------- */
+
+static live_job_t *find_job(daemon_t *d, int64_t id)
+{
+    for (size_t i = 0; i < d->n_jobs; i++)
+        if (d->jobs[i].id == id)
+            return &d->jobs[i];
+    return NULL;
+}
+
+static void save(daemon_t *d, const live_job_t *j)
+{
+    mls_err_t err;
+    if (live_db_put_job(d->db, j, &err) < 0)
+        fprintf(stderr, "live: %s\n", err.msg);
+}
+
+static int holds_gpus(const live_job_t *j)
+{
+    return j->state == LJ_RUNNING || j->state == LJ_STOPPING;
+}
+
+static void advance(daemon_t *d, live_job_t *j, double t)
+{
+    (void)d;
+    if (!holds_gpus(j) || !(t > j->last_update))
+        return;
+    double dt = t - j->last_update;
+    j->attained_time += dt;
+    j->attained_service += dt * j->ngpus;
+    j->last_update = t;
+}
+
+static void hold(daemon_t *d, live_job_t *j)
+{
+    for (int i = 0; i < j->ngpus; i++)
+        d->gpu_owner[j->gpu_ids[i]] = (int)(j - d->jobs);
+}
+
+static void release(daemon_t *d, live_job_t *j)
+{
+    for (int i = 0; i < j->ngpus; i++)
+        if (d->gpu_owner[j->gpu_ids[i]] == (int)(j - d->jobs))
+            d->gpu_owner[j->gpu_ids[i]] = -1;
+    if (!j->suspended) {
+        j->ngpus = 0;
+        j->nodes = 0;
+        j->type = -1;
+    }
+    j->pid = j->suspended ? j->pid : 0;
+    j->throughput = NAN;
+}
+
+static void add_finished(daemon_t *d, const live_job_t *j)
+{
+    xgrow((void **)&d->finished, &d->finished_cap, d->n_finished + 1, sizeof *d->finished);
+    d->finished[d->n_finished++] =
+        (view_finished_t){strtab_intern(&d->users, j->spec.user ? j->spec.user : "default"),
+                          perf_workload_index(d->perf, j->spec.workload),
+                          j->spec.gpus,
+                          j->submit,
+                          j->first_start,
+                          j->finish,
+                          j->attained_time,
+                          j->attained_service};
+}
+
+/* The job's process has ended with `status` at daemon time t. */
+static void on_exit_(daemon_t *d, live_job_t *j, int status, double t)
+{
+    char detail[128];
+    advance(d, j, t);
+    int was_stopping = j->state == LJ_STOPPING;
+    j->suspended = 0;
+    release(d, j);
+    j->exit_code = status;
+    snprintf(detail, sizeof detail, "exit %d attempt %d", status, j->attempt);
+    if (status == 0) {
+        j->state = LJ_DONE;
+        j->finish = t;
+        j->work_done = j->spec.work;
+        j->completions++;
+        add_finished(d, j);
+        live_db_event(d->db, t, j->id, "finish", detail);
+        logf_(d, "job %lld finished (JCT %.1f s)", (long long)j->id, j->finish - j->submit);
+        d->why |= MLS_WHY_COMPLETION;
+    } else if (was_stopping && j->stop_kind == 1) {
+        j->state = LJ_CANCELLED;
+        j->finish = t;
+        live_db_event(d->db, t, j->id, "cancel", detail);
+        d->why |= MLS_WHY_COMPLETION;
+    } else if (was_stopping) {
+        j->state = LJ_QUEUED;
+        live_db_event(d->db, t, j->id, "stop", detail);
+    } else {
+        j->failures++;
+        j->state = j->failures > d->cfg->max_failures ? LJ_FAILED : LJ_QUEUED;
+        if (j->state == LJ_FAILED)
+            j->finish = t;
+        live_db_event(d->db, t, j->id, "fail", detail);
+        logf_(d, "job %lld failed (%s)%s", (long long)j->id, detail,
+              j->state == LJ_FAILED ? ", given up" : ", queued again");
+        d->why |= MLS_WHY_COMPLETION;
+    }
+    save(d, j);
+}
+
+static double wall_to_daemon(const daemon_t *d, double when)
+{
+    return isfinite(when) ? (when - d->epoch) * d->scale : dnow(d);
+}
+
+/* Checks every job that holds a process; returns how many ended. */
+static int reap(daemon_t *d)
+{
+    int n = 0;
+    for (size_t i = 0; i < d->n_jobs; i++) {
+        live_job_t *j = &d->jobs[i];
+        if (!holds_gpus(j) && !j->suspended)
+            continue;
+        int status;
+        double when;
+        if (!d->exec.ops->ended(&d->exec, j, d->run_dir, &status, &when))
+            continue;
+        double t = wall_to_daemon(d, when);
+        if (j->suspended && !holds_gpus(j)) { /* a suspended process ended */
+            j->suspended = 0;
+            j->pid = 0;
+            j->ngpus = 0;
+            j->type = -1;
+            if (status == 0) {
+                j->state = LJ_RUNNING; /* it finished its work: count it done */
+                on_exit_(d, j, 0, t);
+            } else
+                save(d, j);
+            continue;
+        }
+        on_exit_(d, j, status, t);
+        n++;
+    }
+    return n;
+}
+
+/* SIGKILL for stopping jobs past their grace period. */
+static void enforce_grace(daemon_t *d)
+{
+    double w = mls_wall_seconds();
+    for (size_t i = 0; i < d->n_jobs; i++) {
+        live_job_t *j = &d->jobs[i];
+        if (j->state == LJ_STOPPING && w > j->stop_deadline) {
+            d->exec.ops->signal(&d->exec, j, SIGKILL);
+            j->stop_deadline = w + 1e9;
+            logf_(d, "job %lld ignored SIGTERM for %.0f s: SIGKILL", (long long)j->id,
+                  d->cfg->grace);
+        }
+    }
+}
+
+static void ask_stop(daemon_t *d, live_job_t *j, int kind)
+{
+    j->state = LJ_STOPPING;
+    j->stop_kind = kind;
+    j->stop_deadline = mls_wall_seconds() + d->cfg->grace;
+    d->exec.ops->signal(&d->exec, j, SIGTERM);
+    save(d, j);
+}
+
+static int any_stopping(const daemon_t *d)
+{
+    for (size_t i = 0; i < d->n_jobs; i++)
+        if (d->jobs[i].state == LJ_STOPPING)
+            return 1;
+    return 0;
+}
+
+/* Waits until no job is stopping (their processes exited), enforcing grace. */
+static void wait_stopped(daemon_t *d)
+{
+    double give_up = mls_wall_seconds() + d->cfg->grace + 10;
+    while (any_stopping(d) && mls_wall_seconds() < give_up) {
+        reap(d);
+        enforce_grace(d);
+        if (any_stopping(d)) {
+            /* jobs report while they checkpoint: keep answering them */
+            struct pollfd p[2] = {{d->sig_fd, POLLIN, 0}, {d->listen_fd, POLLIN, 0}};
+            if (poll(p, 2, 5) > 0) {
+                struct signalfd_siginfo si;
+                while (read(d->sig_fd, &si, sizeof si) == (ssize_t)sizeof si)
+                    if (si.ssi_signo != SIGCHLD)
+                        d->stop = 1;
+                if (p[1].revents) {
+                    int was = d->busy;
+                    d->busy = 1;
+                    accept_clients(d);
+                    d->busy = was;
+                }
+            }
+        }
+    }
+}
+
+/* ---- the view ---------------------------------------------------------- */
+
+static double view_throughput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
+                              int batch)
+{
+    const daemon_t *d = ctx;
+    if (type < 0 || type >= d->cluster.n_types || gpus <= 0 || d->typemap[type] < 0 ||
+        vj->workload < 0)
+        return 0;
+    if (nodes <= 0)
+        nodes = (gpus + d->type_node_gpus[type] - 1) / d->type_node_gpus[type];
+    double r = perf_throughput(d->perf, vj->workload, d->typemap[type], gpus, nodes,
+                               batch ? batch : vj->batch_size);
+    return isfinite(r) && r > 0 ? r : 0;
+}
+
+static int view_pair(void *ctx, const view_job_t *a, const view_job_t *b, int type, int gpus,
+                     double out[2])
+{
+    (void)ctx, (void)a, (void)b, (void)type, (void)gpus, (void)out;
+    return -1; /* space sharing is not carried out live */
+}
+
+static void fill_view_job(daemon_t *d, const live_job_t *j, view_job_t *v, double t)
+{
+    int oracle = d->policy->oracle;
+    int held = holds_gpus(j);
+    *v = (view_job_t){0};
+    v->id = j->id;
+    v->user = strtab_intern(&d->users, j->spec.user ? j->spec.user : "default");
+    v->workload = perf_workload_index(d->perf, j->spec.workload);
+    v->workload_name = j->spec.workload;
+    v->submit = j->submit;
+    v->priority = j->spec.priority;
+    v->deadline = INFINITY;
+    v->duration_estimate = NAN;
+    v->gpus_requested = j->spec.gpus;
+    v->min_gpus = j->spec.min_gpus;
+    v->max_gpus = j->spec.max_gpus;
+    v->batch_size = j->batch;
+    v->state = !held                                            ? VIEW_QUEUED
+               : t < j->last_start + d->cfg->restart_overhead ? VIEW_RESTARTING
+                                                              : VIEW_RUNNING;
+    v->cur_type = held ? j->type : -1;
+    v->cur_gpus = held ? j->ngpus : 0;
+    v->cur_nodes = held ? j->nodes : 0;
+    v->cur_gpu_ids = held ? j->gpu_ids : NULL;
+    v->first_start = j->first_start;
+    v->last_start = j->last_start;
+    v->attained_time = j->attained_time;
+    v->attained_service = j->attained_service;
+    v->work_done = j->work_done;
+    v->throughput = held ? j->throughput : NAN;
+    v->preemptions = j->preemptions;
+    v->restarts = j->restarts;
+    v->total_work = oracle ? j->spec.work : NAN;
+    v->remaining_work = oracle ? j->spec.work - j->work_done : NAN;
+}
+
+static int by_submit(const live_job_t *a, const live_job_t *b)
+{
+    if (a->submit != b->submit)
+        return a->submit < b->submit ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void build_view(daemon_t *d, double t, unsigned reasons)
+{
+    const mls_cluster_t *c = &d->cluster;
+    int n = 0;
+    xgrow((void **)&d->vjobs, &d->vcap, d->n_jobs + 1, sizeof *d->vjobs);
+    d->vidx = xrealloc(d->vidx, sizeof(int) * d->vcap);
+    for (size_t i = 0; i < d->n_jobs; i++) {
+        const live_job_t *j = &d->jobs[i];
+        if (j->state != LJ_QUEUED && j->state != LJ_RUNNING)
+            continue;
+        int k = n++; /* insertion sort by (submit, id): the view's order */
+        while (k > 0 && by_submit(&d->jobs[d->vidx[k - 1]], j) > 0) {
+            d->vidx[k] = d->vidx[k - 1];
+            k--;
+        }
+        d->vidx[k] = (int)i;
+    }
+    for (int g = 0; g < c->n_gpus; g++)
+        d->vholder[g] = -1;
+    for (int t0 = 0; t0 < c->n_types; t0++)
+        d->vtypes[t0].free_gpus = c->types[t0].total_gpus;
+    for (int k = 0; k < n; k++) {
+        live_job_t *j = &d->jobs[d->vidx[k]];
+        advance(d, j, t);
+        fill_view_job(d, j, &d->vjobs[k], t);
+        for (int i = 0; holds_gpus(j) && i < j->ngpus; i++) {
+            d->vholder[j->gpu_ids[i]] = k;
+            d->vtypes[j->type].free_gpus--;
+        }
+    }
+    view_t *v = &d->view;
+    v->now = t;
+    v->reasons = reasons;
+    v->round = d->cfg->round_len > 0 ? (int64_t)floor(t / d->cfg->round_len) : 0;
+    v->n_jobs = n;
+    v->jobs = d->vjobs;
+    v->n_users = (int)d->users.n;
+    v->users = (const char *const *)d->users.names;
+    v->n_finished = (int)d->n_finished;
+    v->finished = d->finished;
+}
+
+/* ---- plans --------------------------------------------------------------- */
+
+static int same_ids(const live_job_t *j, const plan_t *p, const plan_alloc_t *a)
+{
+    for (int i = 0; i < a->gpus; i++) {
+        int found = 0;
+        for (int k = 0; k < j->ngpus && !found; k++)
+            found = j->gpu_ids[k] == p->ids[a->ids_off + i];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+static int unchanged(const live_job_t *j, const plan_t *p, const plan_alloc_t *a)
+{
+    if (j->state != LJ_RUNNING || j->type != a->type || j->ngpus != a->gpus)
+        return 0;
+    if (a->batch_size && a->batch_size != j->batch)
+        return 0;
+    return !a->has_ids || same_ids(j, p, a);
+}
+
+static void plan_text(const daemon_t *d, const plan_t *p, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->n && k + 64 < len; i++) {
+        const plan_alloc_t *a = &p->allocs[i];
+        k += (size_t)snprintf(buf + k, len - k, "%s%lld:%s:%d", i ? " " : "",
+                              (long long)d->vjobs[a->job].id, d->cluster.types[a->type].name,
+                              a->gpus);
+    }
+}
+
+static void launch(daemon_t *d, live_job_t *j, double t, int resume)
+{
+    mls_err_t err;
+    const mls_cluster_t *c = &d->cluster;
+    if (isnan(j->first_start))
+        j->first_start = t;
+    else
+        j->restarts++;
+    j->last_start = j->last_update = t;
+    j->state = LJ_RUNNING;
+    j->throughput = NAN;
+    hold(d, j);
+    if (resume) {
+        j->suspended = 0;
+        d->exec.ops->signal(&d->exec, j, SIGCONT);
+        j->last_start = t - d->cfg->restart_overhead; /* no restore to pay */
+        live_db_event(d->db, t, j->id, "resume", NULL);
+        save(d, j);
+        return;
+    }
+    j->attempt++;
+    j->pid = 0;
+    save(d, j); /* committed before the process exists: never started twice */
+    live_launch_t l = {c->types[j->type].name,
+                       c->nodes[c->gpu_node[j->gpu_ids[0]]].name,
+                       d->sock_path,
+                       d->run_dir,
+                       d->scale,
+                       d->cfg->restart_overhead};
+    if (d->exec.ops->start(&d->exec, j, &l, &err) < 0) {
+        fprintf(stderr, "live: %s\n", err.msg);
+        on_exit_(d, j, 127, t);
+        return;
+    }
+    char detail[160];
+    snprintf(detail, sizeof detail, "%s x%d attempt %d pid %d", c->types[j->type].name,
+             j->ngpus, j->attempt, (int)j->pid);
+    live_db_event(d->db, t, j->id, "start", detail);
+    save(d, j);
+    logf_(d, "job %lld started on %s", (long long)j->id, detail);
+}
+
+/* Places allocation a of job j: explicit ids, its suspended GPUs when they are
+ * all free, else the placer. Returns 0, or -1 when there is no room. */
+static int place(daemon_t *d, live_job_t *j, const plan_t *p, const plan_alloc_t *a, int *resume)
+{
+    const mls_cluster_t *c = &d->cluster;
+    int *node_free = xcalloc((size_t)c->n_nodes, sizeof(int));
+    unsigned char *gpu_free = xmalloc((size_t)c->n_gpus);
+    for (int g = 0; g < c->n_gpus; g++) {
+        gpu_free[g] = d->gpu_owner[g] < 0;
+        node_free[c->gpu_node[g]] += gpu_free[g];
+    }
+    int rc = 0;
+    *resume = 0;
+    if (a->has_ids) {
+        for (int i = 0; i < a->gpus && rc == 0; i++) {
+            j->gpu_ids[i] = p->ids[a->ids_off + i];
+            rc = gpu_free[j->gpu_ids[i]] ? 0 : -1;
+        }
+        j->nodes = placer_nodes_spanned(c, j->gpu_ids, a->gpus);
+    } else {
+        int same = j->suspended && j->type == a->type && j->ngpus == a->gpus &&
+                   !(a->batch_size && a->batch_size != j->batch);
+        for (int i = 0; same && i < j->ngpus; i++)
+            same = gpu_free[j->gpu_ids[i]];
+        if (same)
+            *resume = 1;
+        else {
+            int nodes = placer_choose(c, node_free, gpu_free, NULL, a->type, a->gpus, j->gpu_ids);
+            rc = nodes < 0 ? -1 : 0;
+            j->nodes = nodes;
+        }
+    }
+    free(node_free);
+    free(gpu_free);
+    return rc;
+}
+
+/* A suspended job that is not resumed in place: end its old process first. */
+static void drop_suspended(daemon_t *d, live_job_t *j)
+{
+    if (!j->suspended)
+        return;
+    int ngpus = j->ngpus, type = j->type;
+    j->state = LJ_STOPPING;
+    j->stop_kind = 0;
+    j->ngpus = 0; /* holds no GPUs while it winds down */
+    j->stop_deadline = mls_wall_seconds() + d->cfg->grace;
+    j->suspended = 0;
+    d->exec.ops->signal(&d->exec, j, SIGTERM);
+    wait_stopped(d);
+    j->ngpus = ngpus;
+    j->type = type;
+}
+
+static int apply_plan(daemon_t *d, double t, mls_err_t *err)
+{
+    const plan_t *p = &d->plan;
+    int n = d->view.n_jobs;
+    if (mech_check_plan(&d->view, p, d->policy->name, err) < 0)
+        return -1;
+    for (int i = 0; i < p->n; i++)
+        if (p->allocs[i].pack_with >= 0)
+            return mls_fail(err, "policy '%s' planned job %lld: space sharing: the live runner "
+                                 "does not pack jobs yet",
+                            d->policy->name, (long long)d->vjobs[p->allocs[i].job].id);
+    int *alloc_of = xmalloc(sizeof(int) * (size_t)(n + 1));
+    for (int k = 0; k < n; k++)
+        alloc_of[k] = -1;
+    for (int i = 0; i < p->n; i++)
+        alloc_of[p->allocs[i].job] = i;
+    /* Stop first, so their GPUs are free; wait for them to exit. */
+    int stopping = 0;
+    for (int k = 0; k < n; k++) {
+        live_job_t *j = &d->jobs[d->vidx[k]];
+        if (j->state != LJ_RUNNING || (alloc_of[k] >= 0 && unchanged(j, p, &p->allocs[alloc_of[k]])))
+            continue;
+        j->preemptions += alloc_of[k] < 0;
+        if (d->cfg->preempt_suspend && alloc_of[k] < 0) {
+            advance(d, j, t);
+            d->exec.ops->signal(&d->exec, j, SIGSTOP);
+            j->suspended = 1;
+            release(d, j);
+            j->state = LJ_QUEUED;
+            live_db_event(d->db, t, j->id, "suspend", NULL);
+            save(d, j);
+            continue;
+        }
+        advance(d, j, t);
+        ask_stop(d, j, 0);
+        stopping++;
+    }
+    if (stopping)
+        wait_stopped(d);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < p->n; i++) {
+            const plan_alloc_t *a = &p->allocs[i];
+            live_job_t *j = &d->jobs[d->vidx[a->job]];
+            if (j->state != LJ_QUEUED || (a->has_ids ? 0 : 1) != pass)
+                continue;
+            int resume, rc = place(d, j, p, a, &resume);
+            if (rc < 0) {
+                free(alloc_of);
+                return mls_fail(err, "policy '%s' planned job %lld: capacity: not enough free "
+                                     "GPUs",
+                                d->policy->name, (long long)j->id);
+            }
+            if (!resume) {
+                drop_suspended(d, j);
+                if (live_state_terminal(j->state))
+                    continue;
+            }
+            j->type = a->type;
+            j->ngpus = a->gpus;
+            if (a->batch_size)
+                j->batch = a->batch_size;
+            launch(d, j, t, resume);
+        }
+    free(alloc_of);
+    return 0;
+}
+
+static void decide(daemon_t *d, double t, unsigned reasons)
+{
+    mls_err_t err = {""};
+    char perr[512] = "", text[8192];
+    build_view(d, t, reasons);
+    plan_clear(&d->plan);
+    double t0 = mls_wall_seconds();
+    int rc = d->policy->schedule(d->pstate, &d->view, &d->plan, perr, sizeof perr);
+    double ms = (mls_wall_seconds() - t0) * 1e3;
+    if (rc < 0)
+        mls_fail(&err, "policy '%s' failed at t=%.3f s: %s", d->policy->name, t,
+                 perr[0] ? perr : "(no message)");
+    plan_text(d, &d->plan, text, sizeof text);
+    if (rc == 0)
+        rc = apply_plan(d, t, &err);
+    live_db_decision(d->db, t, reasons, d->view.n_jobs, text, ms, rc < 0 ? err.msg : NULL);
+    if (rc < 0)
+        fprintf(stderr, "live: t=%.1f plan not carried out: %s\n", t, err.msg);
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+static cJSON *job_json(const daemon_t *d, const live_job_t *j)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "id", (double)j->id);
+    cJSON_AddStringToObject(o, "state", live_state_name(j->state));
+    cJSON_AddStringToObject(o, "workload", j->spec.workload);
+    cJSON_AddStringToObject(o, "user", j->spec.user ? j->spec.user : "default");
+    cJSON_AddNumberToObject(o, "gpus", j->spec.gpus);
+    if (holds_gpus(j)) {
+        cJSON_AddStringToObject(o, "type", d->cluster.types[j->type].name);
+        cJSON *ids = cJSON_AddArrayToObject(o, "gpu_ids");
+        for (int i = 0; i < j->ngpus; i++)
+            cJSON_AddItemToArray(ids, cJSON_CreateNumber(j->gpu_ids[i]));
+        cJSON_AddNumberToObject(o, "pid", j->pid);
+    }
+    cJSON_AddNumberToObject(o, "work", j->spec.work);
+    cJSON_AddNumberToObject(o, "work_done", j->work_done);
+    if (isfinite(j->throughput))
+        cJSON_AddNumberToObject(o, "throughput", j->throughput);
+    cJSON_AddNumberToObject(o, "submit", j->submit);
+    if (isfinite(j->first_start))
+        cJSON_AddNumberToObject(o, "first_start", j->first_start);
+    if (isfinite(j->finish))
+        cJSON_AddNumberToObject(o, "finish", j->finish);
+    if (j->state == LJ_DONE)
+        cJSON_AddNumberToObject(o, "jct", j->finish - j->submit);
+    cJSON_AddNumberToObject(o, "attempts", j->attempt);
+    cJSON_AddNumberToObject(o, "preemptions", j->preemptions);
+    cJSON_AddNumberToObject(o, "failures", j->failures);
+    cJSON_AddNumberToObject(o, "exit_code", j->exit_code);
+    return o;
+}
+
+static char *reply_json(cJSON *o)
+{
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    size_t n = strlen(text);
+    char *line = xmalloc(n + 2);
+    memcpy(line, text, n);
+    memcpy(line + n, "\n", 2);
+    cJSON_free(text);
+    return line;
+}
+
+static char *do_status(daemon_t *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "ok", 1);
+    cJSON_AddNumberToObject(o, "now", dnow(d));
+    cJSON_AddStringToObject(o, "policy", d->policy->name);
+    cJSON_AddBoolToObject(o, "draining", d->draining);
+    cJSON_AddNumberToObject(o, "time_scale", d->scale);
+    cJSON_AddNumberToObject(o, "round", d->cfg->round_len);
+    cJSON *a = cJSON_AddArrayToObject(o, "jobs");
+    for (size_t i = 0; i < d->n_jobs; i++)
+        cJSON_AddItemToArray(a, job_json(d, &d->jobs[i]));
+    return reply_json(o);
+}
+
+static char *do_submit(daemon_t *d, live_submit_t *s, uid_t uid)
+{
+    mls_err_t err;
+    char msg[1100];
+    if (d->draining)
+        return live_reply_error("submit: the daemon is draining: it takes no new jobs");
+    if (live_check_submit(s, &d->cluster, d->perf, &err) < 0)
+        return live_reply_error(err.msg);
+    if (s->id >= 0 && find_job(d, s->id)) {
+        snprintf(msg, sizeof msg, "submit: id %lld: a job with this id exists", (long long)s->id);
+        return live_reply_error(msg);
+    }
+    if (!s->user) {
+        struct passwd *pw = getpwuid(uid);
+        char b[32];
+        snprintf(b, sizeof b, "uid%u", (unsigned)uid);
+        s->user = xstrdup(pw ? pw->pw_name : b);
+    }
+    double t = dnow(d);
+    xgrow((void **)&d->jobs, &d->jobs_cap, d->n_jobs + 1, sizeof *d->jobs);
+    live_job_t *j = &d->jobs[d->n_jobs++];
+    memset(j, 0, sizeof *j);
+    j->spec = *s;
+    memset(s, 0, sizeof *s); /* the job owns it now */
+    if (j->spec.id < 0)
+        j->spec.id = d->next_id;
+    j->id = j->spec.id;
+    if (j->id >= d->next_id)
+        d->next_id = j->id + 1;
+    j->gpu_ids = xcalloc((size_t)j->spec.max_gpus, sizeof(int));
+    j->type = -1;
+    j->batch = j->spec.batch;
+    j->first_start = j->last_start = j->finish = j->last_update = NAN;
+    j->throughput = NAN;
+    j->submit = isnan(j->spec.submit_at) ? t : j->spec.submit_at;
+    j->state = j->submit <= t ? LJ_QUEUED : LJ_PENDING;
+    live_db_begin(d->db);
+    save(d, j);
+    live_db_event(d->db, t, j->id, "submit", j->spec.workload);
+    snprintf(msg, sizeof msg, "%lld", (long long)d->next_id);
+    live_db_meta_set(d->db, "next_id", msg, &err);
+    live_db_commit(d->db);
+    if (j->state == LJ_QUEUED)
+        d->why |= MLS_WHY_ARRIVAL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "ok", 1);
+    cJSON_AddNumberToObject(o, "id", (double)j->id);
+    return reply_json(o);
+}
+
+static char *do_cancel(daemon_t *d, int64_t id)
+{
+    char msg[256];
+    live_job_t *j = find_job(d, id);
+    if (!j || live_state_terminal(j->state)) {
+        snprintf(msg, sizeof msg, "cancel: job %lld: %s", (long long)id,
+                 j ? "has already ended" : "no such job");
+        return live_reply_error(msg);
+    }
+    double t = dnow(d);
+    if (j->state == LJ_RUNNING) {
+        advance(d, j, t);
+        ask_stop(d, j, 1);
+        wait_stopped(d);
+    } else {
+        if (j->suspended) {
+            j->suspended = 0;
+            j->state = LJ_STOPPING;
+            j->stop_kind = 1;
+            j->ngpus = 0;
+            j->stop_deadline = mls_wall_seconds() + d->cfg->grace;
+            d->exec.ops->signal(&d->exec, j, SIGTERM);
+            wait_stopped(d);
+        }
+        if (!live_state_terminal(j->state)) {
+            j->state = LJ_CANCELLED;
+            j->finish = t;
+            live_db_event(d->db, t, j->id, "cancel", NULL);
+            save(d, j);
+        }
+    }
+    d->why |= MLS_WHY_COMPLETION;
+    return live_reply_ok();
+}
+
+static char *do_report(daemon_t *d, const live_progress_t *p)
+{
+    char msg[160];
+    live_job_t *j = find_job(d, p->id);
+    if (!j || !holds_gpus(j)) {
+        snprintf(msg, sizeof msg, "report: job %lld: %s", (long long)p->id,
+                 j ? "is not running" : "no such job");
+        return live_reply_error(msg);
+    }
+    j->work_done = p->iter < j->spec.work ? p->iter : j->spec.work;
+    if (isfinite(p->iter_time))
+        j->throughput = 1.0 / p->iter_time;
+    save(d, j);
+    return live_reply_ok();
+}
+
+static char *handle(daemon_t *d, const char *text, size_t len, uid_t uid)
+{
+    live_request_t r;
+    mls_err_t err;
+    if (live_parse_request(text, len, &r, &err) < 0)
+        return live_reply_error(err.msg);
+    char *out = NULL;
+    switch (r.op) {
+    case LIVE_OP_SUBMIT: out = do_submit(d, &r.sub, uid); break;
+    case LIVE_OP_STATUS: out = do_status(d); break;
+    case LIVE_OP_CANCEL: out = do_cancel(d, r.id); break;
+    case LIVE_OP_REPORT: out = do_report(d, &r.prog); break;
+    case LIVE_OP_DRAIN:
+        d->draining = 1;
+        live_db_meta_set(d->db, "draining", "1", &err);
+        out = live_reply_ok();
+        break;
+    }
+    live_request_free(&r);
+    return out ? out : live_reply_error("internal: no reply");
+}
+
+static void send_reply(int fd, const char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0) {
+        ssize_t w = send(fd, s, n, MSG_NOSIGNAL);
+        if (w <= 0)
+            return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+/* One connection: peer check, one request line (size-limited), one reply.
+ * Returns 1 when the request was deferred (the fd stays open), else 0. */
+static int serve_client(daemon_t *d, int fd)
+{
+    struct ucred cred;
+    socklen_t cl = sizeof cred;
+    char msg[256];
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0 || cred.uid != geteuid()) {
+        snprintf(msg, sizeof msg, "permission denied: uid %u is not the daemon's uid %u",
+                 (unsigned)cred.uid, (unsigned)geteuid());
+        char *r = live_reply_error(msg);
+        send_reply(fd, r);
+        free(r);
+        return 0;
+    }
+    size_t cap = LIVE_MAX_REQUEST + 2, len = 0;
+    char *buf = xmalloc(cap);
+    double deadline = mls_wall_seconds() + 2.0;
+    int too_big = 0, complete = 0;
+    while (!complete && mls_wall_seconds() < deadline) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 100) <= 0)
+            continue;
+        ssize_t r = recv(fd, buf + len, cap - len, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            complete = 1;
+            break;
+        }
+        len += (size_t)r;
+        if (memchr(buf + len - (size_t)r, '\n', (size_t)r))
+            complete = 1;
+        if (len > LIVE_MAX_REQUEST) {
+            too_big = 1;
+            break;
+        }
+    }
+    char *reply;
+    if (complete && !too_big && d->busy) {
+        char *nl = memchr(buf, '\n', len);
+        size_t n = nl ? (size_t)(nl - buf) : len;
+        if (!memmem(buf, n, "\"report\"", 8) && !memmem(buf, n, "\"status\"", 8)) {
+            xgrow((void **)&d->deferred, &d->deferred_cap, d->n_deferred + 1,
+                  sizeof *d->deferred);
+            d->deferred[d->n_deferred++] = (struct deferred){fd, cred.uid, buf, n};
+            return 1; /* answered once the plan is applied */
+        }
+    }
+    if (too_big) {
+        snprintf(msg, sizeof msg, "request: more than the limit of %d bytes", LIVE_MAX_REQUEST);
+        reply = live_reply_error(msg);
+    } else if (!complete)
+        reply = live_reply_error("request: incomplete (no newline within 2 s)");
+    else {
+        char *nl = memchr(buf, '\n', len);
+        reply = handle(d, buf, nl ? (size_t)(nl - buf) : len, cred.uid);
+    }
+    send_reply(fd, reply);
+    free(reply);
+    free(buf);
+    return 0;
+}
+
+static void accept_clients(daemon_t *d)
+{
+    for (;;) {
+        int fd = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (fd < 0)
+            return;
+        if (!serve_client(d, fd))
+            close(fd);
+    }
+}
+
+/* The requests held while a plan was applied, in arrival order. */
+static void serve_deferred(daemon_t *d)
+{
+    for (size_t i = 0; i < d->n_deferred; i++) {
+        struct deferred *q = &d->deferred[i];
+        char *reply = handle(d, q->text, q->len, q->uid);
+        send_reply(q->fd, reply);
+        free(reply);
+        free(q->text);
+        close(q->fd);
+    }
+    d->n_deferred = 0;
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+/* A 0700 directory we own (created when absent). */
+static int private_dir(const char *dir, mls_err_t *err)
+{
+    struct stat st;
+    if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+        return mls_fail(err, "%s: cannot create: %s", dir, strerror(errno));
+    if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+        return mls_fail(err, "%s: not a directory", dir);
+    if (st.st_uid != geteuid())
+        return mls_fail(err, "%s: owned by uid %u, not by us (uid %u)", dir, (unsigned)st.st_uid,
+                        (unsigned)geteuid());
+    if ((st.st_mode & 0777) != 0700 && chmod(dir, 0700) < 0)
+        return mls_fail(err, "%s: cannot make it mode 0700: %s", dir, strerror(errno));
+    return 0;
+}
+
+static int open_socket(daemon_t *d, mls_err_t *err)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", d->sock_path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (private_dir(dir, err) < 0)
+            return -1;
+    }
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    if (strlen(d->sock_path) >= sizeof a.sun_path)
+        return mls_fail(err, "%s: socket path too long (%zu bytes max)", d->sock_path,
+                        sizeof a.sun_path - 1);
+    memcpy(a.sun_path, d->sock_path, strlen(d->sock_path) + 1);
+    /* A live daemon still answering on it: refuse to steal its socket. */
+    char *probe = live_request(d->sock_path, "{\"op\":\"status\"}", 1.0, NULL);
+    if (probe) {
+        free(probe);
+        return mls_fail(err, "%s: another live daemon is serving on this socket", d->sock_path);
+    }
+    unlink(d->sock_path);
+    d->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    mode_t old = umask(0177);
+    int rc = bind(d->listen_fd, (struct sockaddr *)&a, sizeof a);
+    umask(old);
+    if (rc < 0 || chmod(d->sock_path, 0600) < 0 || listen(d->listen_fd, 64) < 0)
+        return mls_fail(err, "%s: cannot listen: %s", d->sock_path, strerror(errno));
+    return 0;
+}
+
+static int open_signals(daemon_t *d, mls_err_t *err)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    d->sig_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+    return d->sig_fd < 0 ? mls_fail(err, "signalfd: %s", strerror(errno)) : 0;
+}
+
+static int load_meta(daemon_t *d, mls_err_t *err)
+{
+    char *epoch = live_db_meta_get(d->db, "epoch");
+    char *scale = live_db_meta_get(d->db, "time_scale");
+    char *drain = live_db_meta_get(d->db, "draining");
+    char *next = live_db_meta_get(d->db, "next_id");
+    int rc = 0;
+    d->scale = d->cfg->time_scale;
+    if (epoch && scale) {
+        double s;
+        if (mls_parse_double(epoch, &d->epoch) < 0 || mls_parse_double(scale, &s) < 0)
+            rc = mls_fail(err, "%s: meta: epoch/time_scale do not parse", d->cfg->db_path);
+        else if (fabs(s - d->scale) > 1e-12 * s)
+            rc = mls_fail(err,
+                          "%s: this state was kept at --time-scale %g; restart with the same "
+                          "scale",
+                          d->cfg->db_path, s);
+    } else {
+        char b[64];
+        d->epoch = realtime();
+        snprintf(b, sizeof b, "%.6f", d->epoch);
+        live_db_meta_set(d->db, "epoch", b, err);
+        snprintf(b, sizeof b, "%.17g", d->scale);
+        live_db_meta_set(d->db, "time_scale", b, err);
+    }
+    long v;
+    d->draining = drain && !strcmp(drain, "1");
+    d->next_id = next && mls_parse_long(next, &v) == 0 ? v : 0;
+    free(epoch);
+    free(scale);
+    free(drain);
+    free(next);
+    return rc;
+}
+
+/* The jobs of the previous daemon: re-adopt the live ones, settle the rest. */
+static int recover(daemon_t *d, mls_err_t *err)
+{
+    if (live_db_load_jobs(d->db, &d->jobs, &d->n_jobs, err) < 0)
+        return -1;
+    d->jobs_cap = d->n_jobs;
+    double t = dnow(d);
+    for (size_t i = 0; i < d->n_jobs; i++) {
+        live_job_t *j = &d->jobs[i];
+        if (j->id >= d->next_id)
+            d->next_id = j->id + 1;
+        if (j->state == LJ_DONE)
+            add_finished(d, j);
+        if (!holds_gpus(j) && !j->suspended)
+            continue;
+        if (j->pid == 0) { /* killed between the start's commit and its pid's */
+            char path[4096];
+            live_job_path(path, sizeof path, d->run_dir, j, "pid");
+            FILE *f = fopen(path, "r");
+            int pid = 0;
+            if (f && fscanf(f, "%d %llu", &pid, &j->pid_start) == 2)
+                j->pid = pid;
+            if (f)
+                fclose(f);
+        }
+        if (holds_gpus(j))
+            hold(d, j);
+        int status;
+        double when;
+        if (j->pid > 0 && !d->exec.ops->ended(&d->exec, j, d->run_dir, &status, &when)) {
+            live_db_event(d->db, t, j->id, "adopt", NULL);
+            logf_(d, "job %lld re-adopted (pid %d)", (long long)j->id, (int)j->pid);
+            if (j->state == LJ_STOPPING)
+                ask_stop(d, j, j->stop_kind);
+            continue;
+        }
+        if (j->pid <= 0) {
+            status = -1;
+            when = NAN;
+        }
+        if (status < 0)
+            live_db_event(d->db, t, j->id, "lost", "no process and no exit record");
+        if (status < 0 && j->state == LJ_RUNNING) {
+            /* Never started, or gone without a trace: run it again from its
+             * checkpoint; not counted as a failure of the job. */
+            advance(d, j, t);
+            j->suspended = 0;
+            release(d, j);
+            j->state = LJ_QUEUED;
+            save(d, j);
+            continue;
+        }
+        if (j->suspended && !holds_gpus(j)) {
+            j->suspended = 0;
+            j->pid = 0;
+            j->ngpus = 0;
+            j->type = -1;
+            if (status == 0) {
+                j->state = LJ_RUNNING;
+                on_exit_(d, j, 0, wall_to_daemon(d, when));
+            } else
+                save(d, j);
+            continue;
+        }
+        on_exit_(d, j, status, wall_to_daemon(d, when));
+    }
+    d->why |= MLS_WHY_ARRIVAL;
+    return 0;
+}
+
+static int setup(daemon_t *d, mls_err_t *err)
+{
+    const live_config_t *cfg = d->cfg;
+    d->listen_fd = d->sig_fd = -1;
+    d->policy = policy_find(cfg->policy);
+    if (!d->policy)
+        return mls_fail(err, "unknown policy '%s' (see mlsched policies)", cfg->policy);
+    char perr[512] = "";
+    if (d->policy->create && d->policy->create(&d->pstate, &cfg->args, perr, sizeof perr) < 0)
+        return mls_fail(err, "policy '%s': %s", d->policy->name, perr);
+    d->cadence = cfg->cadence ? cfg->cadence : d->policy->cadence;
+    if (cfg->round_len <= 0)
+        d->cadence |= MLS_CADENCE_EVENTS;
+    if (cluster_load(&d->cluster, cfg->cluster, err) < 0)
+        return -1;
+    const char *tp = cfg->throughputs ? cfg->throughputs : perf_default_catalog();
+    if (!tp)
+        return mls_fail(err, "no perf model: give --throughputs FILE");
+    if (perf_load(&d->perf, tp, err) < 0)
+        return -1;
+    const mls_cluster_t *c = &d->cluster;
+    d->typemap = xmalloc(sizeof(int) * (size_t)c->n_types);
+    d->type_node_gpus = xcalloc((size_t)c->n_types, sizeof(int));
+    for (int t = 0; t < c->n_types; t++)
+        d->typemap[t] = perf_gpu_type_index(d->perf, c->types[t].name);
+    for (int i = 0; i < c->n_nodes; i++)
+        if (c->nodes[i].gpus > d->type_node_gpus[c->nodes[i].type])
+            d->type_node_gpus[c->nodes[i].type] = c->nodes[i].gpus;
+    d->gpu_owner = xmalloc(sizeof(int) * (size_t)c->n_gpus);
+    for (int g = 0; g < c->n_gpus; g++)
+        d->gpu_owner[g] = -1;
+    d->vtypes = xcalloc((size_t)c->n_types, sizeof *d->vtypes);
+    for (int t = 0; t < c->n_types; t++)
+        d->vtypes[t] = (view_gpu_type_t){c->types[t].name, c->types[t].total_gpus,
+                                         c->types[t].total_gpus, c->types[t].mem_gb};
+    d->vnodes = xcalloc((size_t)c->n_nodes, sizeof *d->vnodes);
+    for (int i = 0; i < c->n_nodes; i++)
+        d->vnodes[i] = (view_node_t){c->nodes[i].type, c->nodes[i].gpus, c->nodes[i].first_gpu,
+                                     c->nodes[i].rack, 1};
+    d->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
+    d->vperf = (view_perf_t){d, view_throughput, view_pair};
+    view_t *v = &d->view;
+    v->round_len = cfg->round_len;
+    v->seed = 1;
+    v->n_types = c->n_types;
+    v->types = d->vtypes;
+    v->n_nodes = c->n_nodes;
+    v->nodes = d->vnodes;
+    v->n_gpus = c->n_gpus;
+    v->gpu_holder = d->vholder;
+    v->perf = &d->vperf;
+    plan_init(&d->plan);
+    strtab_init(&d->users);
+
+    snprintf(d->run_dir, sizeof d->run_dir, "%s.d", cfg->db_path);
+    if (private_dir(d->run_dir, err) < 0)
+        return -1;
+    if (cfg->socket)
+        snprintf(d->sock_path, sizeof d->sock_path, "%s", cfg->socket);
+    else
+        live_default_socket(d->sock_path, sizeof d->sock_path);
+    if (!strcmp(cfg->executor, "local")) {
+        if (live_exec_local(&d->exec, err) < 0)
+            return -1;
+    } else if (!strcmp(cfg->executor, "slurm")) {
+        if (live_exec_slurm(&d->exec, cfg->partition, err) < 0)
+            return -1;
+    } else
+        return mls_fail(err, "--executor: '%s' is not local or slurm", cfg->executor);
+    if (live_db_open(&d->db, cfg->db_path, err) < 0 || load_meta(d, err) < 0)
+        return -1;
+    if (open_signals(d, err) < 0 || open_socket(d, err) < 0)
+        return -1;
+    if (recover(d, err) < 0)
+        return -1;
+    double t = dnow(d);
+    d->next_round = cfg->round_len > 0 ? (floor(t / cfg->round_len) + 1) * cfg->round_len
+                                       : INFINITY;
+    return 0;
+}
+
+static void teardown(daemon_t *d)
+{
+    if (d->listen_fd >= 0) {
+        close(d->listen_fd);
+        unlink(d->sock_path);
+    }
+    if (d->sig_fd >= 0)
+        close(d->sig_fd);
+    for (size_t i = 0; i < d->n_jobs; i++)
+        live_job_free(&d->jobs[i]);
+    free(d->jobs);
+    if (d->exec.ops)
+        d->exec.ops->destroy(&d->exec);
+    live_db_close(d->db);
+    if (d->policy && d->policy->destroy)
+        d->policy->destroy(d->pstate);
+    if (d->perf)
+        perf_free(d->perf);
+    cluster_free(&d->cluster);
+    free(d->typemap);
+    free(d->type_node_gpus);
+    free(d->gpu_owner);
+    free(d->vjobs);
+    free(d->vidx);
+    free(d->vtypes);
+    free(d->vnodes);
+    free(d->vholder);
+    free(d->finished);
+    for (size_t i = 0; i < d->n_deferred; i++) {
+        free(d->deferred[i].text);
+        close(d->deferred[i].fd);
+    }
+    free(d->deferred);
+    plan_free(&d->plan);
+    strtab_free(&d->users);
+}
+
+/* ---- the loop ----------------------------------------------------------- */
+
+static int n_active(const daemon_t *d)
+{
+    int n = 0;
+    for (size_t i = 0; i < d->n_jobs; i++)
+        n += d->jobs[i].state == LJ_QUEUED || holds_gpus(&d->jobs[i]);
+    return n;
+}
+
+static int all_ended(const daemon_t *d)
+{
+    for (size_t i = 0; i < d->n_jobs; i++)
+        if (!live_state_terminal(d->jobs[i].state))
+            return 0;
+    return 1;
+}
+
+/* Pending jobs whose submit_at has come; returns the earliest still to come. */
+static double arrivals(daemon_t *d, double t)
+{
+    double next = INFINITY;
+    for (size_t i = 0; i < d->n_jobs; i++) {
+        live_job_t *j = &d->jobs[i];
+        if (j->state != LJ_PENDING)
+            continue;
+        if (j->submit <= t) {
+            j->state = LJ_QUEUED;
+            live_db_event(d->db, t, j->id, "arrive", NULL);
+            save(d, j);
+            d->why |= MLS_WHY_ARRIVAL;
+        } else if (j->submit < next)
+            next = j->submit;
+    }
+    return next;
+}
+
+static void drain_signals(daemon_t *d)
+{
+    struct signalfd_siginfo si;
+    while (read(d->sig_fd, &si, sizeof si) == (ssize_t)sizeof si)
+        if (si.ssi_signo != SIGCHLD)
+            d->stop = 1;
+}
+
+static void loop(daemon_t *d)
+{
+    while (!d->stop) {
+        double t = dnow(d);
+        double next_arrival = arrivals(d, t);
+        reap(d);
+        enforce_grace(d);
+        if (t >= d->next_round) {
+            d->why |= MLS_WHY_ROUND;
+            d->next_round = (floor(t / d->cfg->round_len) + 1) * d->cfg->round_len;
+        }
+        unsigned why = d->why;
+        int call = ((why & (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION)) &&
+                    (d->cadence & MLS_CADENCE_EVENTS)) ||
+                   ((why & MLS_WHY_ROUND) && (d->cadence & MLS_CADENCE_ROUNDS));
+        d->why = 0;
+        if (call && n_active(d) && !any_stopping(d)) {
+            d->busy = 1;
+            decide(d, t, why);
+            d->busy = 0;
+        } else if (call && any_stopping(d))
+            d->why = why; /* decide once they have stopped */
+        serve_deferred(d);
+        if (d->draining && all_ended(d))
+            break;
+        double until = d->next_round < next_arrival ? d->next_round : next_arrival;
+        double wait_s = (until - dnow(d)) / d->scale;
+        int ms = wait_s > 0.2 ? 200 : wait_s > 0 ? (int)(wait_s * 1000) + 1 : 0;
+        if (d->why)
+            ms = 0;
+        struct pollfd p[2] = {{d->listen_fd, POLLIN, 0}, {d->sig_fd, POLLIN, 0}};
+        if (poll(p, 2, ms) <= 0)
+            continue;
+        if (p[1].revents)
+            drain_signals(d);
+        if (p[0].revents)
+            accept_clients(d);
+    }
+}
+
+int live_serve(const live_config_t *cfg, mls_err_t *err)
+{
+    daemon_t d = {0};
+    d.cfg = cfg;
+    int rc = setup(&d, err);
+    if (rc == 0) {
+        logf_(&d, "serving %s on %s (policy %s, executor %s, time scale %g)",
+              d.cluster.source, d.sock_path, d.policy->name, d.exec.ops->name, d.scale);
+        loop(&d);
+        logf_(&d, "%s", d.stop ? "stopped by signal; running jobs are left to the next daemon"
+                              : "drained: every job has ended");
+    }
+    teardown(&d);
+    return rc;
+}

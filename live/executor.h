@@ -1,0 +1,52 @@
+/* executor.h: how the live daemon runs a job's process (local or Slurm).
+ *
+ * The daemon decides; an executor only carries out: start a job on given GPUs
+ * with its environment, deliver a signal (SIGTERM = checkpoint and stop,
+ * SIGKILL, SIGSTOP/SIGCONT for suspension), tell whether it has ended and
+ * with which exit status, and after a daemon restart tell whether a job it
+ * started before is still alive (re-adoption) or how it ended meanwhile. */
+#ifndef MLS_LIVE_EXECUTOR_H
+#define MLS_LIVE_EXECUTOR_H
+
+#include "state.h"
+#include "util.h"
+
+typedef struct live_launch {
+    const char *gpu_type;  /* cluster type name */
+    const char *node_name; /* the node of its first GPU */
+    const char *socket;    /* the daemon's socket */
+    const char *run_dir;   /* per-daemon folder: logs, pid/exit/checkpoint files */
+    double time_scale;
+    double start_overhead; /* s (daemon time) the job is told to spend restoring */
+} live_launch_t;
+
+typedef struct live_exec live_exec_t;
+
+typedef struct live_exec_ops {
+    const char *name;
+    /* Starts attempt j->attempt of j on j->gpu_ids; sets j->pid/pid_start or
+     * j->ext_id. */
+    int (*start)(live_exec_t *x, live_job_t *j, const live_launch_t *l, mls_err_t *err);
+    /* Delivers sig to the job's processes (no-op when it has ended). */
+    void (*signal)(live_exec_t *x, live_job_t *j, int sig);
+    /* 1 when the job has ended (*status: 0 ok, >0 exit code, 128+N killed by
+     * signal N, -1 vanished without a trace) and *when (wall clock,
+     * CLOCK_REALTIME s, NAN unknown), 0 while it runs. */
+    int (*ended)(live_exec_t *x, live_job_t *j, const char *run_dir, int *status,
+                 double *when);
+    void (*destroy)(live_exec_t *x);
+} live_exec_ops_t;
+
+struct live_exec {
+    const live_exec_ops_t *ops;
+    void *ctx;
+};
+
+int live_exec_local(live_exec_t *x, mls_err_t *err);
+int live_exec_slurm(live_exec_t *x, const char *partition, mls_err_t *err);
+
+/* Paths of a job attempt's files under run_dir. */
+void live_job_path(char *buf, size_t len, const char *run_dir, const live_job_t *j,
+                   const char *suffix);
+
+#endif

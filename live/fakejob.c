@@ -1,0 +1,256 @@
+/* fakejob.c: the synthetic job (see fakejob.h).
+ *
+ * Progress is integrated in small steps of wall time; a signalfd carries
+ * SIGTERM/SIGINT (checkpoint and stop) and SIGCONT (a step that spans a
+ * suspension is not counted), so there is no signal handler and no global. */
+#include "fakejob.h"
+
+#include "cmd.h"
+#include "perf.h"
+#include "report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+typedef struct fake {
+    const char *workload, *throughputs, *checkpoint, *gpu_type;
+    double work, scale, overhead, interval, fixed_rate;
+    int gpus, nodes, batch;
+    double done;
+} fake_t;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: mlsched live fake-job [--workload W] [--work N] [options]\n"
+            "\n"
+            "A synthetic training job for the live runner: consumes N work units at the\n"
+            "rate the perf model gives for its allocation, reports progress, obeys\n"
+            "SIGTERM (checkpoint to $MLSCHED_CHECKPOINT, exit 143) and SIGSTOP/SIGCONT.\n"
+            "\n"
+            "  --workload W       perf-model workload (default $MLSCHED_WORKLOAD)\n"
+            "  --work N           work units in all (default $MLSCHED_TOTAL_WORK)\n"
+            "  --throughputs F    perf model (default: the bundled catalog)\n"
+            "  --rate R           work units per second, instead of the perf model\n"
+            "  --time-scale X     daemon seconds per wall second (default\n"
+            "                     $MLSCHED_TIME_SCALE, else 1)\n"
+            "  --report-interval S  wall seconds between progress reports (default 0.5)\n"
+            "  -h, --help         this text\n"
+            "\n"
+            "GPUs: count of $CUDA_VISIBLE_DEVICES (else $MLSCHED_NUM_GPUS), type\n"
+            "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
+            "$MLSCHED_BATCH_SIZE. Exit: 0 work done, 143 checkpointed on SIGTERM,\n"
+            "1 failure, 2 usage.\n");
+}
+
+static double env_double(const char *k, double def)
+{
+    const char *v = getenv(k);
+    double d;
+    return v && mls_parse_double(v, &d) == 0 ? d : def;
+}
+
+static int count_devices(void)
+{
+    const char *v = getenv("CUDA_VISIBLE_DEVICES");
+    if (!v || !*v)
+        return (int)env_double("MLSCHED_NUM_GPUS", 1);
+    int n = 1;
+    for (; *v; v++)
+        n += *v == ',';
+    return n;
+}
+
+static int save_checkpoint(const fake_t *f)
+{
+    if (!f->checkpoint)
+        return 0;
+    mls_atomic_file_t af;
+    mls_err_t err;
+    if (mls_atomic_open(&af, f->checkpoint, &err) < 0) {
+        fprintf(stderr, "fake-job: %s\n", err.msg);
+        return -1;
+    }
+    fprintf(af.fp, "%.17g\n", f->done);
+    if (mls_atomic_commit(&af, &err) < 0) {
+        fprintf(stderr, "fake-job: %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static void report(const fake_t *f, double rate)
+{
+    live_progress_t p = {-1, f->done, NAN, rate > 0 ? 1.0 / rate : NAN, f->batch, NAN};
+    if (f->batch > 0)
+        p.samples = f->done * f->batch * f->gpus;
+    printf("mlsched-progress iter=%.0f samples=%.0f iter_time=%.6g batch=%d\n", f->done,
+           isfinite(p.samples) ? p.samples : f->done, p.iter_time, f->batch);
+    fflush(stdout);
+    if (getenv("MLSCHED_SOCKET") && getenv("MLSCHED_JOB_ID"))
+        live_report(NULL, &p, NULL); /* the daemon may be away: go on regardless */
+}
+
+static double rate_of(const fake_t *f, mls_err_t *err)
+{
+    if (f->fixed_rate > 0)
+        return f->fixed_rate;
+    mls_perf_t *pm;
+    const char *tp = f->throughputs ? f->throughputs : perf_default_catalog();
+    if (!tp || perf_load(&pm, tp, err) < 0)
+        return tp ? -1 : mls_fail(err, "no perf model: give --throughputs or --rate");
+    int w = perf_workload_index(pm, f->workload);
+    int t = perf_gpu_type_index(pm, f->gpu_type ? f->gpu_type : "v100");
+    double r = w < 0 || t < 0 ? 0 : perf_throughput(pm, w, t, f->gpus, f->nodes, f->batch);
+    if (w < 0)
+        mls_fail(err, "workload '%s': unknown to the perf model %s", f->workload, tp);
+    else if (t < 0)
+        mls_fail(err, "GPU type '%s': unknown to the perf model %s", f->gpu_type, tp);
+    else if (!(r > 0))
+        mls_fail(err, "workload '%s' has no throughput on %d %s GPUs", f->workload, f->gpus,
+                 f->gpu_type);
+    perf_free(pm);
+    return r > 0 ? r : -1;
+}
+
+/* Waits up to `s` wall seconds for a signal; returns it, or 0. */
+static int wait_signal(int sfd, double s)
+{
+    struct pollfd p = {sfd, POLLIN, 0};
+    int ms = s > 0 ? (int)ceil(s * 1000) : 0;
+    if (poll(&p, 1, ms) <= 0)
+        return 0;
+    struct signalfd_siginfo si;
+    if (read(sfd, &si, sizeof si) != (ssize_t)sizeof si)
+        return 0;
+    return (int)si.ssi_signo;
+}
+
+static int run(fake_t *f, int sfd, double rate)
+{
+    double wall_rate = rate * f->scale, overhead_left = f->overhead / f->scale;
+    double last = mls_wall_seconds(), last_report = 0;
+    for (;;) {
+        double left_work = f->work - f->done;
+        double step = overhead_left > 0 ? overhead_left : left_work / wall_rate;
+        if (step > 0.05)
+            step = 0.05;
+        int sig = wait_signal(sfd, step);
+        double now = mls_wall_seconds(), dt = now - last;
+        last = now;
+        if (sig == SIGCONT)
+            dt = 0; /* it was stopped: that time does not count */
+        if (overhead_left > 0) {
+            overhead_left -= dt;
+            dt = overhead_left < 0 ? -overhead_left : 0;
+        }
+        f->done += wall_rate * dt;
+        if (f->done >= f->work - 1e-9 * f->work) {
+            f->done = f->work;
+            report(f, rate);
+            if (f->checkpoint)
+                unlink(f->checkpoint);
+            return 0;
+        }
+        if (sig == SIGTERM || sig == SIGINT) {
+            if (save_checkpoint(f) < 0)
+                return MLS_EXIT_FAIL;
+            report(f, rate);
+            return 143;
+        }
+        if (now - last_report >= f->interval && overhead_left <= 0) {
+            report(f, rate);
+            last_report = now;
+        }
+    }
+}
+
+static void load_checkpoint(fake_t *f)
+{
+    FILE *fp = f->checkpoint ? fopen(f->checkpoint, "r") : NULL;
+    if (!fp)
+        return;
+    double v;
+    if (fscanf(fp, "%lf", &v) == 1 && v >= 0 && v <= f->work)
+        f->done = v;
+    fclose(fp);
+}
+
+int live_fake_job_main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"workload", required_argument, 0, 'w'},
+                                         {"work", required_argument, 0, 'n'},
+                                         {"throughputs", required_argument, 0, 'T'},
+                                         {"rate", required_argument, 0, 'r'},
+                                         {"time-scale", required_argument, 0, 'x'},
+                                         {"report-interval", required_argument, 0, 'i'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    fake_t f = {0};
+    f.workload = getenv("MLSCHED_WORKLOAD");
+    f.work = env_double("MLSCHED_TOTAL_WORK", NAN);
+    f.scale = env_double("MLSCHED_TIME_SCALE", 1);
+    f.overhead = env_double("MLSCHED_START_OVERHEAD", 0);
+    f.interval = 0.5;
+    f.checkpoint = getenv("MLSCHED_CHECKPOINT");
+    f.gpu_type = getenv("MLSCHED_GPU_TYPE");
+    f.nodes = (int)env_double("MLSCHED_NUM_NODES", 1);
+    f.batch = (int)env_double("MLSCHED_BATCH_SIZE", 0);
+    f.gpus = count_devices();
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        double v = NAN;
+        if (c != 'w' && c != 'T' && c != 'h' && (!optarg || mls_parse_double(optarg, &v) < 0 ||
+                                                 !(v > 0) || !isfinite(v))) {
+            fprintf(stderr, "fake-job: %s: '%s' is not a positive number\n", argv[optind - 1],
+                    optarg ? optarg : "");
+            return MLS_EXIT_USAGE;
+        }
+        switch (c) {
+        case 'w': f.workload = optarg; break;
+        case 'n': f.work = v; break;
+        case 'T': f.throughputs = optarg; break;
+        case 'r': f.fixed_rate = v; break;
+        case 'x': f.scale = v; break;
+        case 'i': f.interval = v; break;
+        case 'h': usage(stdout); return MLS_EXIT_OK;
+        default: usage(stderr); return MLS_EXIT_USAGE;
+        }
+    }
+    if (optind < argc || (!f.workload && !(f.fixed_rate > 0)) || !(f.work > 0) ||
+        !(f.scale > 0) || f.gpus < 1 || f.nodes < 1) {
+        fprintf(stderr, "fake-job: needs --workload (or --rate), --work > 0, and at least one "
+                        "GPU (see --help)\n");
+        return MLS_EXIT_USAGE;
+    }
+    mls_err_t err;
+    double rate = rate_of(&f, &err);
+    if (rate <= 0) {
+        fprintf(stderr, "fake-job: %s\n", err.msg);
+        return MLS_EXIT_FAIL;
+    }
+    load_checkpoint(&f);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGCONT);
+    sigprocmask(SIG_BLOCK, &set, NULL);
+    int sfd = signalfd(-1, &set, SFD_CLOEXEC);
+    if (sfd < 0) {
+        fprintf(stderr, "fake-job: signalfd: %s\n", strerror(errno));
+        return MLS_EXIT_FAIL;
+    }
+    int rc = run(&f, sfd, rate);
+    close(sfd);
+    return rc;
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# live_e2e.sh: the live daemon runs an 8-job trace of fake jobs (local
+# executor, time scale 100, so 3000 s of trace time take ~30 s) under fifo and
+# under las, and each job's JCT is compared with `mlsched simulate` on the same
+# trace: per-job and mean relative difference are printed, the mean must stay
+# under 10 %. Every job finishes exactly once. Only Unix sockets are used.
+set -u
+: "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
+if ! command -v sqlite3 >/dev/null 2>&1; then
+    echo "SKIP: the sqlite3 command is not installed"
+    exit 77
+fi
+tmp=$(mktemp -d /tmp/mls-live-XXXXXX)
+pids=""
+cleanup() {
+    for p in $pids; do kill "$p" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+fail=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+trace="$SRCDIR/tests/fixtures/live/trace8.csv"
+scale=${LIVE_TIME_SCALE:-100}
+
+for p in fifo las; do
+    "$MLSCHED" live serve --cluster v100=1x4 --policy $p --time-scale "$scale" \
+        --state "$tmp/$p.db" --socket "$tmp/$p/sock" -q 2>"$tmp/$p.log" &
+    pids="$pids $!"
+    echo $! >"$tmp/$p.pid"
+done
+for p in fifo las; do
+    i=0
+    until "$MLSCHED" live status --socket "$tmp/$p/sock" >/dev/null 2>&1; do
+        i=$((i + 1))
+        [ $i -gt 100 ] && { bad "$p daemon did not come up: $(cat "$tmp/$p.log")"; exit 1; }
+        sleep 0.1
+    done
+    "$MLSCHED" live submit --socket "$tmp/$p/sock" --trace "$trace" >/dev/null ||
+        bad "$p: submit --trace failed"
+    "$MLSCHED" live drain --socket "$tmp/$p/sock" || bad "$p: drain failed"
+done
+# wait (bounded) for both daemons to drain and exit
+for p in fifo las; do
+    pid=$(cat "$tmp/$p.pid")
+    i=0
+    while kill -0 "$pid" 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -gt 1200 ] && { bad "$p daemon still running after 120 s"; break; }
+        sleep 0.1
+    done
+    wait "$pid" || bad "$p daemon exited $?: $(cat "$tmp/$p.log")"
+done
+
+for p in fifo las; do
+    "$MLSCHED" simulate --trace "$trace" --cluster v100=1x4 --policy $p -q \
+        --db "$tmp/sim-$p.db" >/dev/null || bad "simulate $p failed"
+    n=$(sqlite3 "$tmp/$p.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
+    [ "$n" = 8 ] || bad "$p: $n of 8 jobs done exactly once"
+    n=$(sqlite3 "$tmp/$p.db" "SELECT count(*) FROM events WHERE event='finish'")
+    [ "$n" = 8 ] || bad "$p: $n finish events, wanted 8"
+    echo "$p: job  sim_jct  live_jct  diff"
+    sqlite3 -separator ' ' "$tmp/$p.db" "ATTACH '$tmp/sim-$p.db' AS s;
+        SELECT j.id, printf('%.1f', s.jct), printf('%.1f', j.jct),
+               printf('%+.2f%%', 100.0 * (j.jct - s.jct) / s.jct)
+        FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;" | sed 's/^/  /'
+    res=$(sqlite3 "$tmp/$p.db" "ATTACH '$tmp/sim-$p.db' AS s;
+        SELECT printf('%.2f %.2f', 100.0 * avg(abs(j.jct - s.jct) / s.jct),
+                      100.0 * (avg(j.jct) - avg(s.jct)) / avg(s.jct))
+        FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
+    set -- $res
+    echo "$p: mean |live - sim| / sim = $1 %, avg JCT difference = $2 %"
+    awk -v d="${1:-100}" 'BEGIN { exit !(d < 10) }' ||
+        bad "$p: mean per-job JCT difference $1 % is not under 10 %"
+done
+[ $fail -eq 0 ] || exit 1
+echo "live_e2e: ok"
