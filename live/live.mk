@@ -9,3 +9,5 @@ check_PROGRAMS += tests/test_live
 TESTS += tests/test_live
 tests_test_live_CFLAGS = $(TEST_CFLAGS)
 tests_test_live_LDADD = $(TEST_LIBS)
+TESTS += tests/live_crash.sh tests/live_requests.sh
+EXTRA_DIST += tests/live_crash.sh tests/live_requests.sh

@@ -76,13 +76,13 @@ char *live_request(const char *path, const char *line, double timeout_s, mls_err
         return NULL;
     }
     size_t n = strlen(line);
-    if (send_all(fd, line, n, deadline) < 0 ||
-        (n == 0 || line[n - 1] != '\n' ? send_all(fd, "\n", 1, deadline) : 0) < 0) {
-        mls_fail(err, "%s: sending the request failed: %s", path, strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    shutdown(fd, SHUT_WR);
+    /* A daemon that refuses early (too big, another uid) replies and closes
+     * while we still send: then read its reply rather than report EPIPE. */
+    int sent = send_all(fd, line, n, deadline) == 0 &&
+               (n > 0 && line[n - 1] == '\n' ? 0 : send_all(fd, "\n", 1, deadline)) == 0;
+    int send_errno = errno;
+    if (sent)
+        shutdown(fd, SHUT_WR);
     size_t cap = 4096, len = 0;
     char *buf = xmalloc(cap);
     for (;;) {
@@ -99,8 +99,12 @@ char *live_request(const char *path, const char *line, double timeout_s, mls_err
             buf[len] = '\0';
             close(fd);
             if (len == 0) {
-                mls_fail(err, "%s: the live daemon closed the connection without a reply",
-                         path);
+                if (!sent)
+                    mls_fail(err, "%s: sending the request failed: %s", path,
+                             strerror(send_errno));
+                else
+                    mls_fail(err, "%s: the live daemon closed the connection without a reply",
+                             path);
                 free(buf);
                 return NULL;
             }
