@@ -499,7 +499,8 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
                        d->sock_path,
                        d->run_dir,
                        d->scale,
-                       d->cfg->restart_overhead};
+                       d->cfg->restart_overhead,
+                       d->epoch + t / d->scale};
     if (d->exec.ops->start(&d->exec, j, &l, &err) < 0) {
         fprintf(stderr, "live: %s\n", err.msg);
         on_exit_(d, j, 127, t);

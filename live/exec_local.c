@@ -92,6 +92,7 @@ static void job_environment(const live_job_t *j, const live_launch_t *l)
     set_env_double("MLSCHED_TOTAL_WORK", j->spec.work);
     set_env_double("MLSCHED_TIME_SCALE", l->time_scale);
     set_env_double("MLSCHED_START_OVERHEAD", l->start_overhead);
+    set_env_double("MLSCHED_LAUNCH_TIME", l->launch_time);
     live_job_path(path, sizeof path, l->run_dir, j, "ckpt");
     setenv("MLSCHED_CHECKPOINT", path, 1);
 }

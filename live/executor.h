@@ -18,6 +18,7 @@ typedef struct live_launch {
     const char *run_dir;   /* per-daemon folder: logs, pid/exit/checkpoint files */
     double time_scale;
     double start_overhead; /* s (daemon time) the job is told to spend restoring */
+    double launch_time;    /* wall clock (CLOCK_REALTIME s) of the decision that starts it */
 } live_launch_t;
 
 typedef struct live_exec live_exec_t;

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct fake {
@@ -25,7 +26,15 @@ typedef struct fake {
     double work, scale, overhead, interval, fixed_rate;
     int gpus, nodes, batch;
     double done;
+    double launch; /* MLSCHED_LAUNCH_TIME, NAN when not given */
 } fake_t;
+
+static double realtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static void usage(FILE *out)
 {
@@ -137,6 +146,10 @@ static int wait_signal(int sfd, double s)
 static int run(fake_t *f, int sfd, double rate)
 {
     double wall_rate = rate * f->scale, overhead_left = f->overhead / f->scale;
+    if (isfinite(f->launch)) /* the restore began when the daemon decided */
+        overhead_left -= realtime() - f->launch;
+    if (overhead_left < 0)
+        overhead_left = 0;
     double last = mls_wall_seconds(), last_report = 0;
     for (;;) {
         double left_work = f->work - f->done;
@@ -199,6 +212,7 @@ int live_fake_job_main(int argc, char **argv)
     f.work = env_double("MLSCHED_TOTAL_WORK", NAN);
     f.scale = env_double("MLSCHED_TIME_SCALE", 1);
     f.overhead = env_double("MLSCHED_START_OVERHEAD", 0);
+    f.launch = env_double("MLSCHED_LAUNCH_TIME", NAN);
     f.interval = 0.5;
     f.checkpoint = getenv("MLSCHED_CHECKPOINT");
     f.gpu_type = getenv("MLSCHED_GPU_TYPE");
