@@ -621,7 +621,9 @@ static int apply_plan(daemon_t *d, double t, mls_err_t *err)
                                 d->policy->name, (long long)j->id);
             }
             if (!resume) {
+                int nodes = j->nodes; /* winding the old process down resets it */
                 drop_suspended(d, j);
+                j->nodes = nodes;
                 if (live_state_terminal(j->state))
                     continue;
             }

@@ -3,7 +3,9 @@
 # executor, time scale 100, so 3000 s of trace time take ~30 s) under fifo and
 # under las, and each job's JCT is compared with `mlsched simulate` on the same
 # trace: per-job and mean relative difference are printed, the mean must stay
-# under 10 %. Every job finishes exactly once. Only Unix sockets are used.
+# under 10 %. Every job finishes exactly once. A third daemon runs las with
+# --preempt suspend (SIGSTOP/SIGCONT): it must suspend and resume jobs and
+# finish them all once. Only Unix sockets are used.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 if ! command -v sqlite3 >/dev/null 2>&1; then
@@ -23,13 +25,16 @@ bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 trace="$SRCDIR/tests/fixtures/live/trace8.csv"
 scale=${LIVE_TIME_SCALE:-100}
 
-for p in fifo las; do
-    "$MLSCHED" live serve --cluster v100=1x4 --policy $p --time-scale "$scale" \
+for p in fifo las susp; do
+    extra=""
+    pol=$p
+    [ $p = susp ] && pol=las extra="--preempt suspend"
+    "$MLSCHED" live serve --cluster v100=1x4 --policy $pol --time-scale "$scale" $extra \
         --state "$tmp/$p.db" --socket "$tmp/$p/sock" -q 2>"$tmp/$p.log" &
     pids="$pids $!"
     echo $! >"$tmp/$p.pid"
 done
-for p in fifo las; do
+for p in fifo las susp; do
     i=0
     until "$MLSCHED" live status --socket "$tmp/$p/sock" >/dev/null 2>&1; do
         i=$((i + 1))
@@ -40,8 +45,8 @@ for p in fifo las; do
         bad "$p: submit --trace failed"
     "$MLSCHED" live drain --socket "$tmp/$p/sock" || bad "$p: drain failed"
 done
-# wait (bounded) for both daemons to drain and exit
-for p in fifo las; do
+# wait (bounded) for the daemons to drain and exit
+for p in fifo las susp; do
     pid=$(cat "$tmp/$p.pid")
     i=0
     while kill -0 "$pid" 2>/dev/null; do
@@ -73,5 +78,11 @@ for p in fifo las; do
     awk -v d="${1:-100}" 'BEGIN { exit !(d < 10) }' ||
         bad "$p: mean per-job JCT difference $1 % is not under 10 %"
 done
+n=$(sqlite3 "$tmp/susp.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
+[ "$n" = 8 ] || bad "suspend: $n of 8 jobs done exactly once"
+n=$(sqlite3 "$tmp/susp.db" "SELECT count(*) FROM events WHERE event='resume'")
+[ "$n" -gt 0 ] || bad "suspend: no job was resumed with SIGCONT"
+n=$(sqlite3 "$tmp/susp.db" "SELECT count(*) FROM events WHERE event='fail'")
+[ "$n" = 0 ] || bad "suspend: $n failed runs: $(cat "$tmp/susp.log")"
 [ $fail -eq 0 ] || exit 1
 echo "live_e2e: ok"
