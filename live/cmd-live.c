@@ -66,6 +66,8 @@ static void serve_usage(FILE *out)
             "      --throughputs FILE     perf model (default: the bundled catalog)\n"
             "  -e, --executor KIND        local (default) or slurm\n"
             "      --partition NAME       Slurm partition (default: Slurm's default)\n"
+            "      --slurm-nodes A,B,...  Slurm node name of each cluster node, in order\n"
+            "                             (default: Slurm picks the node)\n"
             "  -d, --state DB             state database (default results/live.db);\n"
             "                             job logs and files go to DB.d/\n"
             "  -r, --round S              round length in daemon seconds (default 360)\n"
@@ -98,6 +100,7 @@ static int cmd_serve(int argc, char **argv)
         {"restart-overhead", required_argument, 0, 'o'},
         {"grace", required_argument, 0, 'g'},    {"preempt", required_argument, 0, 'm'},
         {"max-failures", required_argument, 0, 'f'},
+        {"slurm-nodes", required_argument, 0, 'S'},
         {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     live_config_t cfg;
@@ -115,6 +118,7 @@ static int cmd_serve(int argc, char **argv)
         case 'T': cfg.throughputs = optarg; break;
         case 'e': cfg.executor = optarg; break;
         case 'N': cfg.partition = optarg; break;
+        case 'S': cfg.slurm_nodes = optarg; break;
         case 'd': cfg.db_path = optarg; break;
         case 's': cfg.socket = optarg; break;
         case 'q': cfg.quiet = 1; break;

@@ -496,6 +496,7 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     save(d, j); /* committed before the process exists: never started twice */
     live_launch_t l = {c->types[j->type].name,
                        c->nodes[c->gpu_node[j->gpu_ids[0]]].name,
+                       c->gpu_node[j->gpu_ids[0]],
                        d->sock_path,
                        d->run_dir,
                        d->scale,
@@ -1055,7 +1056,7 @@ static int recover(daemon_t *d, mls_err_t *err)
             add_finished(d, j);
         if (!holds_gpus(j) && !j->suspended)
             continue;
-        if (j->pid == 0) { /* killed between the start's commit and its pid's */
+        if (j->pid == 0 && !j->ext_id[0]) { /* killed between the start's commit and its pid's */
             char path[4096];
             live_job_path(path, sizeof path, d->run_dir, j, "pid");
             FILE *f = fopen(path, "r");
@@ -1069,14 +1070,16 @@ static int recover(daemon_t *d, mls_err_t *err)
             hold(d, j);
         int status;
         double when;
-        if (j->pid > 0 && !d->exec.ops->ended(&d->exec, j, d->run_dir, &status, &when)) {
+        int known = j->pid > 0 || j->ext_id[0];
+        if (known && !d->exec.ops->ended(&d->exec, j, d->run_dir, &status, &when)) {
             live_db_event(d->db, t, j->id, "adopt", NULL);
-            logf_(d, "job %lld re-adopted (pid %d)", (long long)j->id, (int)j->pid);
+            logf_(d, "job %lld re-adopted (pid %d%s%s)", (long long)j->id, (int)j->pid,
+                  j->ext_id[0] ? ", Slurm job " : "", j->ext_id);
             if (j->state == LJ_STOPPING)
                 ask_stop(d, j, j->stop_kind);
             continue;
         }
-        if (j->pid <= 0) {
+        if (!known) {
             status = -1;
             when = NAN;
         }
@@ -1175,7 +1178,10 @@ static int setup(daemon_t *d, mls_err_t *err)
         if (live_exec_local(&d->exec, err) < 0)
             return -1;
     } else if (!strcmp(cfg->executor, "slurm")) {
-        if (live_exec_slurm(&d->exec, cfg->partition, err) < 0)
+        if (cfg->preempt_suspend)
+            return mls_fail(err, "--preempt suspend: Slurm keeps a suspended job's GPUs, so "
+                                 "suspension cannot hand them on; use checkpoint");
+        if (live_exec_slurm(&d->exec, cfg->partition, cfg->slurm_nodes, err) < 0)
             return -1;
     } else
         return mls_fail(err, "--executor: '%s' is not local or slurm", cfg->executor);

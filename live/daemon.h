@@ -28,6 +28,7 @@ typedef struct live_config {
     const char *socket;      /* NULL = live_default_socket() */
     const char *executor;    /* "local" or "slurm" */
     const char *partition;   /* Slurm partition, NULL = default */
+    const char *slurm_nodes; /* Slurm name of each cluster node, "a,b,..." or NULL */
     int preempt_suspend;     /* 1: preempt by SIGSTOP, resume by SIGCONT on the same GPUs */
     policy_args_t args;
     double round_len;        /* daemon s; 0 = events only */

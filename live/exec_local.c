@@ -34,7 +34,7 @@ void live_job_path(char *buf, size_t len, const char *run_dir, const live_job_t 
 
 /* Field 22 of /proc/PID/stat: start time in clock ticks since boot; 0 when
  * the process does not exist. */
-static unsigned long long proc_start_time(pid_t pid)
+unsigned long long live_proc_start_time(pid_t pid)
 {
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
@@ -72,7 +72,7 @@ static void set_env_double(const char *k, double v)
 }
 
 /* In the child, before exec: the job's environment (see report.h). */
-static void job_environment(const live_job_t *j, const live_launch_t *l)
+void live_job_environment(const live_job_t *j, const live_launch_t *l)
 {
     char ids[4096], path[4096];
     size_t k = 0;
@@ -118,7 +118,7 @@ static void watcher(live_job_t *j, const live_launch_t *l)
     setsid();
     for (int fd = 3; fd < 1024; fd++)
         close(fd);
-    snprintf(text, sizeof text, "%d %llu\n", (int)getpid(), proc_start_time(getpid()));
+    snprintf(text, sizeof text, "%d %llu\n", (int)getpid(), live_proc_start_time(getpid()));
     live_job_path(path, sizeof path, l->run_dir, j, "pid");
     write_small(path, text);
     signal(SIGTERM, SIG_IGN);
@@ -126,19 +126,19 @@ static void watcher(live_job_t *j, const live_launch_t *l)
     signal(SIGHUP, SIG_IGN);
     live_job_path(path, sizeof path, l->run_dir, j, "log");
     int logfd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    int devnull = open("/dev/null", O_RDWR);
+    if (devnull >= 0) /* hold none of the daemon's terminal or pipes */
+        dup2(devnull, 0);
+    if (logfd >= 0) {
+        dup2(logfd, 1);
+        dup2(logfd, 2);
+    }
     pid_t pid = fork();
     if (pid == 0) {
         signal(SIGTERM, SIG_DFL);
         signal(SIGINT, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, 0);
-        if (logfd >= 0) {
-            dup2(logfd, 1);
-            dup2(logfd, 2);
-        }
-        job_environment(j, l);
+        live_job_environment(j, l);
         execvp(j->spec.argv[0], j->spec.argv);
         fprintf(stderr, "mlsched live: cannot run '%s': %s\n", j->spec.argv[0],
                 strerror(errno));
@@ -175,7 +175,7 @@ static int local_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
     }
     setpgid(pid, pid); /* also done by setsid in the child; whichever runs first */
     j->pid = pid;
-    j->pid_start = proc_start_time(pid);
+    j->pid_start = live_proc_start_time(pid);
     return 0;
 }
 
@@ -184,7 +184,7 @@ static void local_signal(live_exec_t *x, live_job_t *j, int sig)
     (void)x;
     if (j->pid <= 0)
         return;
-    if (j->pid_start && proc_start_time(j->pid) != j->pid_start)
+    if (j->pid_start && live_proc_start_time(j->pid) != j->pid_start)
         return; /* gone, and the pid may be someone else's now */
     kill(-j->pid, sig);
     if (sig == SIGTERM || sig == SIGKILL)
@@ -227,7 +227,7 @@ static int local_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
     if (r == 0)
         return 0;
     /* Not our child (adopted after a restart): alive while its start time matches. */
-    unsigned long long now = proc_start_time(j->pid);
+    unsigned long long now = live_proc_start_time(j->pid);
     if (now && (!j->pid_start || now == j->pid_start))
         return 0;
     *status = read_exit_file(run_dir, j, when);

@@ -14,6 +14,7 @@
 typedef struct live_launch {
     const char *gpu_type;  /* cluster type name */
     const char *node_name; /* the node of its first GPU */
+    int node;              /* that node's index in the cluster */
     const char *socket;    /* the daemon's socket */
     const char *run_dir;   /* per-daemon folder: logs, pid/exit/checkpoint files */
     double time_scale;
@@ -44,7 +45,15 @@ struct live_exec {
 };
 
 int live_exec_local(live_exec_t *x, mls_err_t *err);
-int live_exec_slurm(live_exec_t *x, const char *partition, mls_err_t *err);
+/* nodes: "a,b,..." the Slurm node name of each cluster node, or NULL. */
+int live_exec_slurm(live_exec_t *x, const char *partition, const char *nodes, mls_err_t *err);
+
+/* Sets the job's environment (CUDA_VISIBLE_DEVICES, MLSCHED_*) in this
+ * process: call it in a child before exec. */
+void live_job_environment(const live_job_t *j, const live_launch_t *l);
+/* /proc/PID/stat start time (clock ticks since boot); 0 when PID does not
+ * exist or has ended (zombie). */
+unsigned long long live_proc_start_time(pid_t pid);
 
 /* Paths of a job attempt's files under run_dir. */
 void live_job_path(char *buf, size_t len, const char *run_dir, const live_job_t *j,
