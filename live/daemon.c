@@ -855,6 +855,18 @@ static void send_reply(int fd, const char *s)
     }
 }
 
+/* While a plan is being applied only requests that change no job list are
+ * answered at once (reports, status, and errors); the rest wait. */
+static int answerable_while_busy(const char *text, size_t len)
+{
+    live_request_t r;
+    if (live_parse_request(text, len, &r, NULL) < 0)
+        return 1; /* the error reply needs nothing */
+    int ok = r.op == LIVE_OP_REPORT || r.op == LIVE_OP_STATUS;
+    live_request_free(&r);
+    return ok;
+}
+
 /* One connection: peer check, one request line (size-limited), one reply.
  * Returns 1 when the request was deferred (the fd stays open), else 0. */
 static int serve_client(daemon_t *d, int fd)
@@ -897,7 +909,7 @@ static int serve_client(daemon_t *d, int fd)
     if (complete && !too_big && d->busy) {
         char *nl = memchr(buf, '\n', len);
         size_t n = nl ? (size_t)(nl - buf) : len;
-        if (!memmem(buf, n, "\"report\"", 8) && !memmem(buf, n, "\"status\"", 8)) {
+        if (!answerable_while_busy(buf, n)) {
             xgrow((void **)&d->deferred, &d->deferred_cap, d->n_deferred + 1,
                   sizeof *d->deferred);
             d->deferred[d->n_deferred++] = (struct deferred){fd, cred.uid, buf, n};
