@@ -406,10 +406,21 @@ static int cmd_submit(int argc, char **argv)
     return submit_one(sock, &s);
 }
 
+static double num_field(const cJSON *o, const char *k)
+{
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(f) ? f->valuedouble : NAN;
+}
+
+static const char *str_field(const cJSON *o, const char *k)
+{
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(f) ? f->valuestring : "-";
+}
+
 static void status_print(const cJSON *o)
 {
-    const cJSON *now = cJSON_GetObjectItemCaseSensitive(o, "now");
-    printf("t=%.1f s%s\n", cJSON_IsNumber(now) ? now->valuedouble : NAN,
+    printf("t=%.1f s%s\n", num_field(o, "now"),
            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "draining")) ? " (draining)" : "");
     printf("%-6s %-9s %-28s %4s %6s %12s %12s %10s\n", "id", "state", "workload", "gpus",
            "alloc", "work_done", "work", "jct");
@@ -417,16 +428,13 @@ static void status_print(const cJSON *o)
     const cJSON *j;
     cJSON_ArrayForEach(j, jobs)
     {
-#define NUM(k) (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, k)) ? cJSON_GetObjectItemCaseSensitive(j, k)->valuedouble : NAN)
-#define STR(k) (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, k)) ? cJSON_GetObjectItemCaseSensitive(j, k)->valuestring : "-")
         char alloc[32] = "-";
         const cJSON *ids = cJSON_GetObjectItemCaseSensitive(j, "gpu_ids");
         if (ids)
-            snprintf(alloc, sizeof alloc, "%dx%s", cJSON_GetArraySize(ids), STR("type"));
-        printf("%-6.0f %-9s %-28.28s %4.0f %6s %12.1f %12.1f %10.1f\n", NUM("id"), STR("state"),
-               STR("workload"), NUM("gpus"), alloc, NUM("work_done"), NUM("work"), NUM("jct"));
-#undef NUM
-#undef STR
+            snprintf(alloc, sizeof alloc, "%dx%s", cJSON_GetArraySize(ids), str_field(j, "type"));
+        printf("%-6.0f %-9s %-28.28s %4.0f %6s %12.1f %12.1f %10.1f\n", num_field(j, "id"),
+               str_field(j, "state"), str_field(j, "workload"), num_field(j, "gpus"), alloc,
+               num_field(j, "work_done"), num_field(j, "work"), num_field(j, "jct"));
     }
 }
 

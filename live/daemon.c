@@ -589,7 +589,8 @@ static int apply_plan(daemon_t *d, double t, mls_err_t *err)
     int stopping = 0;
     for (int k = 0; k < n; k++) {
         live_job_t *j = &d->jobs[d->vidx[k]];
-        if (j->state != LJ_RUNNING || (alloc_of[k] >= 0 && unchanged(j, p, &p->allocs[alloc_of[k]])))
+        if (j->state != LJ_RUNNING ||
+            (alloc_of[k] >= 0 && unchanged(j, p, &p->allocs[alloc_of[k]])))
             continue;
         j->preemptions += alloc_of[k] < 0;
         if (d->cfg->preempt_suspend && alloc_of[k] < 0) {

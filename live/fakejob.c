@@ -219,13 +219,13 @@ int live_fake_job_main(int argc, char **argv)
     f.nodes = (int)env_double("MLSCHED_NUM_NODES", 1);
     f.batch = (int)env_double("MLSCHED_BATCH_SIZE", 0);
     f.gpus = count_devices();
-    int c;
+    int c, idx = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
         double v = NAN;
-        if (c != 'w' && c != 'T' && c != 'h' && (!optarg || mls_parse_double(optarg, &v) < 0 ||
+        if (c != 'w' && c != 'T' && c != 'h' && c != '?' && (!optarg || mls_parse_double(optarg, &v) < 0 ||
                                                  !(v > 0) || !isfinite(v))) {
-            fprintf(stderr, "fake-job: %s: '%s' is not a positive number\n", argv[optind - 1],
+            fprintf(stderr, "fake-job: --%s: '%s' is not a positive number\n", opts[idx].name,
                     optarg ? optarg : "");
             return MLS_EXIT_USAGE;
         }
