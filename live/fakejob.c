@@ -223,8 +223,8 @@ int live_fake_job_main(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
         double v = NAN;
-        if (c != 'w' && c != 'T' && c != 'h' && c != '?' && (!optarg || mls_parse_double(optarg, &v) < 0 ||
-                                                 !(v > 0) || !isfinite(v))) {
+        int numeric = c == 'n' || c == 'r' || c == 'x' || c == 'i';
+        if (numeric && (mls_parse_double(optarg, &v) < 0 || !(v > 0) || !isfinite(v))) {
             fprintf(stderr, "fake-job: --%s: '%s' is not a positive number\n", opts[idx].name,
                     optarg ? optarg : "");
             return MLS_EXIT_USAGE;
