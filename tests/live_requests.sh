@@ -11,6 +11,7 @@ tmp=$(mktemp -d /tmp/mls-req-XXXXXX)
 pids=""
 cleanup() {
     for p in $pids; do kill "$p" 2>/dev/null; done
+    for p in $pids; do wait "$p" 2>/dev/null; done
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -117,7 +118,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
     # a daemon of nobody's, reached by root (who passes any folder mode)
     mkdir "$tmp/nb" && chown nobody:nogroup "$tmp/nb" && chmod 0700 "$tmp/nb"
     chmod 0711 "$tmp"
-    asnobody "$MLSCHED" live serve --cluster v100=1x4 --policy fifo --state "$tmp/nb/s.db" \
+    # setpriv itself (not the function, whose subshell $! would name) execs the daemon
+    setpriv --reuid=nobody --regid=nogroup --clear-groups "$MLSCHED" live serve \
+        --cluster v100=1x4 --policy fifo --state "$tmp/nb/s.db" \
         --socket "$tmp/nb/run/sock" 2>"$tmp/nb.log" &
     pids="$pids $!"
     i=0
