@@ -1083,18 +1083,13 @@ static int recover(daemon_t *d, mls_err_t *err)
             hold(d, j);
         int status;
         double when;
-        int known = j->pid > 0 || j->ext_id[0];
-        if (known && !d->exec.ops->ended(&d->exec, j, d->run_dir, &status, &when)) {
+        if (!d->exec.ops->ended(&d->exec, j, d->run_dir, &status, &when)) {
             live_db_event(d->db, t, j->id, "adopt", NULL);
             logf_(d, "job %lld re-adopted (pid %d%s%s)", (long long)j->id, (int)j->pid,
                   j->ext_id[0] ? ", Slurm job " : "", j->ext_id);
             if (j->state == LJ_STOPPING)
                 ask_stop(d, j, j->stop_kind);
             continue;
-        }
-        if (!known) {
-            status = -1;
-            when = NAN;
         }
         if (status < 0)
             live_db_event(d->db, t, j->id, "lost", "no process and no exit record");

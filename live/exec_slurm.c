@@ -21,6 +21,9 @@
  * picks the GPUs on it (the plan's GPU ids are advisory), and a job over k
  * nodes asks for ceil(N/k) GPUs on each of k nodes.
  *
+ * Each run is named mlsched-ID-ATTEMPT, so a daemon killed between sbatch
+ * and recording the Slurm id finds the run again by its name.
+ *
  * state: the exit file first; else `squeue --json` (every job, one call per
  * 0.2 s at most, cached), falling back to `squeue -h -t all -o "%i %T"`
  * on Slurm versions without --json. A job Slurm no longer lists as active and
@@ -42,6 +45,7 @@
 typedef struct slurm_job_state {
     long id;
     char state[24];
+    char name[64];
 } slurm_job_state_t;
 
 typedef struct slurm_ctx {
@@ -155,7 +159,7 @@ static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
     live_job_path(log, sizeof log, l->run_dir, j, "log");
     unlink(exit_file);
     int nodes = j->nodes > 0 ? j->nodes : 1;
-    snprintf(name, sizeof name, "--job-name=mlsched-%lld", (long long)j->id);
+    snprintf(name, sizeof name, "--job-name=mlsched-%lld-%d", (long long)j->id, j->attempt);
     snprintf(gres, sizeof gres, "--gres=gpu:%d", (j->ngpus + nodes - 1) / nodes);
     snprintf(nodes_opt, sizeof nodes_opt, "--nodes=%d", nodes);
     snprintf(out_opt, sizeof out_opt, "--output=%s", log);
@@ -254,12 +258,13 @@ static void slurm_signal(live_exec_t *x, live_job_t *j, int sig)
     spawn(x->ctx, argv);
 }
 
-static void remember(slurm_ctx_t *c, long id, const char *state)
+static void remember(slurm_ctx_t *c, long id, const char *state, const char *name)
 {
     xgrow((void **)&c->jobs, &c->cap, c->n_jobs + 1, sizeof *c->jobs);
-    c->jobs[c->n_jobs].id = id;
-    snprintf(c->jobs[c->n_jobs].state, sizeof c->jobs[c->n_jobs].state, "%s", state);
-    c->n_jobs++;
+    slurm_job_state_t *s = &c->jobs[c->n_jobs++];
+    s->id = id;
+    snprintf(s->state, sizeof s->state, "%s", state);
+    snprintf(s->name, sizeof s->name, "%s", name);
 }
 
 static int query_json(slurm_ctx_t *c)
@@ -282,8 +287,10 @@ static int query_json(slurm_ctx_t *c)
     {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "job_id");
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "job_state");
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
         if (cJSON_IsNumber(id) && cJSON_IsString(st))
-            remember(c, (long)id->valuedouble, st->valuestring);
+            remember(c, (long)id->valuedouble, st->valuestring,
+                     cJSON_IsString(nm) ? nm->valuestring : "");
     }
     cJSON_Delete(o);
     return 0;
@@ -291,7 +298,7 @@ static int query_json(slurm_ctx_t *c)
 
 static int query_text(slurm_ctx_t *c)
 {
-    char *argv[] = {"squeue", "-h", "-t", "all", "-o", "%i %T", NULL};
+    char *argv[] = {"squeue", "-h", "-t", "all", "-o", "%i %T %j", NULL};
     char *out = NULL;
     if (run_cmd(argv, &out, NULL, NULL) != 0) {
         free(out);
@@ -300,9 +307,9 @@ static int query_text(slurm_ctx_t *c)
     char *save = NULL;
     for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         long id;
-        char st[24];
-        if (sscanf(line, "%ld %23s", &id, st) == 2)
-            remember(c, id, st);
+        char st[24], nm[64] = "";
+        if (sscanf(line, "%ld %23s %63s", &id, st, nm) >= 2)
+            remember(c, id, st, nm);
     }
     free(out);
     return 0;
@@ -358,12 +365,21 @@ static int slurm_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
     int have_exit = read_exit(run_dir, j, status, when);
     if (!have_exit)
         *status = -1;
-    if (!j->ext_id[0])
-        return 1;
     /* Ended for the daemon only once Slurm has released the job too (not
      * COMPLETING any more): its GPUs are then free for the next sbatch. */
     if (refresh(c) < 0)
-        return 0; /* Slurm is not answering: assume it still runs */
+        return j->ext_id[0] ? 0 : 1; /* Slurm is not answering: assume it still runs */
+    if (!j->ext_id[0]) {
+        /* A daemon killed between sbatch and recording its id: find the run
+         * by its name, mlsched-ID-ATTEMPT. */
+        char want[64];
+        snprintf(want, sizeof want, "mlsched-%lld-%d", (long long)j->id, j->attempt);
+        for (size_t i = 0; i < c->n_jobs && !j->ext_id[0]; i++)
+            if (!strcmp(c->jobs[i].name, want))
+                snprintf(j->ext_id, sizeof j->ext_id, "%ld", c->jobs[i].id);
+        if (!j->ext_id[0])
+            return 1;
+    }
     long id = strtol(j->ext_id, NULL, 10);
     for (size_t i = 0; i < c->n_jobs; i++)
         if (c->jobs[i].id == id) {

@@ -4,7 +4,8 @@
 # devices as GRES) and always stops. A 4-job trace under las at time scale 40:
 # jobs become sbatch jobs with --gres=gpu:N, Slurm hands each its
 # CUDA_VISIBLE_DEVICES, preemption is scancel --signal=TERM (the fake job
-# checkpoints) and a later sbatch resumes it; every job finishes exactly once.
+# checkpoints) and a later sbatch resumes it. The daemon is SIGKILLed mid-trace
+# and restarted: it re-adopts its Slurm jobs; every job finishes exactly once.
 # The JCTs are printed beside `mlsched simulate`'s (not asserted: Slurm's own
 # latencies, ~1 s a start, are 40 s of trace time at this scale).
 # Skips (77) when Slurm is not installed, we are not root, or it cannot start.
@@ -40,15 +41,19 @@ node=$(sinfo -h -o %N | head -n 1)
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 sock="$tmp/run/sock"
-"$MLSCHED" live serve --cluster v100=1x4 --policy las --executor slurm --slurm-nodes "$node" \
-    --time-scale 40 --state "$tmp/s.db" --socket "$sock" 2>"$tmp/daemon.log" &
-pid=$!
-i=0
-until "$MLSCHED" live status --socket "$sock" >/dev/null 2>&1; do
-    i=$((i + 1))
-    [ $i -gt 100 ] && { echo "FAIL: daemon did not come up: $(cat "$tmp/daemon.log")"; exit 1; }
-    sleep 0.1
-done
+serve() {
+    "$MLSCHED" live serve --cluster v100=1x4 --policy las --executor slurm \
+        --slurm-nodes "$node" --time-scale 40 --state "$tmp/s.db" --socket "$sock" \
+        2>>"$tmp/daemon.log" &
+    pid=$!
+    i=0
+    until "$MLSCHED" live status --socket "$sock" >/dev/null 2>&1; do
+        i=$((i + 1))
+        [ $i -gt 100 ] && { echo "FAIL: daemon did not come up: $(cat "$tmp/daemon.log")"; exit 1; }
+        sleep 0.1
+    done
+}
+serve
 "$MLSCHED" live submit --socket "$sock" --trace "$SRCDIR/tests/fixtures/live/trace4.csv" \
     >/dev/null || bad "submit --trace failed"
 # a job that shows what Slurm gave it
@@ -56,6 +61,12 @@ done
     /bin/sh -c 'echo "CVD=$CUDA_VISIBLE_DEVICES SLURM_JOB_ID=$SLURM_JOB_ID" >"$0"' \
     "$tmp/env.txt" >/dev/null || bad "submit env job failed"
 "$MLSCHED" live drain --socket "$sock" || bad "drain failed"
+# SIGKILL the daemon mid-trace; the next one re-adopts the Slurm jobs
+sleep 20
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+sleep 1
+serve
 i=0
 while kill -0 "$pid" 2>/dev/null; do
     i=$((i + 1))
@@ -69,6 +80,8 @@ n=$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM jobs WHERE state='done' AND comple
 [ "$n" = 5 ] || bad "$n of 5 jobs done exactly once: $(sqlite3 "$tmp/s.db" 'SELECT id, state, exit_code FROM jobs')"
 n=$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM events WHERE event='stop' AND detail LIKE 'exit 143%'")
 [ "$n" -gt 0 ] || bad "no job was preempted through Slurm (checkpoint exit 143)"
+n=$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM events WHERE event IN ('adopt', 'lost')")
+[ "$n" -gt 0 ] || bad "the restarted daemon neither re-adopted nor settled a Slurm job"
 n=$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM jobs WHERE ext_id = '' OR ext_id IS NULL")
 [ "$n" = 0 ] || bad "$n jobs without a Slurm job id"
 grep -q "^CVD=[0-9],[0-9] SLURM_JOB_ID=[0-9]" "$tmp/env.txt" ||
