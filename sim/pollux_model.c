@@ -31,6 +31,23 @@ double pollux_efficiency(double phi, double m0, double total_batch)
     return (phi + m0) / (phi + total_batch);
 }
 
+void pollux_split_batch(double local, int gpus, int m0, int max_batch, int max_local,
+                        int *atomic, int *accum)
+{
+    const double eps = 1e-8;
+    int s = (int)ceil(local / max_local - eps) - 1;
+    if (s < 0)
+        s = 0;
+    if (gpus == 1 && local > m0 + eps && s < 1)
+        s = 1;
+    int m = (int)ceil(local / (s + 1) - eps);
+    int cap = max_batch / (gpus * (s + 1));
+    if (m > cap)
+        m = cap;
+    *atomic = m > 0 ? m : 1;
+    *accum = s;
+}
+
 /* x = (log alpha_grad, log beta_grad, log alpha_local, log beta_local,
  *      log alpha_node, log beta_node, logit((gamma - 1) / 9)) */
 static void from_x(const gsl_vector *x, pollux_params_t *p)
