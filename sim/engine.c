@@ -198,6 +198,12 @@ int engine_check_trace(const mls_trace_t *trace, const mls_cluster_t *cluster,
                           "%s: job %lld: gpus: needs %d GPUs but the largest GPU type of the "
                           "cluster has %d",
                           tp, (long long)j->id, j->min_gpus, largest);
+        else if (j->mode != ADAPT_STATIC && perf->ops->goodput)
+            rc = mls_fail(err,
+                          "%s: job %lld: mode: %s adaptation changes the batch of table "
+                          "workloads; the %s perf model %s picks batches itself (use static)",
+                          tp, (long long)j->id, j->mode == ADAPT_GNS ? "gns" : "accordion",
+                          perf->ops->backend, perf->source);
         else if (best_rate(cluster, perf, typemap, pw, j->gpus, j->batch_size) <= 0)
             rc = mls_fail(err,
                           "%s: job %lld: workload '%s' on %d GPUs: the perf model gives it no "

@@ -52,7 +52,7 @@ static void fx_init(fx_t *f, int n_types, const int *gpus, const double *rate)
     }
     for (int i = 0; i < 64; i++)
         f->holder[i] = -1;
-    f->perf = (view_perf_t){f, fx_tput, NULL};
+    f->perf = (view_perf_t){.ctx = f, .throughput = fx_tput};
     f->v.n_types = n_types;
     f->v.types = f->types;
     f->v.nodes = f->nodes;
