@@ -51,7 +51,7 @@ static void usage(FILE *out)
             "                            policy on arrivals and completions only\n"
             "      --cadence MODE        events, rounds or both (default: the policy's own)\n"
             "      --restart-overhead S  seconds lost at every (re)start (default 20)\n"
-            "      --overheads FILE      per-workload start/restart/resize/migrate costs\n"
+            "      --overheads FILE      per-workload start/restart/resize/migrate/suspend costs\n"
             "                            (JSON, see README)\n"
             "  -s, --seed N              seed of the run (default 1)\n"
             "      --measure LO:HI       measure jobs with ids in [LO, HI) only; the run ends\n"

@@ -57,6 +57,7 @@ typedef struct sim_job {
     int preemptions, restarts;
     double ovh[OVH_KINDS]; /* its overheads, s */
     int change;            /* what its next start is: OVH_RESTART, _RESIZE, _MIGRATE */
+    int left_gpus, left_type; /* GPUs it held when last stopped (for OVH_SUSPEND), 0 none */
     int partner; /* job sharing its GPUs (space sharing), -1 none */
     int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
     uint32_t version;
@@ -752,6 +753,8 @@ static int unchanged(const engine_t *e, const sim_job_t *j, const plan_t *p,
 static void stop_job(engine_t *e, sim_job_t *j)
 {
     advance(e, j);
+    j->left_gpus = j->partner < 0 ? j->ngpus : 0; /* gpu_ids keeps the ids */
+    j->left_type = j->type;
     release_gpus(e, j);
     j->state = JOB_QUEUED;
 }
@@ -762,6 +765,18 @@ static double start_overhead(sim_job_t *j)
     int kind = j->restarts == 0 ? OVH_START : j->change;
     j->change = OVH_RESTART;
     return j->ovh[kind];
+}
+
+static int same_set(const int *a, const int *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = a[k] == b[i];
+        if (!found)
+            return 0;
+    }
+    return 1;
 }
 
 /* The batch a (re)started job runs at: the plan's, or its own. */
@@ -795,6 +810,10 @@ static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_allo
         if (nodes < 0)
             return plan_error(e, &e->vjobs[a->job], err, "capacity", "not enough free GPUs");
     }
+    if (j->change == OVH_RESTART && j->left_gpus == a->gpus && j->left_type == a->type &&
+        same_set(j->gpu_ids, ids, a->gpus))
+        j->change = OVH_SUSPEND;
+    j->left_gpus = 0;
     j->type = a->type;
     j->nodes = nodes;
     hold_gpus(e, j, ids, a->gpus);
@@ -950,6 +969,7 @@ static void node_fail(engine_t *e, int node)
         j->work_done = j->ckpt_work;
         j->change = OVH_RESTART;
         stop_job(e, j);
+        j->left_gpus = 0; /* its memory is gone: no resume */
         j->preemptions++;
     }
     e->node_up[node] = 0;

@@ -389,6 +389,58 @@ START_TEST(adapt_schedules)
 }
 END_TEST
 
+/* LIFO on one GPU: the newest job runs, the others wait. */
+static int lifo_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t n)
+{
+    (void)state;
+    (void)err;
+    (void)n;
+    if (v->n_jobs)
+        plan_run(plan, v->n_jobs - 1, 0, 1);
+    return 0;
+}
+
+/* j0 (100 s of work) runs from 0, is preempted at 10 by j1 (5 s), and comes
+ * back at 15 on the GPU it left: a Gandiva resume (0.25 s) instead of a
+ * restart (5 s) when "suspend" is set; it follows "restart" otherwise. */
+START_TEST(suspend_resume)
+{
+    for (int gandiva = 0; gandiva < 2; gandiva++) {
+        double rates[] = {1.0};
+        world_t w;
+        memset(&w, 0, sizeof w);
+        fixture_cluster(&w.cluster, 1, 1);
+        trace_init(&w.trace);
+        fixture_job(&w.trace, 0, 0, 0, 1, 100);
+        fixture_job(&w.trace, 1, 10, 0, 1, 5);
+        w.perf = fixture_perf(1, rates);
+        engine_config_defaults(&w.cfg);
+        w.cfg.round_len = 0;
+        char path[] = "/tmp/mls_susp_XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert(fd >= 0);
+        close(fd);
+        write_file(path, gandiva ? "{\"default\": {\"start\": 0, \"restart\": 5, \"suspend\": 0.25}}"
+                                 : "{\"default\": {\"start\": 0, \"restart\": 5}}");
+        overheads_t o;
+        overheads_init(&o, 20);
+        mls_err_t err = {{0}};
+        ck_assert_msg(overheads_load_json(&o, path, &err) == 0, "%s", err.msg);
+        unlink(path);
+        ck_assert(overheads_get(&o, "w0", OVH_SUSPEND) == (gandiva ? 0.25 : 5));
+        w.cfg.overheads = &o;
+        policy_ops_t lifo = {"lifo", "-", "-", "", 0, MLS_CADENCE_EVENTS, NULL, lifo_schedule,
+                             NULL};
+        run(&w, &lifo);
+        ck_assert(close_to(w.res.jobs[1].finish, 15, 1e-12));
+        ck_assert_msg(close_to(w.res.jobs[0].finish, gandiva ? 105.25 : 110, 1e-12), "%.9f",
+                      w.res.jobs[0].finish);
+        overheads_free(&o);
+        world_free(&w);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("perf_models");
@@ -400,6 +452,7 @@ int main(void)
     tcase_add_test(tc, alone_finishes_at_duration);
     tcase_add_test(tc, engine_gns_boundaries);
     tcase_add_test(tc, adapt_schedules);
+    tcase_add_test(tc, suspend_resume);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_set_fork_status(sr, CK_NOFORK);
