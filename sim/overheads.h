@@ -6,16 +6,16 @@
  * teardown, restore, warm-up). Kinds, their defaults and sources:
  *
  *   start    --restart-overhead (20 s): Shockwave's simulator charges 20 s to a
- *            job not running in the previous round (uw-mad-dash/shockwave,
- *            scheduler.py); Pollux's charges 30 s for any re-allocation
- *            (adaptdl osdi21-artifact simulator.py, rescale_time = 30).
+ *            job that was not running in the previous round (notes/peers.md,
+ *            "Shockwave"); Pollux's simulator charges 30 s for any
+ *            re-allocation (adaptdl osdi21-artifact simulator/simulator.py,
+ *            Job.reallocate: rescale_time = 30).
  *   restart  --restart-overhead: the same sources (a preempted job restores
  *            its last checkpoint).
- *   resize   --restart-overhead; Pollux measures checkpoint-restart on
- *            re-allocation at 15-120 s depending on the model (OSDI 2021, §5.3.1)
- *            and simulates 30 s.
- *   migrate  --restart-overhead; Gavel charges no extra cost for moving a job
- *            between rounds beyond its restart (Narayanan et al., OSDI 2020, §6).
+ *   resize   --restart-overhead: the same sources (Pollux's 30 s is exactly a
+ *            resize: the same job on a new set of GPUs).
+ *   migrate  --restart-overhead: the same sources (Shockwave charges any job
+ *            (re)started in a round the same 20 s, moved or not).
  *   suspend  --restart-overhead by default, i.e. off: a preempted job that
  *            comes back on exactly the GPUs it left resumes from GPU/host memory
  *            when the scheduler suspends it at a mini-batch boundary, which costs
@@ -29,7 +29,8 @@
  *                  "suspend": 0.25},
  *    "workloads": {"ResNet-50 (batch size 64)": {"restart": 45}}}
  *
- * Keys not given keep the default. */
+ * Keys not given keep the default; a "suspend" that no object gives follows
+ * "restart". */
 #ifndef MLS_OVERHEADS_H
 #define MLS_OVERHEADS_H
 
