@@ -10,3 +10,5 @@ tests_test_perf_models_SOURCES = tests/test_perf_models.c tests/engine_fixture.c
 tests_test_perf_models_CFLAGS = $(TEST_CFLAGS)
 tests_test_perf_models_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/fixtures/pollux
+TESTS += tests/model_fit.sh
+EXTRA_DIST += tests/model_fit.sh
