@@ -12,3 +12,5 @@ tests_test_perf_models_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/fixtures/pollux
 TESTS += tests/model_fit.sh
 EXTRA_DIST += tests/model_fit.sh
+TESTS += tests/alone_duration.sh
+EXTRA_DIST += tests/alone_duration.sh
