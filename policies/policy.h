@@ -160,7 +160,9 @@ typedef struct view_perf {
     /* Appended (issue 4). Every pointer is set; each returns NAN (or -1) when
      * the perf model cannot answer (e.g. the table backend has no fitted
      * model). Under the pollux backend, `throughput` above is the goodput at
-     * the job's current progress in work units/s (M0-equivalent samples).
+     * the job's current progress in work units/s (M0-equivalent samples),
+     * with `batch` the per-GPU batch per optimizer step, split into
+     * micro-batches that fit the GPU (0: the job's current batch and steps).
      *
      * Samples/s of the *fitted* model (Pollux's T_iter) of job j on `gpus`
      * GPUs of `type` over `nodes` nodes (0: fewest) at per-GPU micro-batch
