@@ -611,10 +611,12 @@ static double view_goodput(void *ctx, const view_job_t *vj, int type, int gpus, 
 static int view_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out, int max)
 {
     const engine_t *e = ctx;
-    long k = vj - e->vjobs;
-    if (!e->policy->oracle || k < 0 || k >= (long)e->n_active)
+    const sim_job_t *j = NULL;
+    for (size_t k = 0; k < e->n_active && !j; k++) /* by id: vj may be a policy's copy */
+        if (e->jobs[e->active[k]].spec->id == vj->id)
+            j = &e->jobs[e->active[k]];
+    if (!e->policy->oracle || !j)
         return -1;
-    const sim_job_t *j = &e->jobs[e->active[k]];
     int cur = j->ad_on ? (int)floor(ad_epoch_at(j, j->work_done) + 1e-9) : 0, n = 0, b = j->batch;
     if (n < max)
         out[n] = (view_batch_step_t){cur, b};
