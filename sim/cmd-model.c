@@ -84,7 +84,9 @@ static int model_fit(int argc, char **argv)
     free(text);
     FILE *out = output ? stdout : stderr;
     for (size_t i = 0; !quiet && i < n; i++)
-        fprintf(out, "%-12s %-10s %5zu samples  median rel. error %5.2f %%  max %6.2f %%  gamma %.2f\n",
+        fprintf(out,
+                "%-12s %-10s %5zu samples  median rel. error %5.2f %%  max %6.2f %%  "
+                "gamma %.2f\n",
                 rows[i].app, rows[i].type, rows[i].samples, 100 * rows[i].rep.median_rel_err,
                 100 * rows[i].rep.max_rel_err, rows[i].params.gamma);
     return rc;

@@ -49,7 +49,9 @@ static int read_kinds(const cJSON *obj, double *vals, const char *path, const ch
         while (k < OVH_KINDS && strcmp(it->string, kind_names[k]))
             k++;
         if (k == OVH_KINDS)
-            return mls_fail(err, "%s: %s.%s: unknown overhead (start, restart, resize, migrate, suspend)",
+            return mls_fail(err,
+                            "%s: %s.%s: unknown overhead (start, restart, resize, migrate, "
+                            "suspend)",
                             path, where, it->string);
         if (!cJSON_IsNumber(it) || it->valuedouble < 0 || !isfinite(it->valuedouble))
             return mls_fail(err, "%s: %s.%s: must be seconds >= 0", path, where, it->string);

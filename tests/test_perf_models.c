@@ -420,8 +420,9 @@ START_TEST(suspend_resume)
         int fd = mkstemp(path);
         ck_assert(fd >= 0);
         close(fd);
-        write_file(path, gandiva ? "{\"default\": {\"start\": 0, \"restart\": 5, \"suspend\": 0.25}}"
-                                 : "{\"default\": {\"start\": 0, \"restart\": 5}}");
+        write_file(path, gandiva
+                             ? "{\"default\": {\"start\": 0, \"restart\": 5, \"suspend\": 0.25}}"
+                             : "{\"default\": {\"start\": 0, \"restart\": 5}}");
         overheads_t o;
         overheads_init(&o, 20);
         mls_err_t err = {{0}};
