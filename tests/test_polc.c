@@ -1,0 +1,491 @@
+/* test_polc.c: unit tests of themis, gandiva-fair and gandiva.
+ *
+ * Each test builds a small view by hand: GPU types of two equal nodes, jobs
+ * with a user and a workload, a perf table where a GPU of type t runs
+ * workload w at rate[w][t] work units/s, and pairs that share at 0.6 of their
+ * solo rates (workloads 0, 1: the pair gains), 0.4 (workload 2: it loses) or
+ * not at all (workload 3). play() runs a policy instance over several rounds,
+ * applying each plan to the view as the mechanism would (who holds which
+ * type, attained time and service), and sums each user's GPU-seconds per type.
+ * The expected numbers are worked out by hand in the comments. */
+#include "policies/policy.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXJ 8
+#define MAXT 2
+#define MAXW 4
+
+typedef struct fx {
+    view_gpu_type_t types[MAXT];
+    view_node_t nodes[2 * MAXT];
+    view_job_t jobs[MAXJ];
+    int holder[32];
+    double rate[MAXW][MAXT];
+    view_perf_t perf;
+    const char *users[2];
+    view_t v;
+} fx_t;
+
+static double fx_tput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
+{
+    (void)nodes;
+    (void)batch;
+    const fx_t *f = ctx;
+    return f->rate[j->workload][type] * gpus;
+}
+
+static int fx_pair(void *ctx, const view_job_t *a, const view_job_t *b, int type, int gpus,
+                   double out[2])
+{
+    if (a->workload == 3 || b->workload == 3)
+        return -1;
+    double k = a->workload == 2 || b->workload == 2 ? 0.4 : 0.6;
+    out[0] = k * fx_tput(ctx, a, type, gpus, 1, 0);
+    out[1] = k * fx_tput(ctx, b, type, gpus, 1, 0);
+    return 0;
+}
+
+/* n_types types with the given GPU counts, each on two nodes; every workload
+ * runs at 1 unit/s per GPU until set otherwise. Users "alice" and "bob". */
+static void fx_init(fx_t *f, int n_types, const int *gpus)
+{
+    memset(f, 0, sizeof *f);
+    int id = 0;
+    static const char *const names[] = {"fast", "slow"};
+    for (int t = 0; t < n_types; t++) {
+        f->types[t] = (view_gpu_type_t){names[t], gpus[t], gpus[t], 16.0};
+        for (int k = 0; k < 2; k++) {
+            int g = gpus[t] / 2 + (k == 0 ? gpus[t] % 2 : 0);
+            f->nodes[f->v.n_nodes++] = (view_node_t){t, g, id, 0, 1};
+            id += g;
+        }
+        for (int w = 0; w < MAXW; w++)
+            f->rate[w][t] = 1.0;
+    }
+    for (int i = 0; i < 32; i++)
+        f->holder[i] = -1;
+    f->perf = (view_perf_t){f, fx_tput, fx_pair};
+    f->users[0] = "alice";
+    f->users[1] = "bob";
+    f->v.n_users = 2;
+    f->v.users = f->users;
+    f->v.n_types = n_types;
+    f->v.types = f->types;
+    f->v.nodes = f->nodes;
+    f->v.n_gpus = id;
+    f->v.gpu_holder = f->holder;
+    f->v.jobs = f->jobs;
+    f->v.perf = &f->perf;
+    f->v.round_len = 120;
+    f->v.seed = 1;
+}
+
+/* Adds a queued job (in (submit, id) order) with total = remaining = work. */
+static int fx_job(fx_t *f, int64_t id, double submit, int user, int wl, int gpus, double work)
+{
+    int j = f->v.n_jobs++;
+    view_job_t *jb = &f->jobs[j];
+    *jb = (view_job_t){0};
+    jb->id = id;
+    jb->user = user;
+    jb->workload = wl;
+    jb->submit = submit;
+    jb->priority = 1;
+    jb->deadline = INFINITY;
+    jb->duration_estimate = NAN;
+    jb->gpus_requested = jb->min_gpus = jb->max_gpus = gpus;
+    jb->cur_type = -1;
+    jb->first_start = jb->last_start = jb->throughput = NAN;
+    jb->total_work = jb->remaining_work = work;
+    return j;
+}
+
+/* Applies a plan to the view as the mechanism would (no restart costs). */
+static void apply(fx_t *f, const plan_t *p)
+{
+    for (int j = 0; j < f->v.n_jobs; j++) {
+        view_job_t *jb = &f->jobs[j];
+        int k = plan_find(p, j);
+        if (k < 0) {
+            jb->state = VIEW_QUEUED;
+            jb->cur_type = -1;
+            jb->cur_gpus = 0;
+            continue;
+        }
+        if (jb->state == VIEW_QUEUED || jb->cur_type != p->allocs[k].type)
+            jb->last_start = f->v.now;
+        jb->state = VIEW_RUNNING;
+        jb->cur_type = p->allocs[k].type;
+        jb->cur_gpus = p->allocs[k].gpus;
+        jb->cur_nodes = 1;
+    }
+}
+
+/* Capacity per type (a packed pair counted once), one allocation per job. */
+static void check_plan(const fx_t *f, const plan_t *p)
+{
+    int used[MAXT] = {0};
+    for (int k = 0; k < p->n; k++) {
+        const plan_alloc_t *a = &p->allocs[k];
+        ck_assert_int_eq(plan_find(p, a->job), k);
+        ck_assert_int_eq(a->gpus, f->jobs[a->job].gpus_requested);
+        if (a->pack_with >= 0) {
+            int m = plan_find(p, a->pack_with);
+            ck_assert_int_ge(m, 0);
+            ck_assert_int_eq(p->allocs[m].pack_with, a->job);
+            ck_assert_int_eq(p->allocs[m].type, a->type);
+            if (m < k)
+                continue;
+        }
+        used[a->type] += a->gpus;
+    }
+    for (int t = 0; t < f->v.n_types; t++)
+        ck_assert_int_le(used[t], f->types[t].total_gpus);
+}
+
+/* A policy instance with the given "key=value" parameters (NULL-ended). */
+static void *make(const char *name, const char *const *kv, int expect_ok)
+{
+    const char *keys[4], *vals[4];
+    char buf[4][64];
+    int n = 0;
+    for (; kv && kv[n]; n++) {
+        strncpy(buf[n], kv[n], sizeof buf[n] - 1);
+        buf[n][sizeof buf[n] - 1] = '\0';
+        char *eq = strchr(buf[n], '=');
+        *eq = '\0';
+        keys[n] = buf[n];
+        vals[n] = eq + 1;
+    }
+    policy_args_t args = {n, keys, vals};
+    void *st = NULL;
+    char err[256] = "";
+    int rc = policy_find(name)->create(&st, &args, err, sizeof err);
+    if (!expect_ok) {
+        ck_assert_msg(rc == -1 && err[0], "%s accepted bad parameters", name);
+        return NULL;
+    }
+    ck_assert_msg(rc == 0, "%s: %s", name, err);
+    return st;
+}
+
+static void decide(fx_t *f, const char *name, void *st, plan_t *p)
+{
+    char err[256] = "";
+    plan_clear(p);
+    ck_assert_msg(policy_find(name)->schedule(st, &f->v, p, err, sizeof err) == 0, "%s", err);
+    check_plan(f, p);
+}
+
+/* Runs `rounds` rounds from now; served[u][t] += GPU-seconds. */
+static void play(fx_t *f, const char *name, void *st, int rounds, double served[2][MAXT])
+{
+    plan_t p;
+    plan_init(&p);
+    for (int r = 0; r < rounds; r++) {
+        decide(f, name, st, &p);
+        apply(f, &p);
+        double dt = f->v.round_len;
+        for (int j = 0; j < f->v.n_jobs; j++) {
+            view_job_t *jb = &f->jobs[j];
+            if (jb->state == VIEW_QUEUED)
+                continue;
+            jb->attained_time += dt;
+            jb->attained_service += jb->cur_gpus * dt;
+            served[jb->user][jb->cur_type] += jb->cur_gpus * dt;
+        }
+        f->v.now += dt;
+        f->v.round++;
+    }
+    plan_free(&p);
+}
+
+static int on(const plan_t *p, int j)
+{
+    int k = plan_find(p, j);
+    return k < 0 ? -1 : p->allocs[k].type;
+}
+
+static const int FOUR[] = {4};
+
+/* Themis on 4 GPUs at 1 unit/s per GPU, now = 1000, N_avg = 3 for all:
+ *   A: submit 0,   2 GPUs, 2000 units: T_id = 1000 x 1.5 = 1500, rho = 1.333
+ *   B: submit 500, 2 GPUs, 4000 units: T_id = 2000 x 1.5 = 3000, rho = 0.833
+ *   C: submit 900, 4 GPUs, 1200 units: T_id =  300 x 3   =  900, rho = 0.444
+ * With lease 600 the values rho0/rho are A 1.30, B 1.24, C 2.50.
+ * f=0.5 offers the 2 worst (A, B): both win. f=0 offers all three: the
+ * product is maximised by C alone (2.50 > 1.30 x 1.24 = 1.612), and C's
+ * hidden payment leaves it 1/1.612 = 0.620 of the lease: 372 s. */
+static void themis_three(fx_t *f)
+{
+    fx_init(f, 1, FOUR);
+    fx_job(f, 1, 0, 0, 0, 2, 2000);
+    fx_job(f, 2, 500, 0, 0, 2, 4000);
+    fx_job(f, 3, 900, 1, 0, 4, 1200);
+    f->v.now = 1000;
+}
+
+START_TEST(themis_offers_worst_rho)
+{
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    themis_three(&f);
+    const char *const half[] = {"f=0.5", NULL};
+    void *st = make("themis-oracle", half, 1);
+    decide(&f, "themis-oracle", st, &p);
+    ck_assert_int_eq(p.n, 2);
+    ck_assert_int_eq(on(&p, 0), 0);
+    ck_assert_int_eq(on(&p, 1), 0);
+    ck_assert_int_eq(on(&p, 2), -1);
+    policy_find("themis-oracle")->destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
+START_TEST(themis_auction_and_lease)
+{
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    themis_three(&f);
+    const char *const all[] = {"f=0", NULL};
+    void *st = make("themis-oracle", all, 1);
+    decide(&f, "themis-oracle", st, &p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(on(&p, 2), 0);
+    apply(&f, &p);
+
+    /* C now looks long (v = 1.17): a fresh auction would pick A and B, but C
+     * holds its lease until 1000 + 372 s */
+    f.jobs[2].total_work = f.jobs[2].remaining_work = 12000;
+    f.v.now = 1360;
+    void *fresh = make("themis-oracle", all, 1);
+    decide(&f, "themis-oracle", fresh, &p);
+    ck_assert_int_eq(on(&p, 0), 0);
+    ck_assert_int_eq(on(&p, 1), 0);
+    ck_assert_int_eq(on(&p, 2), -1);
+    policy_find("themis-oracle")->destroy(fresh);
+    decide(&f, "themis-oracle", st, &p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(on(&p, 2), 0);
+
+    f.v.now = 1380; /* the shortened lease is over */
+    decide(&f, "themis-oracle", st, &p);
+    ck_assert_int_eq(on(&p, 0), 0);
+    ck_assert_int_eq(on(&p, 1), 0);
+    ck_assert_int_eq(on(&p, 2), -1);
+    policy_find("themis-oracle")->destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
+/* Non-oracle Themis sees no remaining work, and still fills the cluster. */
+START_TEST(themis_estimates_without_oracle)
+{
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    themis_three(&f);
+    for (int j = 0; j < 3; j++)
+        f.jobs[j].total_work = f.jobs[j].remaining_work = NAN;
+    f.jobs[0].duration_estimate = 1000;
+    void *st = make("themis", NULL, 1);
+    decide(&f, "themis", st, &p);
+    ck_assert_int_eq(on(&p, 0), 0); /* A, worst rho, bids and wins */
+    ck_assert_int_eq(on(&p, 1), 0); /* leftover GPUs go to B */
+    ck_assert_int_eq(on(&p, 2), -1);
+    policy_find("themis")->destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
+/* Stride on 2 GPUs, tickets 2:1, three 1-GPU jobs each: E = 4/3 and 2/3
+ * GPUs. Round 1: one each (passes 90, 180); round 2: alice both (ties go to
+ * the lower user); round 3: one each; then it repeats: 4 : 2 per 3 rounds. */
+START_TEST(gandiva_fair_tickets_2_to_1)
+{
+    static const int two[] = {2};
+    fx_t f;
+    fx_init(&f, 1, two);
+    for (int k = 0; k < 6; k++)
+        fx_job(&f, k, 0, k % 2, 0, 1, 1e9);
+    const char *const tk[] = {"tickets=alice:2,bob:1", NULL};
+    void *st = make("gandiva-fair", tk, 1);
+    double served[2][MAXT] = {{0}};
+    play(&f, "gandiva-fair", st, 1, served);
+    ck_assert(fabs(served[0][0] - 120) < 1e-9 && fabs(served[1][0] - 120) < 1e-9);
+    play(&f, "gandiva-fair", st, 1, served);
+    ck_assert(fabs(served[0][0] - 360) < 1e-9 && fabs(served[1][0] - 120) < 1e-9);
+    play(&f, "gandiva-fair", st, 10, served);
+    ck_assert_msg(fabs(served[0][0] / served[1][0] - 2.0) < 0.05, "alice/bob = %g",
+                  served[0][0] / served[1][0]);
+    policy_find("gandiva-fair")->destroy(st);
+
+    /* equal tickets: equal time */
+    memset(served, 0, sizeof served);
+    st = make("gandiva-fair", NULL, 1);
+    play(&f, "gandiva-fair", st, 12, served);
+    ck_assert(fabs(served[0][0] / served[1][0] - 1.0) < 0.05);
+    policy_find("gandiva-fair")->destroy(st);
+}
+END_TEST
+
+/* Trading on 2 fast + 2 slow GPUs: alice (2 jobs) runs 4x faster on fast
+ * GPUs, bob (4 jobs) 1.5x. Equal tickets: 2 GPUs each, 1 fast + 1 slow.
+ * Price (4 + 1.5) / 2 = 2.75 slow per fast: alice pays her whole slow GPU
+ * for 1/2.75 = 0.364 fast GPUs, so she is entitled to 1.364 of the 2 fast
+ * GPUs (68 %) and runs nothing on slow ones. Without trading: 50 %. */
+START_TEST(gandiva_fair_trades_fast_for_slow)
+{
+    static const int two_two[] = {2, 2};
+    fx_t f;
+    fx_init(&f, 2, two_two);
+    f.rate[0][0] = 4.0; /* alice's workload */
+    f.rate[1][0] = 1.5; /* bob's */
+    fx_job(&f, 1, 0, 0, 0, 1, 1e9);
+    fx_job(&f, 2, 0, 0, 0, 1, 1e9);
+    for (int k = 3; k < 7; k++)
+        fx_job(&f, k, 0, 1, 1, 1, 1e9);
+    double served[2][MAXT] = {{0}};
+    void *st = make("gandiva-fair", NULL, 1);
+    play(&f, "gandiva-fair", st, 44, served);
+    double fast = served[0][0] / (served[0][0] + served[1][0]);
+    ck_assert_msg(fabs(fast - (1 + 1 / 2.75) / 2) < 0.03, "alice's fast share %g", fast);
+    ck_assert(served[0][1] == 0);
+    policy_find("gandiva-fair")->destroy(st);
+
+    fx_t g;
+    fx_init(&g, 2, two_two);
+    memcpy(g.rate, f.rate, sizeof g.rate);
+    g.v.n_jobs = 0;
+    fx_job(&g, 1, 0, 0, 0, 1, 1e9);
+    fx_job(&g, 2, 0, 0, 0, 1, 1e9);
+    for (int k = 3; k < 7; k++)
+        fx_job(&g, k, 0, 1, 1, 1, 1e9);
+    memset(served, 0, sizeof served);
+    const char *const off[] = {"trade=0", NULL};
+    st = make("gandiva-fair", off, 1);
+    play(&g, "gandiva-fair", st, 44, served);
+    fast = served[0][0] / (served[0][0] + served[1][0]);
+    ck_assert_msg(fabs(fast - 0.5) < 0.03, "alice's fast share without trading %g", fast);
+    ck_assert(served[0][1] > 0);
+    policy_find("gandiva-fair")->destroy(st);
+}
+END_TEST
+
+/* Four 1-GPU jobs on 2 GPUs whose pairs gain (0.6 + 0.6 = 1.2): all four
+ * run, as two packed pairs. When they fit, nothing is packed. */
+START_TEST(gandiva_packs_gaining_pairs)
+{
+    static const int two[] = {2};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    fx_init(&f, 1, two);
+    for (int k = 0; k < 4; k++)
+        fx_job(&f, k, k, 0, k % 2, 1, 1e6);
+    void *st = make("gandiva", NULL, 1);
+    decide(&f, "gandiva", st, &p);
+    ck_assert_int_eq(p.n, 4);
+    for (int k = 0; k < 4; k++)
+        ck_assert_int_ge(p.allocs[k].pack_with, 0);
+    policy_find("gandiva")->destroy(st);
+
+    f.v.n_jobs = 2;
+    st = make("gandiva", NULL, 1);
+    decide(&f, "gandiva", st, &p);
+    ck_assert_int_eq(p.n, 2);
+    ck_assert_int_eq(p.allocs[0].pack_with, -1);
+    ck_assert_int_eq(p.allocs[1].pack_with, -1);
+    policy_find("gandiva")->destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
+/* Two 1-GPU jobs on 1 GPU whose pair loses (0.4 + 0.4 = 0.8): the random
+ * draw packs them once, introspection splits them at the next decision and
+ * they then take turns alone; a pair the perf model refuses is never formed. */
+START_TEST(gandiva_unpacks_losing_pair)
+{
+    static const int one[] = {1};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    fx_init(&f, 1, one);
+    f.nodes[1].gpus = 0;
+    fx_job(&f, 1, 0, 0, 2, 1, 1e6);
+    fx_job(&f, 2, 1, 1, 2, 1, 1e6);
+    void *st = make("gandiva", NULL, 1);
+    decide(&f, "gandiva", st, &p);
+    ck_assert_int_eq(p.n, 2);
+    ck_assert_int_eq(p.allocs[0].pack_with, p.allocs[1].job);
+    apply(&f, &p);
+    f.v.now = 120;
+    for (int r = 0; r < 3; r++) {
+        decide(&f, "gandiva", st, &p);
+        ck_assert_int_eq(p.n, 1);
+        ck_assert_int_eq(p.allocs[0].pack_with, -1);
+        f.jobs[p.allocs[0].job].attained_time += 120;
+        f.v.now += 120;
+    }
+    policy_find("gandiva")->destroy(st);
+
+    f.jobs[0].workload = f.jobs[1].workload = 3; /* cannot share */
+    st = make("gandiva", NULL, 1);
+    decide(&f, "gandiva", st, &p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(p.allocs[0].pack_with, -1);
+    policy_find("gandiva")->destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
+START_TEST(bad_params_rejected)
+{
+    const char *const bad_f[] = {"f=1", NULL};
+    const char *const neg_f[] = {"f=-0.1", NULL};
+    const char *const zero_lease[] = {"lease=0", NULL};
+    const char *const word_lease[] = {"lease=long", NULL};
+    const char *const unknown[] = {"knob=1", NULL};
+    make("themis", bad_f, 0);
+    make("themis-oracle", neg_f, 0);
+    make("themis", zero_lease, 0);
+    make("themis", word_lease, 0);
+    make("themis", unknown, 0);
+    const char *const no_weight[] = {"tickets=alice", NULL};
+    const char *const zero_weight[] = {"tickets=alice:0", NULL};
+    const char *const word_weight[] = {"tickets=alice:2,bob:x", NULL};
+    const char *const trade2[] = {"trade=2", NULL};
+    make("gandiva-fair", no_weight, 0);
+    make("gandiva-fair", zero_weight, 0);
+    make("gandiva-fair", word_weight, 0);
+    make("gandiva-fair", trade2, 0);
+    make("gandiva-fair", unknown, 0);
+    make("gandiva", unknown, 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("polc");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, themis_offers_worst_rho);
+    tcase_add_test(tc, themis_auction_and_lease);
+    tcase_add_test(tc, themis_estimates_without_oracle);
+    tcase_add_test(tc, gandiva_fair_tickets_2_to_1);
+    tcase_add_test(tc, gandiva_fair_trades_fast_for_slow);
+    tcase_add_test(tc, gandiva_packs_gaining_pairs);
+    tcase_add_test(tc, gandiva_unpacks_losing_pair);
+    tcase_add_test(tc, bad_params_rejected);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
