@@ -18,8 +18,8 @@
  * (attained_time, the mean over a pair), least first, ties by (submit, id),
  * and fill the GPUs greedily: a pair runs both jobs on the same GPUs
  * (pack_with) on the type where the pair's normalized throughput is highest
- * among the types with room; a single job keeps its GPUs or goes to the
- * fastest type with room.
+ * among the types with room; a single job goes to the fastest type with room
+ * (keeping its GPUs when it is already there).
  *
  * Differences from Gavel's gandiva.py, and why:
  * - Gavel recomputes equal time fractions and lets its round mechanism
@@ -232,8 +232,10 @@ int gandiva_schedule(void *state, const view_t *v, plan_t *plan, char *err, size
         if (pu_ever_fits(v, j))
             want += v->jobs[j].gpus_requested;
     if (want <= pu_room_total(&room)) { /* everyone fits: no packing */
+        for (int i = 0; i < n; i++)
+            if (pu_ever_fits(v, arrival[i]))
+                pu_start(v, &room, plan, arrival[i]);
         pu_room_free(&room);
-        pu_fill(v, arrival, n, plan);
         free(arrival);
         return 0;
     }
@@ -262,7 +264,7 @@ int gandiva_schedule(void *state, const view_t *v, plan_t *plan, char *err, size
         int j = order[i], m = mate[j];
         if (m < 0) {
             if (pu_ever_fits(v, j))
-                pu_place(v, &room, plan, j);
+                pu_start(v, &room, plan, j);
             continue;
         }
         double norm;

@@ -42,7 +42,8 @@ static const policy_ops_t table[] = {
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(themis_oracle)},
     {"gandiva-fair", "Chaudhary et al., EuroSys 2020 (Gandiva-Fair), sec. 3-5",
      "per-user tickets by gang-aware stride scheduling per GPU type, with speedup trading",
-     "tickets=: USER:WEIGHT,... (default 1 each); trade=1: trade fast for slow GPU shares", 0,
+     "tickets=: USER:WEIGHT,... (default 1 each); trade=1: trade fast for slow GPU shares; "
+     "per=user: fairness unit, user or job", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva_fair)},
     {"gandiva", "Xiao et al., OSDI 2018 (Gandiva); Narayanan et al., OSDI 2020 (Gavel's version)",
      "time-slicing with random pairs packed on shared GPUs, split when they lose", "", 0,

@@ -20,7 +20,10 @@
  *     1 - f fraction with the worst rho (f the fairness knob, at least one
  *     job); those holding an unexpired lease do not bid.
  *  2. Each bidder bids its value v(t) = rho0 / rho(t) for its request on each
- *     GPU type t with room (no bid where v <= 1).
+ *     GPU type t with room (no bid where v <= 1), rho(t) at the rate of the
+ *     placement it would get now: on one node when some node has the GPUs
+ *     free, else spread over the fewest nodes (the table's unconsolidated
+ *     rate). Themis's bids are placement-aware for this reason (§2, §4.1).
  *  3. Partial allocation (PA): the winning allocation maximises the product of
  *     the values (sum of log v; a knapsack over the free GPUs per type,
  *     solved exactly by dynamic programming when the state space is small,
@@ -28,14 +31,19 @@
  *     payment c_i = prod_{j!=i} v_j(S*) / prod_{j!=i} v_j(S*_{-i}), S*_{-i}
  *     the PA allocation without i: it receives only the fraction c_i of what
  *     it won.
- *  4. Leftover GPUs go to the other jobs, worst rho first, greedily on the
- *     fastest type with room (§5, work-conserving leftover allocation).
+ *  4. Leftover GPUs go to the other jobs, worst rho first, each on the type
+ *     it values most (§5, leftover allocation), when that value exceeds 1: a
+ *     job does not take a placement that finishes it later than waiting one
+ *     lease for its best one would.
  *
  * Simplifications, and why:
  * - Jobs are single-job apps with rigid gang requests (the trace format): a
  *   bid is the job's request on one type or nothing, not a table over GPU
- *   subsets and placements. Placement (consolidation) is left to the
- *   mechanism, which packs a job on the fewest nodes.
+ *   subsets and placements. Bids are valued at the placement the free GPUs
+ *   offer at the start of the auction; winners are then placed, largest
+ *   first, best fit on one node or over the fewest nodes, with
+ *   explicit GPU ids (a winner keeps its own GPUs when they are no more
+ *   spread). When the view lists no GPU ids the mechanism places.
  * - Gangs cannot be split, so the hidden payment c_i is taken in time, not in
  *   GPUs: the winner's lease is c_i x lease long (GPU-time is what the paper's
  *   fraction of resources buys over a lease).
@@ -49,7 +57,8 @@
  *   estimate is already exceeded) as work done plus one lease at the best rate.
  * - No auction among several GPU types at once beyond the per-type knapsack:
  *   with many types and GPUs the greedy fallback is used (documented above).
- * - A winner already holding exactly the allocation it won keeps its GPUs. */
+ * - Partial allocation leaves GPUs idle only when no job values them. */
+#include "placement.h"
 #include "policies.h"
 #include "policy_util.h"
 
@@ -332,11 +341,40 @@ static double pa_solve(const auction_t *a, int skip, int *choice)
     return total;
 }
 
-/* Allocates job j on type t, keeping its GPUs when it already holds exactly
- * that; room is taken by the caller. */
-static void th_run(const view_t *v, plan_t *p, int j, int t)
+/* Rate of job j on its GPUs of type t as it would be placed now. */
+static double placed_rate(const view_t *v, const pl_map_t *m, int j, int t)
 {
-    plan_run(p, j, t, v->jobs[j].gpus_requested);
+    int g = v->jobs[j].gpus_requested;
+    if (!m->on || !v->perf || !v->perf->throughput)
+        return th_rate(v, j, t);
+    int nodes = pl_fit(v, m, t, g, NULL);
+    if (nodes <= 0)
+        return 0;
+    double r = v->perf->throughput(v->perf->ctx, &v->jobs[j], t, g, nodes, 0);
+    return isnan(r) ? 1.0 : r;
+}
+
+/* Allocates job j on type t, explicitly placed when GPU ids are known. */
+static void th_run(const view_t *v, pl_map_t *m, plan_t *p, int j, int t)
+{
+    if (!pl_run(v, m, p, j, t, 0))
+        plan_run(p, j, t, v->jobs[j].gpus_requested); /* the mechanism places it */
+}
+
+/* Job j's value rho0 / rho(t) for its request on type t as it would be
+ * placed now; 0 when it does not fit. */
+static double bid_value(const th_state_t *s, const view_t *v, const pl_map_t *fr,
+                        const pu_room_t *room, const th_est_t *est, int j, int t)
+{
+    const view_job_t *jb = &v->jobs[j];
+    if (jb->gpus_requested > room->room[t])
+        return 0;
+    double r = placed_rate(v, fr, j, t);
+    if (!(r > 0))
+        return 0;
+    double life = v->now - jb->submit;
+    double rho0 = (life + s->lease + est[j].remaining / est[j].best) / est[j].t_id;
+    return rho0 / ((life + est[j].remaining / r) / est[j].t_id);
 }
 
 static int th_schedule(th_state_t *s, const view_t *v, plan_t *plan)
@@ -356,6 +394,9 @@ static int th_schedule(th_state_t *s, const view_t *v, plan_t *plan)
         if (est[j].lease_end > v->now + 1e-6 && pu_keep(v, &room, plan, j))
             done[j] = 1;
     }
+
+    pl_map_t fr;
+    pl_init(&fr, v, done);
 
     /* 2. rank every job that can ever run by rho, worst first */
     double *key = pu_alloc((size_t)n, sizeof *key);
@@ -381,23 +422,15 @@ static int th_schedule(th_state_t *s, const view_t *v, plan_t *plan)
         int j = order[i];
         if (done[j])
             continue;
-        const view_job_t *jb = &v->jobs[j];
-        double life = v->now - jb->submit;
-        double rho0 = (life + s->lease + est[j].remaining / est[j].best) / est[j].t_id;
         int any = 0;
         for (int t = 0; t < T; t++) {
-            double r = th_rate(v, j, t), wt = -INFINITY;
-            if (r > 0 && jb->gpus_requested <= room.room[t]) {
-                double val = rho0 / ((life + est[j].remaining / r) / est[j].t_id);
-                if (val > 1.0)
-                    wt = log(val);
-            }
-            w[(size_t)nb * T + t] = wt;
-            any |= !isinf(wt);
+            double val = bid_value(s, v, &fr, &room, est, j, t);
+            w[(size_t)nb * T + t] = val > 1.0 ? log(val) : -INFINITY;
+            any |= val > 1.0;
         }
         if (any) {
             bidder[nb] = j;
-            g[nb++] = jb->gpus_requested;
+            g[nb++] = v->jobs[j].gpus_requested;
         }
     }
 
@@ -413,20 +446,38 @@ static int th_schedule(th_state_t *s, const view_t *v, plan_t *plan)
             double without = pa_solve(&a, i, alt);
             frac[i] = fmin(1.0, exp(total - wi - without));
         }
-    for (int i = 0; i < nb; i++) {
-        int j = bidder[i], t = choice[i];
+    int *by_size = pu_alloc((size_t)(nb ? nb : 1), sizeof *by_size);
+    for (int i = 0; i < nb; i++) { /* winners placed largest first, stable */
+        int k = i;
+        for (; k > 0 && g[by_size[k - 1]] < g[i]; k--)
+            by_size[k] = by_size[k - 1];
+        by_size[k] = i;
+    }
+    for (int x = 0; x < nb; x++) {
+        int i = by_size[x], j = bidder[i], t = choice[i];
         if (t < 0)
             continue;
-        th_run(v, plan, j, t);
+        th_run(v, &fr, plan, j, t);
         room.room[t] -= g[i];
         done[j] = 1;
         est[j].lease_end = v->now + frac[i] * s->lease;
     }
 
-    /* 5. leftover GPUs: everyone else, worst rho first */
+    /* 5. leftover GPUs: everyone else, worst rho first, on the type it
+     * values most, when that beats waiting a lease */
     for (int i = 0; i < nfit && pu_room_total(&room) > 0; i++) {
-        int j = order[i];
-        if (!done[j] && pu_place(v, &room, plan, j)) {
+        int j = order[i], bt = -1;
+        double bv = 1.0;
+        for (int t = 0; t < T && !done[j]; t++) {
+            double val = bid_value(s, v, &fr, &room, est, j, t);
+            if (val > bv) {
+                bv = val;
+                bt = t;
+            }
+        }
+        if (bt >= 0) {
+            th_run(v, &fr, plan, j, bt);
+            room.room[bt] -= v->jobs[j].gpus_requested;
             done[j] = 1;
             est[j].lease_end = v->now + s->lease;
         }
@@ -438,6 +489,8 @@ static int th_schedule(th_state_t *s, const view_t *v, plan_t *plan)
         if (rec)
             rec->lease_end = done[j] ? est[j].lease_end : -INFINITY;
     }
+    free(by_size);
+    pl_free(&fr);
     free(frac);
     free(alt);
     free(choice);

@@ -378,6 +378,35 @@ START_TEST(gandiva_fair_trades_fast_for_slow)
 }
 END_TEST
 
+/* Fairness units: alice has one 1-GPU job, bob three, on 2 GPUs. By user
+ * (the paper), alice's job holds a GPU all the time (half the GPU time); by
+ * job (Shockwave's baseline), every job gets a quarter. */
+START_TEST(gandiva_fair_per_job)
+{
+    static const int two[] = {2};
+    fx_t f;
+    fx_init(&f, 1, two);
+    fx_job(&f, 1, 0, 0, 0, 1, 1e9);
+    for (int k = 2; k < 5; k++)
+        fx_job(&f, k, 0, 1, 0, 1, 1e9);
+    double served[2][MAXT] = {{0}};
+    void *st = make("gandiva-fair", NULL, 1);
+    play(&f, "gandiva-fair", st, 12, served);
+    ck_assert(fabs(served[0][0] / (served[0][0] + served[1][0]) - 0.5) < 0.02);
+    policy_find("gandiva-fair")->destroy(st);
+
+    for (int k = 0; k < 4; k++)
+        f.jobs[k].attained_service = f.jobs[k].attained_time = 0;
+    memset(served, 0, sizeof served);
+    const char *const per_job[] = {"per=job", NULL};
+    st = make("gandiva-fair", per_job, 1);
+    play(&f, "gandiva-fair", st, 12, served);
+    ck_assert_msg(fabs(served[0][0] / (served[0][0] + served[1][0]) - 0.25) < 0.02,
+                  "alice's share by job %g", served[0][0] / (served[0][0] + served[1][0]));
+    policy_find("gandiva-fair")->destroy(st);
+}
+END_TEST
+
 /* Four 1-GPU jobs on 2 GPUs whose pairs gain (0.6 + 0.6 = 1.2): all four
  * run, as two packed pairs. When they fit, nothing is packed. */
 START_TEST(gandiva_packs_gaining_pairs)
@@ -465,6 +494,8 @@ START_TEST(bad_params_rejected)
     make("gandiva-fair", zero_weight, 0);
     make("gandiva-fair", word_weight, 0);
     make("gandiva-fair", trade2, 0);
+    const char *const per_rack[] = {"per=rack", NULL};
+    make("gandiva-fair", per_rack, 0);
     make("gandiva-fair", unknown, 0);
     make("gandiva", unknown, 0);
 }
@@ -479,6 +510,7 @@ int main(void)
     tcase_add_test(tc, themis_estimates_without_oracle);
     tcase_add_test(tc, gandiva_fair_tickets_2_to_1);
     tcase_add_test(tc, gandiva_fair_trades_fast_for_slow);
+    tcase_add_test(tc, gandiva_fair_per_job);
     tcase_add_test(tc, gandiva_packs_gaining_pairs);
     tcase_add_test(tc, gandiva_unpacks_losing_pair);
     tcase_add_test(tc, bad_params_rejected);
