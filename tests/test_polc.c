@@ -8,6 +8,7 @@
  * applying each plan to the view as the mechanism would (who holds which
  * type, attained time and service), and sums each user's GPU-seconds per type.
  * The expected numbers are worked out by hand in the comments. */
+#include "policies/placement.h"
 #include "policies/policy.h"
 
 #include <check.h>
@@ -25,6 +26,8 @@ typedef struct fx {
     view_job_t jobs[MAXJ];
     int holder[32];
     double rate[MAXW][MAXT];
+    double spread; /* rate divisor when a job spans several nodes (1 = none) */
+    int ids[MAXJ][8]; /* GPU ids each job holds */
     view_perf_t perf;
     const char *users[2];
     view_t v;
@@ -35,7 +38,7 @@ static double fx_tput(void *ctx, const view_job_t *j, int type, int gpus, int no
     (void)nodes;
     (void)batch;
     const fx_t *f = ctx;
-    return f->rate[j->workload][type] * gpus;
+    return f->rate[j->workload][type] * gpus / (nodes > 1 ? f->spread : 1.0);
 }
 
 static int fx_pair(void *ctx, const view_job_t *a, const view_job_t *b, int type, int gpus,
@@ -82,6 +85,7 @@ static void fx_init(fx_t *f, int n_types, const int *gpus)
     f->v.perf = &f->perf;
     f->v.round_len = 120;
     f->v.seed = 1;
+    f->spread = 1.0;
 }
 
 /* Adds a queued job (in (submit, id) order) with total = remaining = work. */
@@ -104,9 +108,49 @@ static int fx_job(fx_t *f, int64_t id, double submit, int user, int wl, int gpus
     return j;
 }
 
-/* Applies a plan to the view as the mechanism would (no restart costs). */
+/* Node of GPU id g. */
+static int node_of(const fx_t *f, int g)
+{
+    for (int k = 0; k < f->v.n_nodes; k++)
+        if (g >= f->nodes[k].first_gpu && g < f->nodes[k].first_gpu + f->nodes[k].gpus)
+            return k;
+    return -1;
+}
+
+/* Job j holds GPU ids[0..n-1] (running since now). */
+static void fx_hold(fx_t *f, int j, int type, const int *ids, int n)
+{
+    view_job_t *jb = &f->jobs[j];
+    jb->state = VIEW_RUNNING;
+    jb->cur_type = type;
+    jb->cur_gpus = n;
+    jb->last_start = f->v.now;
+    int nodes = 0, seen[2 * MAXT] = {0};
+    for (int i = 0; i < n; i++) {
+        f->ids[j][i] = ids[i];
+        f->holder[ids[i]] = j;
+        int k = node_of(f, ids[i]);
+        nodes += !seen[k];
+        seen[k] = 1;
+    }
+    jb->cur_nodes = nodes;
+    jb->cur_gpu_ids = f->ids[j];
+}
+
+/* Applies a plan to the view as the mechanism would (no restart costs);
+ * explicit GPU ids become the jobs' holdings. */
 static void apply(fx_t *f, const plan_t *p)
 {
+    for (int g = 0; g < 32; g++)
+        f->holder[g] = -1;
+    for (int j = 0; j < f->v.n_jobs; j++) {
+        int k = plan_find(p, j);
+        if (k >= 0 && p->allocs[k].has_ids) {
+            fx_hold(f, j, p->allocs[k].type, &p->ids[p->allocs[k].ids_off], p->allocs[k].gpus);
+            continue;
+        }
+        f->jobs[j].cur_gpu_ids = NULL;
+    }
     for (int j = 0; j < f->v.n_jobs; j++) {
         view_job_t *jb = &f->jobs[j];
         int k = plan_find(p, j);
@@ -116,6 +160,8 @@ static void apply(fx_t *f, const plan_t *p)
             jb->cur_gpus = 0;
             continue;
         }
+        if (p->allocs[k].has_ids)
+            continue; /* done above */
         if (jb->state == VIEW_QUEUED || jb->cur_type != p->allocs[k].type)
             jb->last_start = f->v.now;
         jb->state = VIEW_RUNNING;
@@ -474,6 +520,95 @@ START_TEST(gandiva_unpacks_losing_pair)
 }
 END_TEST
 
+/* Placement on a type of two 4-GPU nodes (ids 0-3, 4-7). */
+START_TEST(placement_consolidates)
+{
+    static const int eight[] = {8};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    fx_init(&f, 1, eight);
+    int a = fx_job(&f, 1, 0, 0, 0, 2, 100);
+    int b = fx_job(&f, 2, 0, 0, 0, 2, 100);
+    int w = fx_job(&f, 3, 0, 1, 0, 4, 100);
+    pl_map_t m;
+    pl_init(&m, &f.v, NULL);
+    ck_assert(m.on);
+    /* best fit: both 2-GPU jobs on node 0, the 4-GPU job alone on node 1 */
+    ck_assert_int_eq(pl_run(&f.v, &m, &p, a, 0, 0), 1);
+    ck_assert_int_eq(pl_run(&f.v, &m, &p, b, 0, 0), 1);
+    ck_assert_int_eq(pl_run(&f.v, &m, &p, w, 0, 1), 1);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(node_of(&f, p.ids[p.allocs[0].ids_off + i]), 0);
+        ck_assert_int_eq(node_of(&f, p.ids[p.allocs[1].ids_off + i]), 0);
+    }
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(p.ids[p.allocs[2].ids_off + i], 4 + i);
+    pl_free(&m);
+
+    /* a and b hold 0-1 and 4-5 and stay: 4 GPUs are free, but over two
+     * nodes, so a one-node placement of w is refused */
+    static const int ida[] = {0, 1}, idb[] = {4, 5};
+    fx_hold(&f, a, 0, ida, 2);
+    fx_hold(&f, b, 0, idb, 2);
+    char keep[MAXJ] = {1, 1, 0};
+    plan_clear(&p);
+    pl_init(&m, &f.v, keep);
+    ck_assert_int_eq(pl_fit(&f.v, &m, 0, 4, NULL), 2);
+    ck_assert_int_eq(pl_run(&f.v, &m, &p, w, 0, 1), 0);
+    ck_assert_int_eq(p.n, 0);
+    pl_free(&m);
+
+    /* nothing reserved: a keeps its own GPUs, and a new 2-GPU job avoids
+     * b's GPUs (4-5) for the free ones next to a (2-3) */
+    int c = fx_job(&f, 4, 0, 1, 0, 2, 100);
+    pl_init(&m, &f.v, NULL);
+    ck_assert_int_eq(pl_run(&f.v, &m, &p, a, 0, 0), 1);
+    ck_assert_int_eq(p.ids[p.allocs[0].ids_off], 0);
+    ck_assert_int_eq(p.ids[p.allocs[0].ids_off + 1], 1);
+    ck_assert_int_eq(pl_run(&f.v, &m, &p, c, 0, 0), 1);
+    ck_assert_int_eq(p.ids[p.allocs[1].ids_off], 2);
+    ck_assert_int_eq(p.ids[p.allocs[1].ids_off + 1], 3);
+    pl_free(&m);
+    plan_free(&p);
+}
+END_TEST
+
+/* Themis bids at the placement it would get: two 3-GPU leases leave one
+ * free GPU on each node; a 2-GPU job spread over both runs 4x slower. With
+ * 2000 units (1000 s alone) waiting a lease is better (value
+ * (600 + 1000) / 4000 < 1): it stays queued. With 100 units (50 s) the
+ * spread placement pays (value (600 + 50) / 200 > 1) and it runs there. */
+START_TEST(themis_bids_at_placement)
+{
+    static const int eight[] = {8};
+    for (int small = 0; small < 2; small++) {
+        fx_t f;
+        plan_t p;
+        plan_init(&p);
+        fx_init(&f, 1, eight);
+        f.spread = 4.0;
+        fx_job(&f, 1, 0, 0, 0, 3, 1e6);
+        fx_job(&f, 2, 0, 0, 0, 3, 1e6);
+        void *st = make("themis-oracle", NULL, 1);
+        decide(&f, "themis-oracle", st, &p);
+        ck_assert_int_eq(p.n, 2);
+        ck_assert(p.allocs[0].has_ids && p.allocs[1].has_ids);
+        apply(&f, &p);
+        ck_assert_int_eq(f.jobs[0].cur_nodes, 1);
+        ck_assert_int_eq(f.jobs[1].cur_nodes, 1);
+        f.v.now = 60;
+        int w = fx_job(&f, 3, 60, 1, 0, 2, small ? 100 : 2000);
+        decide(&f, "themis-oracle", st, &p);
+        ck_assert_int_eq(on(&p, 0), 0); /* leases kept */
+        ck_assert_int_eq(on(&p, 1), 0);
+        ck_assert_int_eq(on(&p, w), small ? 0 : -1);
+        policy_find("themis-oracle")->destroy(st);
+        plan_free(&p);
+    }
+}
+END_TEST
+
 START_TEST(bad_params_rejected)
 {
     const char *const bad_f[] = {"f=1", NULL};
@@ -513,6 +648,8 @@ int main(void)
     tcase_add_test(tc, gandiva_fair_per_job);
     tcase_add_test(tc, gandiva_packs_gaining_pairs);
     tcase_add_test(tc, gandiva_unpacks_losing_pair);
+    tcase_add_test(tc, placement_consolidates);
+    tcase_add_test(tc, themis_bids_at_placement);
     tcase_add_test(tc, bad_params_rejected);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
