@@ -18,8 +18,11 @@
  * (attained_time, the mean over a pair), least first, ties by (submit, id),
  * and fill the GPUs greedily: a pair runs both jobs on the same GPUs
  * (pack_with) on the type where the pair's normalized throughput is highest
- * among the types with room; a single job goes to the fastest type with room
- * (keeping its GPUs when it is already there).
+ * among the types with room; a single job goes to the fastest type with room.
+ * Jobs are placed on the fewest nodes free (policies/placement.h) and keep
+ * their GPUs unless a less spread placement has become free: Gandiva's
+ * migration for locality (§3.3), without which a job started across nodes in
+ * a busy cluster would stay there, slow, after the cluster empties.
  *
  * Differences from Gavel's gandiva.py, and why:
  * - Gavel recomputes equal time fractions and lets its round mechanism
@@ -35,6 +38,7 @@
  *   perf model refuses (memory, unknown) is not formed, since the mechanism
  *   would reject the plan.
  * Randomness: a GSL mt19937 seeded with the run's seed at the first call. */
+#include "placement.h"
 #include "policies.h"
 #include "policy_util.h"
 
@@ -211,6 +215,43 @@ static void pair_randomly(gd_state_t *s, const view_t *v, const int *arrival)
     free(pool);
 }
 
+/* A single job on the fastest type with room, on the fewest nodes free
+ * (it keeps its GPUs when they are no more spread). */
+static void run_single(const view_t *v, pu_room_t *room, pl_map_t *map, plan_t *p, int j)
+{
+    int g = v->jobs[j].gpus_requested;
+    int *order = pu_alloc((size_t)(v->n_types ? v->n_types : 1), sizeof *order);
+    int nt = pu_type_order(v, j, order);
+    for (int i = 0; i < nt; i++)
+        if (room->room[order[i]] >= g && pl_run(v, map, p, j, order[i], 0)) {
+            room->room[order[i]] -= g;
+            break;
+        }
+    free(order);
+}
+
+/* The pair (j, m) on the same GPUs of type t. */
+static void run_pair(const view_t *v, pu_room_t *room, pl_map_t *map, plan_t *p, int j, int m,
+                     int t)
+{
+    int g = v->jobs[j].gpus_requested;
+    if (!pl_run(v, map, p, j, t, 0))
+        return;
+    int ka = p->n - 1, kb;
+    if (p->allocs[ka].has_ids) {
+        int *ids = pu_alloc((size_t)g, sizeof *ids);
+        for (int i = 0; i < g; i++)
+            ids[i] = p->ids[p->allocs[ka].ids_off + i];
+        kb = plan_run_on(p, m, t, ids, g);
+        free(ids);
+    } else {
+        kb = plan_run(p, m, t, g);
+    }
+    p->allocs[ka].pack_with = m;
+    p->allocs[kb].pack_with = j;
+    room->room[t] -= g;
+}
+
 int gandiva_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
 {
     (void)err;
@@ -231,10 +272,13 @@ int gandiva_schedule(void *state, const view_t *v, plan_t *plan, char *err, size
     for (int j = 0; j < n; j++)
         if (pu_ever_fits(v, j))
             want += v->jobs[j].gpus_requested;
+    pl_map_t map;
+    pl_init(&map, v, NULL);
     if (want <= pu_room_total(&room)) { /* everyone fits: no packing */
         for (int i = 0; i < n; i++)
             if (pu_ever_fits(v, arrival[i]))
-                pu_start(v, &room, plan, arrival[i]);
+                run_single(v, &room, &map, plan, arrival[i]);
+        pl_free(&map);
         pu_room_free(&room);
         free(arrival);
         return 0;
@@ -264,20 +308,15 @@ int gandiva_schedule(void *state, const view_t *v, plan_t *plan, char *err, size
         int j = order[i], m = mate[j];
         if (m < 0) {
             if (pu_ever_fits(v, j))
-                pu_start(v, &room, plan, j);
+                run_single(v, &room, &map, plan, j);
             continue;
         }
         double norm;
         int t = pair_type(v, j, m, room.room, &norm);
-        if (t < 0)
-            continue;
-        int g = v->jobs[j].gpus_requested;
-        int ka = plan_run(plan, j, t, g);
-        int kb = plan_run(plan, m, t, g);
-        plan->allocs[ka].pack_with = m;
-        plan->allocs[kb].pack_with = j;
-        room.room[t] -= g;
+        if (t >= 0)
+            run_pair(v, &room, &map, plan, j, m, t);
     }
+    pl_free(&map);
     pu_room_free(&room);
     free(mate);
     free(order);
