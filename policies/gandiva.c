@@ -56,7 +56,7 @@ typedef struct gd_list {
 } gd_list_t;
 
 typedef struct gd_state {
-    gsl_rng *rng;  /* NULL before the first call */
+    gsl_rng *rng;     /* NULL before the first call */
     gd_list_t pairs;  /* current pairs */
     gd_list_t banned; /* pairs split by introspection */
 } gd_state_t;

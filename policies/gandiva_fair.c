@@ -74,7 +74,7 @@ typedef struct gf_state {
     gf_ticket_t *tk;
     int n_tk;
     int trade;
-    int per_job;     /* 1: every job is its own fairness unit */
+    int per_job;      /* 1: every job is its own fairness unit */
     gf_slot_t *slots; /* per_job: job id -> unit, sorted by id */
     int n_slots;
     int n_users, n_types;
@@ -297,8 +297,8 @@ static double gf_rate(const view_t *v, int j, int t)
 }
 
 /* Heterogeneity trading between fast type a and slow type b (§4.3). */
-static void trade_pair(const view_t *v, const int *cu, int nu, int a, int b,
-                       const double *demand, double *E)
+static void trade_pair(const view_t *v, const int *cu, int nu, int a, int b, const double *demand,
+                       double *E)
 {
     int T = v->n_types;
     double *speed = pu_alloc((size_t)nu, sizeof *speed);
@@ -360,8 +360,8 @@ static double type_speed(const view_t *v, int t)
 }
 
 /* Per-user shares E[u * T + t] for this call. */
-static void entitlements(const gf_state_t *s, const view_t *v, const int *cu, int nu,
-                         double *E, const int *type_order)
+static void entitlements(const gf_state_t *s, const view_t *v, const int *cu, int nu, double *E,
+                         const int *type_order)
 {
     int T = v->n_types;
     pu_room_t r;
@@ -421,8 +421,8 @@ static int fits_now(const view_t *v, const pl_map_t *m, int j, int t, int room)
 }
 
 /* Next job of user u that fits type t now, least attained first. */
-static int next_job(const view_t *v, const pl_map_t *m, const int *cu, const int *las, int u,
-                    int t, int room, const char *placed)
+static int next_job(const view_t *v, const pl_map_t *m, const int *cu, const int *las, int u, int t,
+                    int room, const char *placed)
 {
     for (int i = 0; i < v->n_jobs; i++) {
         int j = las[i];

@@ -68,8 +68,8 @@ static int fit(const view_t *v, const pl_map_t *m, int type, int gpus, int avoid
     while (got < gpus) {
         int pick = -1, pick_room = 0;
         for (int k = 0; k < v->n_nodes; k++) {
-            int r = !used[k] && v->nodes[k].type == type ? node_room(m, &v->nodes[k], avoid_held)
-                                                         : 0;
+            int r =
+                !used[k] && v->nodes[k].type == type ? node_room(m, &v->nodes[k], avoid_held) : 0;
             if (r > pick_room) {
                 pick = k;
                 pick_room = r;

@@ -55,9 +55,14 @@
  *   best rate), else from the mean GPU-holding time of finished jobs of the
  *   same workload and request (then workload, then all), else (or when the
  *   estimate is already exceeded) as work done plus one lease at the best rate.
- * - No auction among several GPU types at once beyond the per-type knapsack:
- *   with many types and GPUs the greedy fallback is used (documented above).
- * - Partial allocation leaves GPUs idle only when no job values them. */
+ * - The exact knapsack is a dynamic program over the vector of free GPUs per
+ *   type; when that space times the bidders exceeds 4e6 states (large
+ *   multi-type clusters) a greedy by log-value per GPU stands in, for the
+ *   allocation and for the hidden payments alike.
+ * - Partial allocation leaves GPUs idle only when no job values them.
+ * Defaults: f = 0.8 and 10-minute leases, the paper's evaluation settings
+ * (§8); Shockwave runs its Themis baseline with 120 s rounds: --round 120,
+ * with `lease=120` to match its re-planning. */
 #include "placement.h"
 #include "policies.h"
 #include "policy_util.h"
@@ -198,9 +203,8 @@ static double remaining_estimate(const th_state_t *s, const view_t *v, int j, do
     const view_job_t *jb = &v->jobs[j];
     if (s->oracle && !isnan(jb->remaining_work))
         return fmax(jb->remaining_work, 0.0);
-    double t = !isnan(jb->duration_estimate) && jb->duration_estimate > 0
-                   ? jb->duration_estimate
-                   : history_time(v, jb);
+    double t = !isnan(jb->duration_estimate) && jb->duration_estimate > 0 ? jb->duration_estimate
+                                                                          : history_time(v, jb);
     double total = t * best;
     if (isnan(total) || total <= jb->work_done)
         total = jb->work_done + best * s->lease;

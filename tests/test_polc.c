@@ -26,7 +26,7 @@ typedef struct fx {
     view_job_t jobs[MAXJ];
     int holder[32];
     double rate[MAXW][MAXT];
-    double spread; /* rate divisor when a job spans several nodes (1 = none) */
+    double spread;    /* rate divisor when a job spans several nodes (1 = none) */
     int ids[MAXJ][8]; /* GPU ids each job holds */
     view_perf_t perf;
     const char *users[2];
