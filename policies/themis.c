@@ -61,8 +61,8 @@
  *   allocation and for the hidden payments alike.
  * - Partial allocation leaves GPUs idle only when no job values them.
  * Defaults: f = 0.8 and 10-minute leases, the paper's evaluation settings
- * (§8); Shockwave runs its Themis baseline with 120 s rounds: --round 120,
- * with `lease=120` to match its re-planning. */
+ * (§8). Shockwave's "Themis" baseline is Gavel's finish-time-fairness LP run
+ * in 120 s rounds, a different algorithm; --round 120 gives its cadence. */
 #include "placement.h"
 #include "policies.h"
 #include "policy_util.h"
