@@ -72,6 +72,8 @@ typedef struct view_node {
     int first_gpu; /* global id of the node's GPU 0; ids are contiguous */
     int rack;
     int up; /* 0 while failed */
+    int cpus;      /* CPU cores on the node (cluster JSON `cpus`, default 8 per GPU) */
+    double mem_gb; /* host memory (cluster JSON `mem_gb`, default 64 GB per GPU) */
 } view_node_t;
 
 typedef struct view_job {
@@ -105,6 +107,11 @@ typedef struct view_job {
     /* Oracle knowledge: NAN unless the policy declared oracle. */
     double total_work;
     double remaining_work;
+
+    /* Host resources the job asks for (trace columns `cpus`, `mem_gb`; when
+     * absent, the cluster's CPUs and memory per GPU times gpus_requested). */
+    double cpus;
+    double mem_gb;
 } view_job_t;
 
 /* A finished job, as a real scheduler's log would show it. */
