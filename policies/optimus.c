@@ -46,9 +46,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Run times of finished jobs per workload and over all of them, folded in as
+ * jobs finish: the non-oracle duration estimate (see the top of the file). */
+typedef struct op_history {
+    int n_workloads;
+    double *sum;
+    int *count;
+    double sum_all;
+    int n_seen;
+} op_history_t;
+
 typedef struct op_state {
     int oracle;
     double prior_s;
+    op_history_t *history;
 } op_state_t;
 
 static int op_create(void **state, const policy_args_t *args, int oracle, char *err,
@@ -69,6 +80,7 @@ static int op_create(void **state, const policy_args_t *args, int oracle, char *
     op_state_t *s = pu_alloc(1, sizeof *s);
     s->oracle = oracle;
     s->prior_s = prior;
+    s->history = pu_alloc(1, sizeof *s->history);
     *state = s;
     return 0;
 }
@@ -83,14 +95,25 @@ int optimus_oracle_create(void **state, const policy_args_t *args, char *err, si
     return op_create(state, args, 1, err, errlen);
 }
 
+static void op_destroy(void *state)
+{
+    op_state_t *s = state;
+    if (!s)
+        return;
+    free(s->history->sum);
+    free(s->history->count);
+    free(s->history);
+    free(s);
+}
+
 void optimus_destroy(void *state)
 {
-    free(state);
+    op_destroy(state);
 }
 
 void optimus_oracle_destroy(void *state)
 {
-    free(state);
+    op_destroy(state);
 }
 
 /* Work units/s of job on n GPUs of type (packed); NAN when unknown. */
@@ -102,46 +125,45 @@ static double tput(const view_t *v, int job, int type, int n)
                                0);
 }
 
-/* Mean run time of finished jobs per workload, and over all of them: the
- * non-oracle duration estimate (see the top of the file). */
-typedef struct op_history {
-    int n_workloads;
-    double *sum;
-    int *count;
-    double mean_all; /* NAN without history */
-} op_history_t;
-
-static void history_init(op_history_t *h, const view_t *v)
+static void history_update(op_history_t *h, const view_t *v)
 {
-    int top = 0;
-    for (int k = 0; k < v->n_finished; k++)
-        top = v->finished[k].workload > top ? v->finished[k].workload : top;
-    h->n_workloads = top + 1;
-    h->sum = pu_alloc((size_t)h->n_workloads, sizeof *h->sum);
-    h->count = pu_alloc((size_t)h->n_workloads, sizeof *h->count);
-    double all = 0;
-    for (int k = 0; k < v->n_finished; k++) {
-        int w = v->finished[k].workload;
-        all += v->finished[k].run_time;
-        if (w >= 0) {
-            h->sum[w] += v->finished[k].run_time;
-            h->count[w]++;
+    if (v->n_finished < h->n_seen) { /* a different history: start again */
+        for (int w = 0; w < h->n_workloads; w++) {
+            h->sum[w] = 0;
+            h->count[w] = 0;
         }
+        h->sum_all = 0;
+        h->n_seen = 0;
     }
-    h->mean_all = v->n_finished ? all / v->n_finished : NAN;
-}
-
-static void history_free(op_history_t *h)
-{
-    free(h->sum);
-    free(h->count);
+    for (; h->n_seen < v->n_finished; h->n_seen++) {
+        const view_finished_t *f = &v->finished[h->n_seen];
+        h->sum_all += f->run_time;
+        if (f->workload < 0)
+            continue;
+        if (f->workload >= h->n_workloads) {
+            int n = 2 * f->workload + 8;
+            double *sum = pu_alloc((size_t)n, sizeof *sum);
+            int *count = pu_alloc((size_t)n, sizeof *count);
+            for (int w = 0; w < h->n_workloads; w++) {
+                sum[w] = h->sum[w];
+                count[w] = h->count[w];
+            }
+            free(h->sum);
+            free(h->count);
+            h->sum = sum;
+            h->count = count;
+            h->n_workloads = n;
+        }
+        h->sum[f->workload] += f->run_time;
+        h->count[f->workload]++;
+    }
 }
 
 static double history_duration(const op_history_t *h, int workload)
 {
     if (workload >= 0 && workload < h->n_workloads && h->count[workload])
         return h->sum[workload] / h->count[workload];
-    return h->mean_all;
+    return h->n_seen ? h->sum_all / h->n_seen : NAN;
 }
 
 /* Remaining work units (see the top of the file). */
@@ -211,7 +233,7 @@ static int cmp_key(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id ? 1 : 0;
 }
 
-static int op_schedule(const op_state_t *s, const view_t *v, plan_t *plan)
+static int op_schedule(op_state_t *s, const view_t *v, plan_t *plan)
 {
     int nj = v->n_jobs;
     op_key_t *keys = pu_alloc((size_t)nj, sizeof *keys);
@@ -219,19 +241,26 @@ static int op_schedule(const op_state_t *s, const view_t *v, plan_t *plan)
     double *rem = pu_alloc((size_t)nj, sizeof *rem), *g = pu_alloc((size_t)nj, sizeof *g);
     pu_room_t r;
     pu_room_init(&r, v);
-    op_history_t h;
-    history_init(&h, v);
+    if (!s->oracle)
+        history_update(s->history, v);
     for (int j = 0; j < nj; j++)
         keys[j] = (op_key_t){v->jobs[j].min_gpus, v->jobs[j].submit, v->jobs[j].id, j};
     qsort(keys, (size_t)nj, sizeof *keys, cmp_key);
-    for (int i = 0; i < nj; i++) { /* minimums */
+    int left = pu_room_total(&r);
+    for (int j = 0; j < nj; j++)
+        type[j] = -1;
+    for (int i = 0; i < nj && left > 0; i++) { /* minimums, smallest first */
         int j = keys[i].job;
+        if (v->jobs[j].min_gpus > left)
+            break; /* the rest ask for at least as much */
         type[j] = min_type(v, &r, j);
         if (type[j] < 0)
             continue;
         n[j] = v->jobs[j].min_gpus;
         r.room[type[j]] -= n[j];
-        rem[j] = remaining(s, v, &h, j);
+        left -= n[j];
+        if (n[j] < v->jobs[j].max_gpus) /* only elastic jobs need it */
+            rem[j] = remaining(s, v, s->history, j);
     }
     for (int j = 0; j < nj; j++)
         g[j] = type[j] >= 0 && n[j] < v->jobs[j].max_gpus ? gain(v, j, type[j], n[j], rem[j]) : 0;
@@ -253,7 +282,6 @@ static int op_schedule(const op_state_t *s, const view_t *v, plan_t *plan)
         if (type[j] >= 0)
             plan_run(plan, j, type[j], n[j]);
     pu_room_free(&r);
-    history_free(&h);
     free(keys);
     free(type);
     free(n);

@@ -6,3 +6,5 @@ check_PROGRAMS += tests/test_polb
 TESTS += tests/test_polb
 tests_test_polb_CFLAGS = $(TEST_CFLAGS)
 tests_test_polb_LDADD = $(TEST_LIBS)
+TESTS += tests/polb_drf.sh
+EXTRA_DIST += tests/polb_drf.sh tests/fixtures/polb

@@ -80,8 +80,10 @@ typedef struct ti_state {
     ti_job_mem_t *mem;
     size_t mem_cap;
     /* Gittins: sorted service samples and their prefix sums. */
-    double *samples, *prefix;
-    int n_samples, n_seen;
+    double *real; /* finished jobs' GPU-seconds, sorted */
+    int n_real, n_seen, with_prior;
+    double *samples, *prefix; /* real (+ prior), sorted, and prefix sums */
+    int n_samples;
 } ti_state_t;
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -182,6 +184,7 @@ static void ti_destroy(void *state)
         return;
     idmap_free(&s->ids);
     free(s->mem);
+    free(s->real);
     free(s->samples);
     free(s->prefix);
     free(s);
@@ -247,14 +250,18 @@ static void observe(ti_state_t *s, const view_t *v, int *slot)
 /* After the plan is made: jobs that held GPUs and are left out are preempted. */
 static void note_preemptions(ti_state_t *s, const view_t *v, const plan_t *p, const int *slot)
 {
+    char *planned = pu_alloc((size_t)v->n_jobs, 1);
+    for (int k = 0; k < p->n; k++)
+        planned[p->allocs[k].job] = 1;
     for (int j = 0; j < v->n_jobs; j++) {
         ti_job_mem_t *m = &s->mem[slot[j]];
-        if (m->held && plan_find(p, j) < 0) {
+        if (m->held && !planned[j]) {
             m->held = 0;
             m->preempted_at = v->now;
             m->last_run = m->stint;
         }
     }
+    free(planned);
 }
 
 /* ---- queues and the Gittins index -------------------------------------------- */
@@ -273,27 +280,51 @@ static int cmp_double(const void *pa, const void *pb)
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/* Brings the sorted samples up to date with view->finished (and the prior). */
+/* Merges sorted a (na) and b (nb) into out. */
+static void merge(const double *a, int na, const double *b, int nb, double *out)
+{
+    int i = 0, k = 0, n = 0;
+    while (i < na || k < nb)
+        out[n++] = k >= nb || (i < na && a[i] <= b[k]) ? a[i++] : b[k++];
+}
+
+/* Brings the sorted samples up to date with view->finished (and the prior):
+ * new finished jobs are sorted among themselves and merged in, O(F) per
+ * decision that follows completions instead of a full sort. */
 static void refresh_samples(ti_state_t *s, const view_t *v)
 {
+    if (v->n_finished < s->n_seen) { /* a different history: start again */
+        s->n_real = 0;
+        s->n_seen = 0;
+    }
     int prior = v->n_finished < s->min_history;
-    int want = v->n_finished + (prior ? TI_PRIOR_SAMPLES : 0);
-    if (s->samples && v->n_finished == s->n_seen && want == s->n_samples)
+    if (s->samples && v->n_finished == s->n_seen && prior == s->with_prior)
         return;
+    int fresh = v->n_finished - s->n_seen;
+    double *add = pu_alloc((size_t)fresh, sizeof *add);
+    for (int k = 0; k < fresh; k++)
+        add[k] = v->finished[s->n_seen + k].gpu_seconds;
+    qsort(add, (size_t)fresh, sizeof *add, cmp_double);
+    double *real = pu_alloc((size_t)(s->n_real + fresh), sizeof *real);
+    merge(s->real, s->n_real, add, fresh, real);
+    free(s->real);
+    free(add);
+    s->real = real;
+    s->n_real += fresh;
+    s->n_seen = v->n_finished;
+    s->with_prior = prior;
+    double grid[TI_PRIOR_SAMPLES]; /* 60 .. 1e6 GPU-s, log-uniform */
+    for (int k = 0; k < TI_PRIOR_SAMPLES; k++)
+        grid[k] = 60.0 * pow(1e6 / 60.0, (k + 0.5) / TI_PRIOR_SAMPLES);
+    int n = s->n_real + (prior ? TI_PRIOR_SAMPLES : 0);
     free(s->samples);
     free(s->prefix);
-    s->samples = pu_alloc((size_t)want, sizeof *s->samples);
-    s->prefix = pu_alloc((size_t)want + 1, sizeof *s->prefix);
-    int n = 0;
-    for (int k = 0; k < v->n_finished; k++)
-        s->samples[n++] = v->finished[k].gpu_seconds;
-    for (int k = 0; prior && k < TI_PRIOR_SAMPLES; k++) /* 60 .. 1e6 GPU-s, log-uniform */
-        s->samples[n++] = 60.0 * pow(1e6 / 60.0, (k + 0.5) / TI_PRIOR_SAMPLES);
-    qsort(s->samples, (size_t)n, sizeof *s->samples, cmp_double);
+    s->samples = pu_alloc((size_t)n, sizeof *s->samples);
+    s->prefix = pu_alloc((size_t)n + 1, sizeof *s->prefix);
+    merge(s->real, s->n_real, grid, prior ? TI_PRIOR_SAMPLES : 0, s->samples);
     for (int k = 0; k < n; k++)
         s->prefix[k + 1] = s->prefix[k] + s->samples[k];
     s->n_samples = n;
-    s->n_seen = v->n_finished;
 }
 
 /* Number of samples <= x. */
@@ -523,14 +554,14 @@ static void start_placed(const ti_state_t *s, ti_gpus_t *tg, int job, plan_t *pl
     int g = v->jobs[job].gpus_requested;
     int *types = pu_alloc((size_t)v->n_types, sizeof *types);
     int n = pu_type_order(v, job, types), done = 0;
-    for (int i = 0; i < n && !done; i++)
-        for (int allow_soft = 0; allow_soft < 2 && !done; allow_soft++) {
-            int cons = skew_sensitive(s, v, job, types[i]);
+    for (int i = 0; i < n && !done; i++) {
+        int cons = skew_sensitive(s, v, job, types[i]);
+        for (int allow_soft = 0; allow_soft < 2 && !done; allow_soft++)
             if (pick_gpus(tg, types[i], g, cons, allow_soft, ids) == 0) {
                 plan_run_on(plan, job, types[i], ids, g);
                 done = 1;
             }
-        }
+    }
     free(types);
 }
 
@@ -550,8 +581,8 @@ static void fill_placed(const ti_state_t *s, const view_t *v, const int *order, 
             }
     for (int i = 0; i < v->n_jobs && tg.unclaimed > 0; i++) {
         int j = order[i];
-        if (pu_ever_fits(v, j) && v->jobs[j].gpus_requested <= tg.unclaimed &&
-            !keep_in_place(&tg, j, plan))
+        if (v->jobs[j].gpus_requested <= tg.unclaimed && !keep_in_place(&tg, j, plan) &&
+            pu_ever_fits(v, j))
             start_placed(s, &tg, j, plan, ids);
         tg.decided[j] = 1;
     }
