@@ -14,7 +14,7 @@
 
 typedef struct idmap {
     int64_t *keys;
-    int *vals; /* -1 = empty slot */
+    int *vals;  /* -1 = empty slot */
     size_t cap; /* slots, a power of two */
     int n;      /* keys held */
 } idmap_t;

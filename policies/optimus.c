@@ -62,8 +62,7 @@ typedef struct op_state {
     op_history_t *history;
 } op_state_t;
 
-static int op_create(void **state, const policy_args_t *args, int oracle, char *err,
-                     size_t errlen)
+static int op_create(void **state, const policy_args_t *args, int oracle, char *err, size_t errlen)
 {
     static const char *const known[] = {"prior_s", NULL};
     static const char *const none[] = {NULL};
@@ -121,8 +120,7 @@ static double tput(const view_t *v, int job, int type, int n)
 {
     if (!v->perf || !v->perf->throughput || n <= 0)
         return NAN;
-    return v->perf->throughput(v->perf->ctx, &v->jobs[job], type, n, pu_min_nodes(v, type, n),
-                               0);
+    return v->perf->throughput(v->perf->ctx, &v->jobs[job], type, n, pu_min_nodes(v, type, n), 0);
 }
 
 static void history_update(op_history_t *h, const view_t *v)
@@ -275,8 +273,8 @@ static int op_schedule(op_state_t *s, const view_t *v, plan_t *plan)
             break;
         n[best]++;
         r.room[type[best]]--;
-        g[best] = n[best] < v->jobs[best].max_gpus ? gain(v, best, type[best], n[best], rem[best])
-                                                   : 0;
+        g[best] =
+            n[best] < v->jobs[best].max_gpus ? gain(v, best, type[best], n[best], rem[best]) : 0;
     }
     for (int j = 0; j < nj; j++)
         if (type[j] >= 0)

@@ -2,8 +2,9 @@
  * non-oracle).
  *
  * Gu et al., "Tiresias: A GPU Cluster Manager for Distributed Deep Learning",
- * NSDI 2019, §3 (2D attained service, discretized priority queues, the
- * Gittins index) and §4 (starvation promotion, profile-guided consolidation).
+ * NSDI 2019, §3.2 (two-dimensional attained service, priority discretization,
+ * the Gittins index, PROMOTEKNOB against starvation), §3.3 (the profiler and
+ * the placement algorithm) and §4 (implementation: preemption by checkpoint).
  * A job's attained service is GPUs x time held (view->attained_service,
  * GPU-seconds). K queues: a job sits in the first queue k whose limit its
  * service has not reached (limits[k]); the last queue has no limit, so a job
@@ -20,17 +21,21 @@
  * (PROMOTEKNOB): a preempted job that has waited longer than promote_knob x
  * its last run goes back to the top queue, its service counted from then.
  *
- * Placement (§4, consolidation): Tiresias's profiler marks a model
- * skew-sensitive when spreading its workers over machines slows it; only those
- * are consolidated, the others go wherever GPUs are free. Here the profiler's
- * decision is the perf model's: a job is skew-sensitive when its throughput
- * with one GPU per node falls more than consolidate_loss below its throughput
- * on the fewest nodes (unknown rates count as sensitive). Jobs that keep
- * running keep their GPUs. New skew-sensitive jobs are placed first, with
- * explicit GPU ids on the fewest nodes (best fit); a sensitive job that cannot
- * be consolidated now waits, as in the paper. Then the other new jobs take the
- * remaining GPUs, most fragmented nodes first, so whole nodes stay free for
- * consolidated jobs.
+ * Placement (§3.3): Tiresias's profiler marks a model skew-sensitive when
+ * spreading its workers over machines slows it; only those are consolidated,
+ * the others go wherever GPUs are free. Here the profiler's decision is the
+ * perf model's: a job is skew-sensitive on a type when its throughput with one
+ * GPU per node falls more than consolidate_loss below its throughput on the
+ * fewest nodes (unknown rates count as sensitive). The plan is built in
+ * priority order at node level: a running job keeps exactly its GPUs unless a
+ * higher-priority job took one of them; any other job goes on the fastest type
+ * where it can be placed, with explicit GPU ids, sensitive jobs on the fewest
+ * nodes (the tightest node that holds them all), the others on the most
+ * fragmented nodes first so whole nodes stay free for consolidated jobs. Idle
+ * GPUs are used first, then GPUs of lower-priority running jobs (which are
+ * preempted, as priority demands). A sensitive job that cannot be
+ * consolidated waits (the paper's consolidation constraint), and its GPUs go
+ * to the jobs after it.
  *
  * Simplifications and why:
  * - Demotion is noticed at decisions (events and rounds), not at the exact
@@ -47,7 +52,10 @@
  *   service already exceeds every sample gets index 0 (FIFO among such jobs).
  * - Heterogeneous clusters: a job goes on the fastest type with room (the
  *   paper's cluster is homogeneous).
- * - A job larger than every type it may run on is skipped. */
+ * - A job larger than every type it may run on is skipped.
+ * - A view without the GPUs of running jobs (cur_gpu_ids) cannot be placed
+ *   at node level: then the fill is type-level and the mechanism places (it
+ *   packs every job on the fewest nodes, i.e. all are consolidated). */
 #include "idmap.h"
 #include "policies.h"
 #include "policy_util.h"
@@ -115,11 +123,10 @@ static int parse_limits(const char *s, double *out, int *n, char *err, size_t er
     return 0;
 }
 
-static int ti_create(void **state, const policy_args_t *args, int gittins, char *err,
-                     size_t errlen)
+static int ti_create(void **state, const policy_args_t *args, int gittins, char *err, size_t errlen)
 {
-    static const char *const known_las[] = {"queues", "limits", "promote_knob",
-                                            "consolidate_loss", NULL};
+    static const char *const known_las[] = {"queues", "limits", "promote_knob", "consolidate_loss",
+                                            NULL};
     static const char *const known_git[] = {"queues",           "limits",      "promote_knob",
                                             "consolidate_loss", "min_history", NULL};
     const char *name = gittins ? "tiresias-gittins" : "tiresias-las";
@@ -134,8 +141,8 @@ static int ti_create(void **state, const policy_args_t *args, int gittins, char 
         return -1;
     ti_state_t *s = pu_alloc(1, sizeof *s);
     int n_limits = 0;
-    if (parse_limits(policy_arg_str(args, "limits", "3250,7200,18000"), s->limits, &n_limits,
-                     err, errlen) < 0)
+    if (parse_limits(policy_arg_str(args, "limits", "3250,7200,18000"), s->limits, &n_limits, err,
+                     errlen) < 0)
         goto fail;
     if (queues < 1 || queues > TI_MAX_QUEUES || n_limits < queues - 1) {
         snprintf(err, errlen, "%s: queues=%ld: want 1..%d, and at least queues-1 limits (%d given)",
@@ -344,7 +351,7 @@ static int count_le(const ti_state_t *s, double x)
 /* G(a, d) over the samples; d = INFINITY in the last queue. */
 static double gittins_index(const ti_state_t *s, double a, double d)
 {
-    int i = count_le(s, a);                      /* samples <= a */
+    int i = count_le(s, a);                                  /* samples <= a */
     int k = isfinite(d) ? count_le(s, a + d) : s->n_samples; /* samples <= a + d */
     int above = s->n_samples - i;
     if (above <= 0)
@@ -629,8 +636,7 @@ int tiresias_las_schedule(void *state, const view_t *v, plan_t *plan, char *err,
     return ti_schedule(state, v, plan);
 }
 
-int tiresias_gittins_schedule(void *state, const view_t *v, plan_t *plan, char *err,
-                              size_t errlen)
+int tiresias_gittins_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;

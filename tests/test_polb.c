@@ -123,8 +123,8 @@ static void fx_stop(fx_t *f, int j)
 
 static void fx_finished(fx_t *f, int user, int gpus, double run_time)
 {
-    f->fin[f->v.n_finished++] = (view_finished_t){user, 0, gpus, 0, 0, run_time, run_time,
-                                                  run_time * gpus};
+    f->fin[f->v.n_finished++] =
+        (view_finished_t){user, 0, gpus, 0, 0, run_time, run_time, run_time * gpus};
 }
 
 static void check_plan(const fx_t *f, const plan_t *p)
@@ -230,7 +230,7 @@ START_TEST(tiresias_demotes_at_the_limit)
     decide(&f, "tiresias-las", kv, &p);
     ck_assert(runs(&p, a) && !runs(&p, b));
     ck_assert_int_eq(node_of(&f, &p, a), -1); /* kept: no ids, no restart */
-    f.jobs[a].attained_service = 100; /* reaches the limit: demoted, b runs */
+    f.jobs[a].attained_service = 100;         /* reaches the limit: demoted, b runs */
     decide(&f, "tiresias-las", kv, &p);
     ck_assert(!runs(&p, a) && runs(&p, b));
     /* Plain LAS would have preempted a long before: tiresias only at limits. */
@@ -243,12 +243,11 @@ END_TEST
 
 START_TEST(tiresias_promotes_starved_jobs)
 {
-    /* 4 GPUs (one node). a (1 GPU... no: 4 GPUs) ran 0..1000 and reached queue
-     * 1; b arrives and takes over. With promote_knob=2, a is starved once it
+    /* 4 GPUs (one node). a (4 GPUs) ran 0..1000 and reached queue 1; b
+     * arrives and takes over. With promote_knob=2, a is starved once it
      * has waited 2 x 1000 s and goes back to queue 0, ahead of b (FIFO). */
     static const int one4[] = {4};
-    static const char *const kv[] = {"queues", "2", "limits", "10000", "promote_knob", "2",
-                                     NULL};
+    static const char *const kv[] = {"queues", "2", "limits", "10000", "promote_knob", "2", NULL};
     static const char *const off[] = {"queues", "2", "limits", "10000", NULL};
     static const int all[] = {0, 1, 2, 3};
     for (int knob = 0; knob < 2; knob++) {
@@ -422,6 +421,22 @@ START_TEST(optimus_marginal_gain)
      * minimums goes to b (gain 1/10-1/20 = .05 x R beats a's .044 x R), the
      * next to a (.044 > b's 2->3 .0167). */
     f.jobs[a].duration_estimate = f.jobs[b].duration_estimate = NAN;
+    decide(&f, "optimus", NULL, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 2);
+    ck_assert_int_eq(gpus_of(&p, b), 2);
+    /* History per workload: workload 0's jobs ran 100 s, workload 1's 10 s:
+     * the same estimates as the duration estimates above. */
+    f.jobs[b].workload = 1;
+    fx_finished(&f, 0, 1, 100);
+    fx_finished(&f, 0, 1, 10);
+    f.fin[1].workload = 1;
+    decide(&f, "optimus", NULL, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 3);
+    ck_assert_int_eq(gpus_of(&p, b), 1);
+    /* Work done counts: a has done 950 of its estimated 1000 (50 left; the
+     * floor, 10 % of 1000, makes it 100): b's 1->2 gain 5 beats a's
+     * 100 x (1/10 - 1/18) = 4.4, then a's 4.4 beats b's 2->3 1.7. */
+    f.jobs[a].work_done = 950;
     decide(&f, "optimus", NULL, &p);
     ck_assert_int_eq(gpus_of(&p, a), 2);
     ck_assert_int_eq(gpus_of(&p, b), 2);
