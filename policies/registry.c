@@ -58,8 +58,8 @@ static const policy_ops_t table[] = {
      "", 0, MLS_CADENCE_EVENTS, ENTRY(drf)},
     {"qssf", "Hu et al., SC 2021 (Helios), section 6",
      "quasi-shortest-service-first: GPUs x duration predicted from each user's history; "
-     "non-preemptive",
-     "window=10: finished jobs in each rolling estimate; prior_s=3600: duration with no history",
+     "non-preemptive, no backfilling",
+     "window=0: finished jobs per estimate (0: all); prior_s=3600: duration with no history",
      0, MLS_CADENCE_EVENTS, ENTRY(qssf)},
 };
 

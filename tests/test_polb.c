@@ -547,13 +547,34 @@ START_TEST(qssf_orders_by_predicted_service)
     fx_finished(&f, 0, 1, 100);
     decide(&f, "qssf", NULL, &p);
     ck_assert(!runs(&p, j1) && runs(&p, j2) && runs(&p, j3) && runs(&p, j4));
+    /* No backfilling: with 4 GPUs, j3 (4 GPUs) does not fit after j2 and
+     * blocks j4, although j4 would fit. */
+    f.nodes[0].gpus = 4;
+    f.types[0].total_gpus = f.types[0].free_gpus = f.v.n_gpus = 4;
+    decide(&f, "qssf", NULL, &p);
+    ck_assert(runs(&p, j2) && p.n == 1);
+    /* A prediction is made once per job. User 1 then finishes three 1 s
+     * jobs: a fresh instance predicts j1 at (1000 + 3) / 4 = 250.75 and j4 at
+     * everyone's 1303 / 6 = 217.2, so j2, j4, j1 run before j3 blocks; the
+     * instance that already saw them waiting keeps 1000 and 400: only j2. */
+    void *st = make("qssf", NULL);
+    decide_with(&f, "qssf", st, &p);
+    ck_assert(runs(&p, j2) && p.n == 1);
+    for (int i = 0; i < 3; i++)
+        fx_finished(&f, 1, 1, 1);
+    decide_with(&f, "qssf", st, &p);
+    ck_assert(runs(&p, j2) && p.n == 1);
+    policy_find("qssf")->destroy(st);
+    decide(&f, "qssf", NULL, &p);
+    ck_assert(runs(&p, j2) && runs(&p, j4) && runs(&p, j1) && !runs(&p, j3));
+    f.v.n_finished = 3; /* back to the first history */
     /* 5 GPUs: j2 and j3; j4 (400, after j3) and j1 wait. */
     f.nodes[0].gpus = 5;
     f.types[0].total_gpus = f.types[0].free_gpus = f.v.n_gpus = 5;
     decide(&f, "qssf", NULL, &p);
     ck_assert(!runs(&p, j1) && runs(&p, j2) && runs(&p, j3) && !runs(&p, j4));
     /* The rolling window, on one GPU: user 1's last run was short. window=1
-     * predicts 10 s for j1 (first); the default window averages 505 s, and
+     * predicts 10 s for j1 (first); all of user 1's history averages 505 s, and
      * j2 (100) goes first. */
     f.nodes[0].gpus = 1;
     f.types[0].total_gpus = f.types[0].free_gpus = f.v.n_gpus = 1;
@@ -590,7 +611,7 @@ START_TEST(bad_params_rejected)
         {"optimus", "prior_s", "0"},
         {"optimus-oracle", "prior_s", "60"},
         {"drf", "x", "1"},
-        {"qssf", "window", "0"},
+        {"qssf", "window", "-1"},
         {"qssf", "prior_s", "-5"},
         {"qssf", "window", "ten"},
     };
