@@ -10,16 +10,23 @@
  * service has not reached (limits[k]); the last queue has no limit, so a job
  * is demoted each time its service crosses a limit. Queues are served in
  * order; within a queue
- * - tiresias-las: FIFO, by (submit, id);
+ * - tiresias-las: FIFO: by the time the job entered the queue (its submit
+ *   time for a new job, the decision that demoted or promoted it otherwise),
+ *   then (submit, id);
  * - tiresias-gittins: highest Gittins index first, with the index of a job
  *   with service a in a queue whose limit is a + D:
  *       G(a, D) = P(a < S <= a + D) / E[min(S - a, D); S > a]
- *   (the conditioning on S > a cancels), D = infinity in the last queue. S is
- *   the GPU-service distribution, learned from view->finished (gpu_seconds).
+ *   (the conditioning on S > a cancels), D = infinity in the last queue, ties
+ *   FIFO as above. S is the GPU-service distribution, learned from
+ *   view->finished (gpu_seconds); a counts from the last promotion, as the
+ *   queues do (as in Tiresias's simulator).
  * GPUs are filled greedily in that order (a job that does not fit is passed
  * over); running jobs left out are preempted. Starvation promotion
  * (PROMOTEKNOB): a preempted job that has waited longer than promote_knob x
  * its last run goes back to the top queue, its service counted from then.
+ * (Tiresias's simulator compares the total time waited with the total time
+ * run, both since the last promotion; the two agree for a job preempted
+ * once. Its runs use knobs 1, 2, 4 and 8.)
  *
  * Placement (§3.3): Tiresias's profiler marks a model skew-sensitive when
  * spreading its workers over machines slows it; only those are consolidated,
@@ -75,6 +82,8 @@ typedef struct ti_job_mem {
     double last_run;     /* s, length of the last stint */
     double stint;        /* length of the current stint at the last decision */
     int held;            /* held GPUs at the end of the last decision */
+    int queue;           /* queue at the last decision, -1 before the first */
+    double entered;      /* s, when it entered that queue (FIFO key) */
 } ti_job_mem_t;
 
 typedef struct ti_state {
@@ -223,7 +232,7 @@ static int job_mem(ti_state_t *s, int64_t id)
         s->mem_cap = cap;
     }
     if (k >= before)
-        s->mem[k] = (ti_job_mem_t){0, NAN, 0, 0, 0};
+        s->mem[k] = (ti_job_mem_t){0, NAN, 0, 0, 0, -1, 0};
     return k;
 }
 
@@ -365,7 +374,8 @@ static double gittins_index(const ti_state_t *s, double a, double d)
 
 typedef struct ti_rank {
     int queue;
-    double index; /* higher first; 0 for LAS */
+    double index;   /* higher first; 0 for LAS */
+    double entered; /* into its queue: first in, first served */
     double submit;
     int64_t id;
     int job;
@@ -378,6 +388,8 @@ static int cmp_rank(const void *pa, const void *pb)
         return a->queue - b->queue;
     if (a->index != b->index)
         return a->index > b->index ? -1 : 1;
+    if (a->entered != b->entered)
+        return a->entered < b->entered ? -1 : 1;
     if (a->submit != b->submit)
         return a->submit < b->submit ? -1 : 1;
     return a->id < b->id ? -1 : a->id > b->id ? 1 : 0;
@@ -390,14 +402,19 @@ static void priority_order(ti_state_t *s, const view_t *v, const int *slot, int 
         refresh_samples(s, v);
     for (int j = 0; j < v->n_jobs; j++) {
         const view_job_t *jb = &v->jobs[j];
-        double svc = fmax(0.0, jb->attained_service - s->mem[slot[j]].offset);
+        ti_job_mem_t *m = &s->mem[slot[j]];
+        double svc = fmax(0.0, jb->attained_service - m->offset);
         int q = queue_of(s, svc);
+        if (q != m->queue) { /* arrived, demoted or promoted: joins the tail */
+            m->entered = m->queue < 0 && q == 0 ? jb->submit : v->now;
+            m->queue = q;
+        }
         double index = 0;
         if (s->gittins) {
             double d = q < s->queues - 1 ? s->limits[q] - svc : INFINITY;
-            index = gittins_index(s, jb->attained_service, d);
+            index = gittins_index(s, svc, d);
         }
-        rk[j] = (ti_rank_t){q, index, jb->submit, jb->id, j};
+        rk[j] = (ti_rank_t){q, index, m->entered, jb->submit, jb->id, j};
     }
     qsort(rk, (size_t)v->n_jobs, sizeof *rk, cmp_rank);
     for (int j = 0; j < v->n_jobs; j++)

@@ -243,9 +243,11 @@ END_TEST
 
 START_TEST(tiresias_promotes_starved_jobs)
 {
-    /* 4 GPUs (one node). a (4 GPUs) ran 0..1000 and reached queue 1; b
-     * arrives and takes over. With promote_knob=2, a is starved once it
-     * has waited 2 x 1000 s and goes back to queue 0, ahead of b (FIFO). */
+    /* 4 GPUs (one node), queue 0 below 10000 GPU-s. a and c (4 GPUs each)
+     * both sit in queue 1; c (submitted first) wins the tie and a, which ran
+     * 10..1000, is preempted. With promote_knob=2, once a has waited 2 x 990 s
+     * it goes back to queue 0 and takes the GPUs from c; without it, c keeps
+     * them. */
     static const int one4[] = {4};
     static const char *const kv[] = {"queues", "2", "limits", "10000", "promote_knob", "2", NULL};
     static const char *const off[] = {"queues", "2", "limits", "10000", NULL};
@@ -255,29 +257,60 @@ START_TEST(tiresias_promotes_starved_jobs)
         plan_t p;
         plan_init(&p);
         fx_init(&f, 1, one4);
-        int a = fx_job(&f, 1, 0, 4, 1e9);
-        int b = fx_job(&f, 2, 900, 4, 1e9);
+        int c = fx_job(&f, 1, 0, 4, 1e9);
+        int a = fx_job(&f, 2, 10, 4, 1e9);
         const char *name = "tiresias-las";
         void *st = make(name, knob ? kv : off);
-        fx_run_on(&f, a, 0, all, 4);
+        fx_run_on(&f, a, 10, all, 4);
         f.v.now = 1000;
-        f.jobs[a].attained_service = 12000; /* queue 1 */
+        f.jobs[a].attained_service = 12000;
+        f.jobs[c].attained_service = 11000;
         decide_with(&f, name, st, &p);
-        ck_assert(!runs(&p, a) && runs(&p, b));
+        ck_assert(!runs(&p, a) && runs(&p, c));
         fx_stop(&f, a);
-        fx_run_on(&f, b, 1000, all, 4);
-        f.v.now = 2500; /* a waited 1500 < 2 x 1000 */
-        f.jobs[b].attained_service = 6000;
+        fx_run_on(&f, c, 1000, all, 4);
+        f.v.now = 2500; /* a waited 1500 < 2 x 990 */
+        f.jobs[c].attained_service = 17000;
         decide_with(&f, name, st, &p);
-        ck_assert(!runs(&p, a) && runs(&p, b));
-        f.v.now = 3100; /* waited 2100 >= 2000: promoted when the knob is on */
-        f.jobs[b].attained_service = 8400;
+        ck_assert(!runs(&p, a) && runs(&p, c));
+        f.v.now = 3100; /* waited 2100 >= 1980: promoted when the knob is on */
+        f.jobs[c].attained_service = 19400;
         decide_with(&f, name, st, &p);
         ck_assert_int_eq(runs(&p, a), knob);
-        ck_assert_int_eq(runs(&p, b), !knob);
+        ck_assert_int_eq(runs(&p, c), !knob);
         policy_find(name)->destroy(st);
         plan_free(&p);
     }
+}
+END_TEST
+
+START_TEST(tiresias_fifo_by_queue_entry)
+{
+    /* Queue 0 below 100 GPU-s. b (submitted after a) entered queue 1 at
+     * t=10, a only at t=20: in queue 1 b goes first, and a, demoted, is
+     * preempted for it. */
+    static const int one4[] = {4};
+    static const char *const kv[] = {"queues", "2", "limits", "100", NULL};
+    static const int all[] = {0, 1, 2, 3};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    fx_init(&f, 1, one4);
+    int a = fx_job(&f, 1, 0, 4, 1e9);
+    int b = fx_job(&f, 2, 1, 4, 1e9);
+    void *st = make("tiresias-las", kv);
+    fx_run_on(&f, a, 5, all, 4);
+    f.v.now = 10;
+    f.jobs[a].attained_service = 50;
+    f.jobs[b].attained_service = 200;
+    decide_with(&f, "tiresias-las", st, &p);
+    ck_assert(runs(&p, a) && !runs(&p, b));
+    f.v.now = 20;
+    f.jobs[a].attained_service = 120;
+    decide_with(&f, "tiresias-las", st, &p);
+    ck_assert(!runs(&p, a) && runs(&p, b));
+    policy_find("tiresias-las")->destroy(st);
+    plan_free(&p);
 }
 END_TEST
 
@@ -717,6 +750,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, tiresias_demotes_at_the_limit);
     tcase_add_test(tc, tiresias_promotes_starved_jobs);
+    tcase_add_test(tc, tiresias_fifo_by_queue_entry);
     tcase_add_test(tc, tiresias_gittins_orders_by_index);
     tcase_add_test(tc, tiresias_consolidates_skewed_models);
     tcase_add_test(tc, tiresias_sensitive_job_waits_for_a_node);
