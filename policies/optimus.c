@@ -20,11 +20,13 @@
  * - GPUs instead of parameter servers and workers: the engine's jobs are
  *   all-reduce data-parallel, so the worker/PS split of §5.1 collapses into a
  *   GPU count; Optimus's task placement (§5.2) is the mechanism's packing.
- * - Minimums when GPUs are short: jobs get their min_gpus in order of the
- *   minimum (smallest first), ties by (submit, id), as the Pollux artifact's
- *   Optimus does; the paper assumes every job can get one worker. Rigid jobs
- *   (min = max) only take part in that step, so on a rigid trace Optimus is a
- *   smallest-gang-first greedy fill.
+ * - Minimums when GPUs are short: the paper gives every job one worker
+ *   first and does not say who waits when that is too many. Here jobs get
+ *   their min_gpus smallest first, ties by (submit, id) (a choice: it starts
+ *   the most jobs, and the first GPUs of a job are where its marginal gain is
+ *   largest). Rigid jobs (min = max) only take part in that step, so on a
+ *   rigid trace Optimus is a smallest-gang-first greedy fill and optimus and
+ *   optimus-oracle decide alike.
  * - Speed: the paper fits a model of step time against (PS, workers) from
  *   online samples; here it is the profiled table (view->perf), which is what
  *   the fitted model approximates.
