@@ -72,6 +72,8 @@ typedef struct view_node {
     int first_gpu; /* global id of the node's GPU 0; ids are contiguous */
     int rack;
     int up; /* 0 while failed */
+    int cpus;      /* CPU cores on the node (cluster JSON `cpus`, default 8 per GPU) */
+    double mem_gb; /* host memory (cluster JSON `mem_gb`, default 64 GB per GPU) */
 } view_node_t;
 
 typedef struct view_job {
@@ -115,6 +117,10 @@ typedef struct view_job {
                                 epoch size (table workloads that do not adapt) */
     int adapt_mode;          /* the trace's mode: 0 static, 1 accordion, 2 gns */
     int batch_changes;       /* batch-size changes the job made itself so far */
+    /* Host resources the job asks for (trace columns `cpus`, `mem_gb`; when
+     * absent, the cluster's CPUs and memory per GPU times gpus_requested). */
+    double cpus;
+    double mem_gb;
 } view_job_t;
 
 /* A finished job, as a real scheduler's log would show it. */

@@ -48,6 +48,35 @@ static const policy_ops_t table[] = {
     {"gandiva", "Xiao et al., OSDI 2018 (Gandiva); Narayanan et al., OSDI 2020 (Gavel's version)",
      "time-slicing with random pairs packed on shared GPUs, split when they lose", "", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva)},
+    {"tiresias-las", "Gu et al., NSDI 2019 (Tiresias), sections 3-4",
+     "discretized 2D-LAS: GPU-second priority queues, FIFO within; consolidates skewed models",
+     "queues=3: priority queues; limits=3250,7200,18000: GPU-s demotion limits (queues-1 used); "
+     "promote_knob=0: starved when waiting > knob x last run (0: off); "
+     "consolidate_loss=0.1: spread slowdown that marks a job skew-sensitive",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(tiresias_las)},
+    {"tiresias-gittins", "Gu et al., NSDI 2019 (Tiresias), sections 3-4",
+     "discretized 2D-Gittins: queues as tiresias-las, Gittins index within (learned service "
+     "distribution)",
+     "queues=3; limits=3250,7200,18000; promote_knob=0; consolidate_loss=0.1 (as tiresias-las); "
+     "min_history=10: finished jobs before the log-uniform prior is dropped",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(tiresias_gittins)},
+    {"optimus", "Peng et al., EuroSys 2018 (Optimus), sections 4-5",
+     "elastic: minimums, then GPUs one at a time by largest remaining-time reduction; "
+     "remaining work estimated",
+     "prior_s=3600: duration (s) assumed with no estimate and no finished jobs", 0,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(optimus)},
+    {"optimus-oracle", "Peng et al., EuroSys 2018 (Optimus); Pollux's Optimus+Oracle baseline",
+     "optimus with the true remaining work", "", 1, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS,
+     ENTRY(optimus_oracle)},
+    {"drf", "Ghodsi et al., NSDI 2011 (DRF), section 4",
+     "dominant resource fairness across users over GPUs, CPUs, memory; progressive filling; "
+     "non-preemptive",
+     "", 0, MLS_CADENCE_EVENTS, ENTRY(drf)},
+    {"qssf", "Hu et al., SC 2021 (Helios), section 6",
+     "quasi-shortest-service-first: GPUs x duration predicted from each user's history; "
+     "non-preemptive, no backfilling",
+     "window=0: finished jobs per estimate (0: all); prior_s=3600: duration with no history",
+     0, MLS_CADENCE_EVENTS, ENTRY(qssf)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

@@ -100,6 +100,7 @@ typedef struct engine {
     size_t vjobs_cap;
     view_gpu_type_t *vtypes;
     view_node_t *vnodes;
+    double cpus_per_gpu, mem_gb_per_gpu; /* cluster totals / GPUs: default job demands */
     int *vholder;
     view_finished_t *finished;
     size_t n_finished, finished_cap;
@@ -688,6 +689,8 @@ static void fill_view_job(const engine_t *e, const sim_job_t *j, view_job_t *v)
         v->epoch = j->work_done / l.epoch_work;
     v->adapt_mode = (int)s->mode;
     v->batch_changes = j->batch_changes;
+    v->cpus = s->cpus > 0 ? s->cpus : e->cpus_per_gpu * s->gpus;
+    v->mem_gb = s->mem_gb > 0 ? s->mem_gb : e->mem_gb_per_gpu * s->gpus;
 }
 
 static void build_view(engine_t *e, unsigned reasons)
@@ -1215,7 +1218,11 @@ static void setup_view(engine_t *e)
     e->vnodes = xcalloc((size_t)c->n_nodes, sizeof *e->vnodes);
     for (int i = 0; i < c->n_nodes; i++)
         e->vnodes[i] = (view_node_t){c->nodes[i].type, c->nodes[i].gpus, c->nodes[i].first_gpu,
-                                     c->nodes[i].rack, 1};
+                                     c->nodes[i].rack, 1, c->nodes[i].cpus, c->nodes[i].mem_gb};
+    for (int i = 0; i < c->n_nodes; i++) {
+        e->cpus_per_gpu += (double)c->nodes[i].cpus / (c->n_gpus > 0 ? c->n_gpus : 1);
+        e->mem_gb_per_gpu += c->nodes[i].mem_gb / (c->n_gpus > 0 ? c->n_gpus : 1);
+    }
     e->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
     e->vperf = (view_perf_t){e,           view_throughput, view_pair,
                              view_samples, view_efficiency, view_goodput,

@@ -26,13 +26,16 @@ enum col {
     C_MAX_GPUS,
     C_BATCH,
     C_MODE,
+    C_CPUS,
+    C_MEM,
     N_COLS
 };
 
 static const char *const col_names[N_COLS] = {
     "id",       "submit_time", "user",     "workload", "gpus",       "total_work", "duration",
-    "priority", "deadline",    "min_gpus", "max_gpus", "batch_size", "mode"};
-static const int col_required[N_COLS] = {1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+    "priority", "deadline",    "min_gpus", "max_gpus", "batch_size", "mode",
+    "cpus",     "mem_gb"};
+static const int col_required[N_COLS] = {1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 static const char *const mode_names[] = {"static", "accordion", "gns"};
 
 void trace_init(mls_trace_t *t)
@@ -84,6 +87,12 @@ static int check_job(const mls_job_t *j, const char *where, mls_err_t *err)
         return mls_fail(err, "%s: field 'batch_size': %d, must be >= 0", where, j->batch_size);
     if (!isnan(j->duration) && !(j->duration > 0))
         return mls_fail(err, "%s: field 'duration': %g, must be > 0", where, j->duration);
+    if (!(j->cpus >= 0) || !isfinite(j->cpus))
+        return mls_fail(err, "%s: field 'cpus': %g, must be > 0 (0 or empty: default)", where,
+                        j->cpus);
+    if (!(j->mem_gb >= 0) || !isfinite(j->mem_gb))
+        return mls_fail(err, "%s: field 'mem_gb': %g, must be > 0 (0 or empty: default)", where,
+                        j->mem_gb);
     return 0;
 }
 
@@ -238,8 +247,13 @@ static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
         get_double(r, C_PRIORITY, 1, &j->priority) < 0 ||
         get_double(r, C_DEADLINE, INFINITY, &j->deadline) < 0 ||
         get_int(r, C_MIN_GPUS, gpus, 1, &mn) < 0 || get_int(r, C_MAX_GPUS, gpus, 1, &mx) < 0 ||
-        get_int(r, C_BATCH, 0, 0, &bs) < 0 || parse_mode(r, &j->mode) < 0)
+        get_int(r, C_BATCH, 0, 0, &bs) < 0 || parse_mode(r, &j->mode) < 0 ||
+        get_double(r, C_CPUS, 0, &j->cpus) < 0 || get_double(r, C_MEM, 0, &j->mem_gb) < 0)
         return -1;
+    if (*field(r, C_CPUS) && !(j->cpus > 0))
+        return bad_field(r, C_CPUS, "must be > 0");
+    if (*field(r, C_MEM) && !(j->mem_gb > 0))
+        return bad_field(r, C_MEM, "must be > 0");
     if (gpus > 1 << 20 || mn > 1 << 20 || mx > 1 << 20)
         return bad_field(r, C_GPUS, "is absurdly large");
     if (j->submit < 0)
@@ -323,7 +337,7 @@ static void put_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j)
+static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j, int host_cols)
 {
     fprintf(f, "%lld,", (long long)j->id);
     put_num(f, j->submit);
@@ -341,7 +355,25 @@ static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j)
     fputc(',', f);
     if (isfinite(j->deadline))
         put_num(f, j->deadline);
-    fprintf(f, ",%d,%d,%d,%s\n", j->min_gpus, j->max_gpus, j->batch_size, mode_names[j->mode]);
+    fprintf(f, ",%d,%d,%d,%s", j->min_gpus, j->max_gpus, j->batch_size, mode_names[j->mode]);
+    if (host_cols) {
+        fputc(',', f);
+        if (j->cpus > 0)
+            put_num(f, j->cpus);
+        fputc(',', f);
+        if (j->mem_gb > 0)
+            put_num(f, j->mem_gb);
+    }
+    fputc('\n', f);
+}
+
+/* 1 when some job sets cpus or mem_gb (the writer then adds those columns). */
+static int has_host_cols(const mls_trace_t *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->jobs[i].cpus > 0 || t->jobs[i].mem_gb > 0)
+            return 1;
+    return 0;
 }
 
 int trace_write_csv(const mls_trace_t *t, const char *path, mls_err_t *err)
@@ -350,10 +382,12 @@ int trace_write_csv(const mls_trace_t *t, const char *path, mls_err_t *err)
     if (mls_atomic_open(&af, path, err) < 0)
         return -1;
     FILE *f = af.fp;
-    for (int c = 0; c < N_COLS; c++)
+    int host_cols = has_host_cols(t);
+    int n_cols = host_cols ? N_COLS : C_CPUS;
+    for (int c = 0; c < n_cols; c++)
         fprintf(f, "%s%s", c ? "," : "", col_names[c]);
     fputc('\n', f);
     for (size_t i = 0; i < t->n; i++)
-        write_job(f, t, &t->jobs[i]);
+        write_job(f, t, &t->jobs[i], host_cols);
     return mls_atomic_commit(&af, err);
 }
