@@ -1,6 +1,7 @@
 /* import.c: the table of trace formats and what importers share (see
  * import.h). */
 #include "import.h"
+#include "import_b.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,10 @@ static const import_format_t formats[] = {
     {"gavel",
      "Gavel's 10-column TSV, its older 7-column per-VC format, Shockwave's 12-column format",
      import_gavel},
+    {"pollux", "Pollux's workload-N.csv (name,time,application,num_replicas,batch_size)",
+     import_pollux},
+    {"sia", "Sia's workload CSVs (Pollux's format; Philly, Helios Saturn, ITP samples)",
+     import_pollux},
 };
 
 size_t import_count(void)
