@@ -90,7 +90,7 @@ START_TEST(pai_join)
     records_init(&rs);
     mls_err_t err = {{0}};
     long skipped = 0;
-    ck_assert_msg(pai_read_records(&rs, FIX "/pai", IMPORT_MACHINES, &skipped, &err) == 0, "%s",
+    ck_assert_msg(pai_read_records(&rs, FIX "/pai", 0, &skipped, &err) == 0, "%s",
                   err.msg);
     ck_assert_int_eq(skipped, 0);
     ck_assert_uint_eq(rs.n, 5);
@@ -147,7 +147,8 @@ END_TEST
 
 START_TEST(pai_job_table_file)
 {
-    /* the job table named directly; siblings by name; no machines unless asked */
+    /* the job table named directly: siblings by name, no machines; the spec
+     * alone: machines, no jobs */
     import_records_t rs;
     records_init(&rs);
     mls_err_t err = {{0}};
@@ -156,9 +157,13 @@ START_TEST(pai_job_table_file)
                   "%s", err.msg);
     ck_assert_uint_eq(rs.n, 5);
     ck_assert_uint_eq(rs.n_machines, 0);
+    ck_assert_int_eq(pai_read_records(&rs, FIX "/pai/pai_machine_spec.csv", 0, &skipped, &err),
+                     0);
+    ck_assert_uint_eq(rs.n, 5);
+    ck_assert_uint_eq(rs.n_machines, 4);
     records_free(&rs);
     records_init(&rs);
-    ck_assert_int_eq(pai_read_records(&rs, FIX "/pai/pai_machine_spec.csv", 0, &skipped, &err),
+    ck_assert_int_eq(pai_read_records(&rs, FIX "/pai/pai_task_table.csv", 0, &skipped, &err),
                      -1);
     ck_assert(strstr(err.msg, "cannot name the task table"));
     records_free(&rs);
@@ -249,8 +254,12 @@ START_TEST(openb_pods)
     records_init(&rs);
     mls_err_t err = {{0}};
     long skipped = 0;
-    ck_assert_msg(openb_read_records(&rs, FIX "/openb/openb_pod_list_default.csv",
-                                     IMPORT_MACHINES, &skipped, &err) == 0,
+    ck_assert_msg(openb_read_records(&rs, FIX "/openb/openb_pod_list_default.csv", 0, &skipped,
+                                     &err) == 0,
+                  "%s", err.msg);
+    ck_assert_uint_eq(rs.n_machines, 0);
+    ck_assert_msg(openb_read_records(&rs, FIX "/openb/openb_node_list_all_node.csv", 0,
+                                     &skipped, &err) == 0,
                   "%s", err.msg);
     ck_assert_uint_eq(rs.n, 6);
     const import_record_t *r = rs.r;
@@ -275,7 +284,7 @@ START_TEST(openb_pods)
     close_to(r[5].gpus, 0.59);
     ck_assert_int_eq(r[5].status, REC_FAILED);
     ck_assert_int_eq(r[5].line, 7); /* CRLF, no trailing newline */
-    /* the node list beside it */
+    /* the node list: machines only */
     ck_assert_uint_eq(rs.n_machines, 4);
     ck_assert_int_eq(rs.machines[0].gpu_type, -1);
     ck_assert_str_eq(name_of(&rs.gpu_types, rs.machines[1].gpu_type), "V100M16");
@@ -351,7 +360,7 @@ START_TEST(openb_malformed)
     ck_assert_int_eq(openb_read_records(&rs, p, 0, &skipped, &err), -1);
     ck_assert(strstr(err.msg, "come together"));
     p = scratch_file(&s, "nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn0,1000,1024,2,\n");
-    ck_assert_int_eq(openb_read_nodes(&rs, p, 0, &skipped, &err), -1);
+    ck_assert_int_eq(openb_read_records(&rs, p, 0, &skipped, &err), -1);
     ck_assert(strstr(err.msg, "nodes.csv:2: field 'model': '' with 2 GPUs"));
     records_free(&rs);
     scratch_close(&s);

@@ -4,35 +4,30 @@
  * is known without the workload mapping; see pollux_apps.h).
  *
  * Every reader validates every row and names a bad one FILE:LINE: field;
- * with IMPORT_SKIP_BAD it counts bad rows in *skipped instead. Machines are
- * read only with IMPORT_MACHINES (for --emit-cluster). */
+ * with IMPORT_SKIP_BAD it counts bad rows in *skipped instead. Machine
+ * lists (for --emit-cluster) are inputs like the others: each reader knows
+ * its format's machine file by name or header and fills rs->machines. */
 #ifndef MLS_IMPORT_B_H
 #define MLS_IMPORT_B_H
 
 #include "records.h"
 #include "trace.h"
 
-#ifndef IMPORT_MACHINES
-#define IMPORT_MACHINES 2u /* also read the machine list beside the trace */
-#endif
-
 /* PATH: a directory holding pai_job_table.csv and pai_task_table.csv
- * (pai_instance_table.csv and pai_machine_spec.csv when present), or the job
+ * (pai_instance_table.csv and pai_machine_spec.csv when present), the job
  * table itself, whose siblings are named by replacing "job_table" in its
- * file name (pai_job_table.sample.csv -> pai_task_table.sample.csv). */
+ * file name (pai_job_table.sample.csv -> pai_task_table.sample.csv), or a
+ * machine spec (a file named *machine_spec*). */
 int pai_read_records(import_records_t *rs, const char *path, unsigned flags, long *skipped,
                      mls_err_t *err);
 /* pai_machine_spec.csv (headerless machine,gpu_type,cap_cpu,cap_mem,cap_gpu). */
 int pai_read_machines(import_records_t *rs, const char *path, unsigned flags, long *skipped,
                       mls_err_t *err);
 
-/* An openb_pod_list_*.csv; its node list is openb_node_list_all_node.csv in
- * the same directory. */
+/* An openb_pod_list_*.csv (pods), or an openb_node_list_*.csv (machines:
+ * sn,cpu_milli,memory_mib,gpu,model; told apart by its header). */
 int openb_read_records(import_records_t *rs, const char *path, unsigned flags, long *skipped,
                        mls_err_t *err);
-/* openb_node_list_*.csv (sn,cpu_milli,memory_mib,gpu,model). */
-int openb_read_nodes(import_records_t *rs, const char *path, unsigned flags, long *skipped,
-                     mls_err_t *err);
 
 /* Tiresias' 60_job.csv / tf_job.csv style job lists. */
 int tiresias_read_records(import_records_t *rs, const char *path, unsigned flags,

@@ -41,9 +41,14 @@ static const char *const pod_cols[C_N] = {
     "name",     "cpu_milli", "memory_mib",    "num_gpu",       "gpu_milli",     "gpu_spec",
     "qos",      "pod_phase", "creation_time", "deletion_time", "scheduled_time"};
 
+enum { N_SN, N_CPU, N_MEM, N_GPU, N_MODEL, N_N };
+static const char *const node_cols[N_N] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
+
 typedef struct openb_state {
     import_records_t *rs;
+    int nodes;       /* the file is a node list (its header starts with sn) */
     int col[C_N];
+    int node_col[N_N];
     size_t n_cols; /* fields in the header: every row has as many */
     long ordinal;  /* pods read, the clock of lists without times */
 } openb_state_t;
@@ -51,9 +56,12 @@ typedef struct openb_state {
 static int pod_header(void *state, const rows_ctx_t *row)
 {
     openb_state_t *st = state;
+    st->n_cols = row->r->n_fields;
+    st->nodes = !strcmp(row->r->fields[0], "sn");
+    if (st->nodes)
+        return rows_columns(row, node_cols, st->node_col, N_N, 0x1f);
     if (rows_columns(row, pod_cols, st->col, C_N, 0x1f) < 0)
         return -1;
-    st->n_cols = row->r->n_fields;
     /* the three times come together or not at all */
     int times = (st->col[C_CREATE] >= 0) + (st->col[C_DELETE] >= 0) + (st->col[C_SCHED] >= 0);
     if (times != 0 && times != 3)
@@ -142,64 +150,17 @@ static int pod_row(void *state, const rows_ctx_t *row)
     return 0;
 }
 
-static int pod_row_checked(void *state, const rows_ctx_t *row)
+static int node_row(const openb_state_t *st, const rows_ctx_t *row)
 {
-    const openb_state_t *st = state;
-    if (row->r->n_fields != st->n_cols)
-        return mls_fail(row->err, "%s:%ld: %zu fields; the header names %zu", row->path,
-                        row->r->line_no, row->r->n_fields, st->n_cols);
-    return pod_row(state, row);
-}
-
-int openb_read_records(import_records_t *rs, const char *path, unsigned flags, long *skipped,
-                       mls_err_t *err)
-{
-    openb_state_t st = {.rs = rs};
-    size_t base = rs->n;
-    int rc = rows_each(path, pod_header, pod_row_checked, &st, flags, skipped, err);
-    if (rc == 0 && (flags & IMPORT_MACHINES)) {
-        const char *slash = strrchr(path, '/');
-        size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
-        const char *name = "openb_node_list_all_node.csv";
-        char *nodes = xmalloc(dlen + strlen(name) + 1);
-        memcpy(nodes, path, dlen);
-        strcpy(nodes + dlen, name);
-        rc = openb_read_nodes(rs, nodes, flags, skipped, err);
-        free(nodes);
-    }
-    if (rc < 0)
-        rs->n = base;
-    return rc;
-}
-
-enum { N_SN, N_CPU, N_MEM, N_GPU, N_MODEL, N_N };
-static const char *const node_cols[N_N] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
-
-typedef struct node_state {
-    import_records_t *rs;
-    int col[N_N];
-    size_t n_cols;
-} node_state_t;
-
-static int node_header(void *state, const rows_ctx_t *row)
-{
-    node_state_t *st = state;
-    st->n_cols = row->r->n_fields;
-    return rows_columns(row, node_cols, st->col, N_N, 0x1f);
-}
-
-static int node_row(void *state, const rows_ctx_t *row)
-{
-    node_state_t *st = state;
+    const int *c = st->node_col;
     const char *sn;
     double cpu, mem, gpus;
-    if (rows_nfields(row, st->n_cols, "the header") < 0 ||
-        rows_str(row, st->col[N_SN], "sn", &sn) < 0 ||
-        rows_num(row, st->col[N_CPU], "cpu_milli", ROWS_NONNEG, &cpu) < 0 ||
-        rows_num(row, st->col[N_MEM], "memory_mib", ROWS_NONNEG, &mem) < 0 ||
-        rows_num(row, st->col[N_GPU], "gpu", ROWS_NONNEG | ROWS_INTEGER, &gpus) < 0)
+    if (rows_str(row, c[N_SN], "sn", &sn) < 0 ||
+        rows_num(row, c[N_CPU], "cpu_milli", ROWS_NONNEG, &cpu) < 0 ||
+        rows_num(row, c[N_MEM], "memory_mib", ROWS_NONNEG, &mem) < 0 ||
+        rows_num(row, c[N_GPU], "gpu", ROWS_NONNEG | ROWS_INTEGER, &gpus) < 0)
         return -1;
-    const char *model = row->r->fields[st->col[N_MODEL]];
+    const char *model = row->r->fields[c[N_MODEL]];
     if (!*model != (gpus == 0))
         return mls_fail(row->err, "%s:%ld: field 'model': '%s' with %g GPUs", row->path,
                         row->r->line_no, model, gpus);
@@ -209,9 +170,24 @@ static int node_row(void *state, const rows_ctx_t *row)
     return 0;
 }
 
-int openb_read_nodes(import_records_t *rs, const char *path, unsigned flags, long *skipped,
-                     mls_err_t *err)
+static int any_row(void *state, const rows_ctx_t *row)
 {
-    node_state_t st = {.rs = rs};
-    return rows_each(path, node_header, node_row, &st, flags, skipped, err);
+    const openb_state_t *st = state;
+    if (row->r->n_fields != st->n_cols)
+        return mls_fail(row->err, "%s:%ld: %zu fields; the header names %zu", row->path,
+                        row->r->line_no, row->r->n_fields, st->n_cols);
+    return st->nodes ? node_row(st, row) : pod_row(state, row);
+}
+
+int openb_read_records(import_records_t *rs, const char *path, unsigned flags, long *skipped,
+                       mls_err_t *err)
+{
+    openb_state_t st = {.rs = rs};
+    size_t base = rs->n, base_machines = rs->n_machines;
+    int rc = rows_each(path, pod_header, any_row, &st, flags, skipped, err);
+    if (rc < 0) {
+        rs->n = base;
+        rs->n_machines = base_machines;
+    }
+    return rc;
 }

@@ -28,6 +28,11 @@
  * failed, Running and Waiting = running at the snapshot (duration unknown
  * when end_time is empty).
  *
+ * Inputs: a directory (its pai_job_table.csv, pai_task_table.csv, and
+ * pai_instance_table.csv and pai_machine_spec.csv when present), a job table
+ * (its tables found by name, see import_b.h), or the machine spec alone (a
+ * file named *machine_spec*: machines, no jobs).
+ *
  * Join misses are bad rows: a task or instance row whose job is not in the
  * job table (named at the task/instance row), and a job without any task
  * row (named at the job row; its GPUs would be unknown). */
@@ -252,17 +257,20 @@ static char *sibling(const char *path, const char *table, const char *dir_name)
 int pai_read_records(import_records_t *rs, const char *path, unsigned flags, long *skipped,
                      mls_err_t *err)
 {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (strstr(base, "machine_spec") && !is_dir(path))
+        return pai_read_machines(rs, path, flags, skipped, err);
     char *job = is_dir(path) ? sibling(path, NULL, "pai_job_table.csv") : xstrdup(path);
     char *task = sibling(path, "task_table", "pai_task_table.csv");
     char *inst = sibling(path, "instance_table", "pai_instance_table.csv");
-    char *spec = sibling(path, NULL, "pai_machine_spec.csv");
     pai_state_t st = {.rs = rs, .base = rs->n, .job_path = job};
     strtab_init(&st.names);
     int rc = 0;
     if (!task)
         rc = mls_fail(err,
-                      "%s: cannot name the task table: give the directory or a file named "
-                      "*job_table*",
+                      "%s: cannot name the task table: give the directory, a file named "
+                      "*job_table*, or the machine spec (*machine_spec*)",
                       path);
     if (rc == 0)
         rc = rows_each(job, NULL, job_row, &st, flags, skipped, err);
@@ -272,16 +280,19 @@ int pai_read_records(import_records_t *rs, const char *path, unsigned flags, lon
         rc = rows_each(inst, NULL, instance_row, &st, flags, skipped, err);
     if (rc == 0)
         rc = finish(&st, flags, skipped, err);
-    if (rc == 0 && (flags & IMPORT_MACHINES))
-        rc = pai_read_machines(rs, spec, flags, skipped, err);
     if (rc < 0)
         rs->n = st.base;
+    if (rc == 0 && is_dir(path)) {
+        char *spec = sibling(path, NULL, "pai_machine_spec.csv");
+        if (access(spec, R_OK) == 0)
+            rc = pai_read_machines(rs, spec, flags, skipped, err);
+        free(spec);
+    }
     strtab_free(&st.names);
     free(st.acc);
     free(job);
     free(task);
     free(inst);
-    free(spec);
     return rc;
 }
 
@@ -309,5 +320,9 @@ static int machine_row(void *state, const rows_ctx_t *row)
 int pai_read_machines(import_records_t *rs, const char *path, unsigned flags, long *skipped,
                       mls_err_t *err)
 {
-    return rows_each(path, NULL, machine_row, rs, flags, skipped, err);
+    size_t base = rs->n_machines;
+    int rc = rows_each(path, NULL, machine_row, rs, flags, skipped, err);
+    if (rc < 0)
+        rs->n_machines = base;
+    return rc;
 }
