@@ -137,7 +137,10 @@ START_TEST(pai_join)
     ck_assert_uint_eq(rs.n_machines, 4);
     ck_assert_int_eq(rs.machines[0].gpu_type, -1);
     ck_assert_int_eq(rs.machines[0].gpus, 0);
-    ck_assert_str_eq(name_of(&rs.gpu_types, rs.machines[2].gpu_type), "T4");
+    ck_assert_str_eq(name_of(&rs.gpu_types, rs.machines[2].gpu_type), "t4");
+    close_to(rs.machines[3].gpu_mem_gb, 32); /* V100M32 */
+    ck_assert_str_eq(name_of(&rs.gpu_types, rs.machines[3].gpu_type), "v100");
+    ck_assert_str_eq(name_of(&rs.gpu_types, rs.machines[1].gpu_type), "k80"); /* MISC */
     ck_assert_int_eq(rs.machines[2].gpus, 2);
     close_to(rs.machines[2].cpus, 64);
     close_to(rs.machines[2].mem_gb, 256);
@@ -228,7 +231,8 @@ START_TEST(pai_machines_malformed)
     scratch_t s;
     scratch_open(&s);
     const char *p = scratch_file(&s, "spec.csv", "m1,CPU,96,512,0\nm2,CPU,96,512,8\n"
-                                                 "m3,T4,96,x,2\nm4,T4,64,256,2\n");
+                                                 "m3,T4,96,x,2\nm4,T4,64,256,2\n"
+                                                 "m5,H100,64,256,8\n");
     import_records_t rs;
     records_init(&rs);
     mls_err_t err = {{0}};
@@ -239,7 +243,7 @@ START_TEST(pai_machines_malformed)
     records_free(&rs);
     records_init(&rs);
     ck_assert_int_eq(pai_read_machines(&rs, p, IMPORT_SKIP_BAD, &skipped, &err), 0);
-    ck_assert_int_eq(skipped, 2); /* and m3's cap_mem 'x' */
+    ck_assert_int_eq(skipped, 3); /* and m3's cap_mem 'x', m5's unknown type */
     ck_assert_uint_eq(rs.n_machines, 2);
     records_free(&rs);
     scratch_close(&s);
@@ -287,7 +291,10 @@ START_TEST(openb_pods)
     /* the node list: machines only */
     ck_assert_uint_eq(rs.n_machines, 4);
     ck_assert_int_eq(rs.machines[0].gpu_type, -1);
-    ck_assert_str_eq(name_of(&rs.gpu_types, rs.machines[1].gpu_type), "V100M16");
+    ck_assert_str_eq(name_of(&rs.gpu_types, rs.machines[1].gpu_type), "v100");
+    close_to(rs.machines[1].gpu_mem_gb, 16);
+    ck_assert_int_eq(rs.machines[3].gpu_type, -1); /* G2: undisclosed */
+    ck_assert_int_eq(rs.machines[3].gpus, 8);
     ck_assert_int_eq(rs.machines[1].gpus, 8);
     close_to(rs.machines[1].cpus, 96);
     close_to(rs.machines[1].mem_gb, 768);

@@ -24,7 +24,10 @@
  * scheduled).
  *
  * The node list (sn,cpu_milli,memory_mib,gpu,model) gives the machines: model
- * is the GPU type, empty on CPU-only nodes. */
+ * is the GPU model, empty on CPU-only nodes, named as the perf model names it
+ * (V100M16 -> v100, P100 -> p100, T4 -> t4, A10 -> a10, see rows_gpu_model);
+ * the undisclosed G2 and G3 get no type (the cluster emitter gives them the
+ * reference GPU). */
 #include "import.h"
 #include "import_b.h"
 #include "import_rows.h"
@@ -164,8 +167,10 @@ static int node_row(const openb_state_t *st, const rows_ctx_t *row)
     if (!*model != (gpus == 0))
         return mls_fail(row->err, "%s:%ld: field 'model': '%s' with %g GPUs", row->path,
                         row->r->line_no, model, gpus);
-    import_machine_t m = {*model ? strtab_intern(&st->rs->gpu_types, model) : -1, (int)gpus,
-                          NAN, cpu / 1000, mem / 1024, -1};
+    double gpu_mem = NAN;
+    const char *type = *model ? rows_gpu_model(model, &gpu_mem) : NULL;
+    import_machine_t m = {type ? strtab_intern(&st->rs->gpu_types, type) : -1, (int)gpus,
+                          gpu_mem, cpu / 1000, mem / 1024, -1};
     records_add_machine(st->rs, &m);
     return 0;
 }

@@ -33,6 +33,11 @@
  * (its tables found by name, see import_b.h), or the machine spec alone (a
  * file named *machine_spec*: machines, no jobs).
  *
+ * Machines (pai_machine_spec.csv: machine,gpu_type,cap_cpu,cap_mem,cap_gpu)
+ * get the perf model's GPU names (V100, V100M32 -> v100 with 16 / 32 GB,
+ * P100 -> p100, T4 -> t4, MISC -> k80; see rows_gpu_model); CPU machines
+ * have no GPU type.
+ *
  * Join misses are bad rows: a task or instance row whose job is not in the
  * job table (named at the task/instance row), and a job without any task
  * row (named at the job row; its GPUs would be unknown). */
@@ -311,8 +316,14 @@ static int machine_row(void *state, const rows_ctx_t *row)
     if (cpu_only != (gpus == 0))
         return mls_fail(row->err, "%s:%ld: field 'cap_gpu': %g GPUs on a '%s' machine",
                         row->path, row->r->line_no, gpus, type);
-    import_machine_t m = {cpu_only ? -1 : strtab_intern(&rs->gpu_types, type), (int)gpus, NAN,
-                          cpu, mem, -1};
+    double gpu_mem;
+    const char *model = cpu_only ? NULL : rows_gpu_model(type, &gpu_mem);
+    if (!cpu_only && !model)
+        return mls_fail(row->err, "%s:%ld: field 'gpu_type': '%s' is not CPU, MISC, T4, P100, "
+                                  "V100 or V100M32",
+                        row->path, row->r->line_no, type);
+    import_machine_t m = {cpu_only ? -1 : strtab_intern(&rs->gpu_types, model), (int)gpus,
+                          cpu_only ? NAN : gpu_mem, cpu, mem, -1};
     records_add_machine(rs, &m);
     return 0;
 }

@@ -118,3 +118,22 @@ int rows_nfields(const rows_ctx_t *row, size_t n, const char *what)
                         row->r->line_no, row->r->n_fields, what, n);
     return 0;
 }
+
+const char *rows_gpu_model(const char *alibaba_name, double *mem_gb)
+{
+    /* PAI 2020 (NSDI'22 Table 1) and openb 2023 (ATC'23) GPU names. MISC is
+     * PAI's bucket of older GPUs (K40m, K80, M60...): k80 stands for it. */
+    static const struct {
+        const char *name, *type;
+        double mem_gb;
+    } models[] = {{"V100", "v100", 16},   {"V100M16", "v100", 16}, {"V100M32", "v100", 32},
+                  {"P100", "p100", 16},   {"T4", "t4", 16},        {"A10", "a10", 24},
+                  {"MISC", "k80", NAN}};
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
+        if (!strcmp(models[i].name, alibaba_name)) {
+            *mem_gb = models[i].mem_gb;
+            return models[i].type;
+        }
+    *mem_gb = NAN;
+    return NULL;
+}

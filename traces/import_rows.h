@@ -46,4 +46,10 @@ int rows_str(const rows_ctx_t *row, int col, const char *name, const char **out)
 int rows_nfields(const rows_ctx_t *row, size_t n, const char *what);
 int rows_is_missing(const char *s);
 
+/* The perf-model GPU type (Gavel's names: k80, p100, v100, t4, ...) of an
+ * Alibaba GPU model name (V100M32, MISC, ...), and its memory in GB (NAN
+ * unknown); NULL for models the traces do not disclose (openb's G2, G3),
+ * which the cluster emitter gives the reference GPU. */
+const char *rows_gpu_model(const char *alibaba_name, double *mem_gb);
+
 #endif
