@@ -8,7 +8,13 @@
 static const import_format_t formats[] = {
     {"gavel",
      "Gavel's 10-column TSV, its older 7-column per-VC format, Shockwave's 12-column format",
-     import_gavel},
+     import_gavel, NULL},
+    {"philly",
+     "Philly cluster_job_log JSON (+ cluster_machine_list), Pollux's philly.csv, DIR-LAB CSV",
+     NULL, import_philly},
+    {"helios", "Helios cluster_log CSV, Acme (Seren/Kalos) trace CSV, DIR-LAB CSV", NULL,
+     import_helios},
+    {"itp", "Microsoft ITP raw CSVs and ElasticFlow's generated ones", NULL, import_itp},
 };
 
 size_t import_count(void)
