@@ -304,9 +304,20 @@ static void t_destroy(mls_perf_t *pm)
     free(tb);
 }
 
+static int t_max_gpus(const mls_perf_t *pm, int w, int t)
+{
+    const table_t *tb = (const table_t *)pm;
+    if (w < 0 || t < 0 || (size_t)w >= tb->workloads.n || (size_t)t >= tb->types.n)
+        return 0;
+    for (int sf = MAX_SF; sf >= 1; sf--)
+        if (!isnan(*iso_at(tb, t, 0, w, sf)) || !isnan(*iso_at(tb, t, 1, w, sf)))
+            return sf;
+    return 0;
+}
+
 static const perf_ops_t table_ops = {"table",      t_n_workloads, t_workload_name,
                                      t_n_types,    t_type_name,   t_throughput,
-                                     t_pair,       t_destroy};
+                                     t_pair,       t_destroy,     t_max_gpus};
 
 static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err)
 {

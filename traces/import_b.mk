@@ -8,3 +8,5 @@ TESTS += tests/test_import_b
 tests_test_import_b_CFLAGS = $(TEST_CFLAGS)
 tests_test_import_b_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/fixtures/import_b
+TESTS += tests/import_b.sh
+EXTRA_DIST += tests/import_b.sh
