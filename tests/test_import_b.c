@@ -63,8 +63,7 @@ typedef int (*reader_fn)(import_records_t *, const char *, unsigned, long *, mls
 
 /* Reading `path` fails with a message containing `want`; with --skip-bad it
  * succeeds, skipping `skips` rows and keeping `kept` records. */
-static void expect_bad(reader_fn read, const char *path, const char *want, long skips,
-                       size_t kept)
+static void expect_bad(reader_fn read, const char *path, const char *want, long skips, size_t kept)
 {
     import_records_t rs;
     records_init(&rs);
@@ -75,8 +74,7 @@ static void expect_bad(reader_fn read, const char *path, const char *want, long 
     records_free(&rs);
     records_init(&rs);
     skipped = 0;
-    ck_assert_msg(read(&rs, path, IMPORT_SKIP_BAD, &skipped, &err) == 0, "skip-bad: %s",
-                  err.msg);
+    ck_assert_msg(read(&rs, path, IMPORT_SKIP_BAD, &skipped, &err) == 0, "skip-bad: %s", err.msg);
     ck_assert_int_eq(skipped, skips);
     ck_assert_uint_eq(rs.n, kept);
     records_free(&rs);
@@ -90,8 +88,7 @@ START_TEST(pai_join)
     records_init(&rs);
     mls_err_t err = {{0}};
     long skipped = 0;
-    ck_assert_msg(pai_read_records(&rs, FIX "/pai", 0, &skipped, &err) == 0, "%s",
-                  err.msg);
+    ck_assert_msg(pai_read_records(&rs, FIX "/pai", 0, &skipped, &err) == 0, "%s", err.msg);
     ck_assert_int_eq(skipped, 0);
     ck_assert_uint_eq(rs.n, 5);
     /* half a GPU x 2 workers + a CPU-only ps; first instance start 150 */
@@ -156,18 +153,16 @@ START_TEST(pai_job_table_file)
     records_init(&rs);
     mls_err_t err = {{0}};
     long skipped = 0;
-    ck_assert_msg(pai_read_records(&rs, FIX "/pai/pai_job_table.csv", 0, &skipped, &err) == 0,
-                  "%s", err.msg);
+    ck_assert_msg(pai_read_records(&rs, FIX "/pai/pai_job_table.csv", 0, &skipped, &err) == 0, "%s",
+                  err.msg);
     ck_assert_uint_eq(rs.n, 5);
     ck_assert_uint_eq(rs.n_machines, 0);
-    ck_assert_int_eq(pai_read_records(&rs, FIX "/pai/pai_machine_spec.csv", 0, &skipped, &err),
-                     0);
+    ck_assert_int_eq(pai_read_records(&rs, FIX "/pai/pai_machine_spec.csv", 0, &skipped, &err), 0);
     ck_assert_uint_eq(rs.n, 5);
     ck_assert_uint_eq(rs.n_machines, 4);
     records_free(&rs);
     records_init(&rs);
-    ck_assert_int_eq(pai_read_records(&rs, FIX "/pai/pai_task_table.csv", 0, &skipped, &err),
-                     -1);
+    ck_assert_int_eq(pai_read_records(&rs, FIX "/pai/pai_task_table.csv", 0, &skipped, &err), -1);
     ck_assert(strstr(err.msg, "cannot name the task table"));
     records_free(&rs);
 }
@@ -194,8 +189,8 @@ static void pai_bad(const char *jobs, const char *tasks, const char *insts, cons
 
 START_TEST(pai_malformed)
 {
-    pai_bad("j1,i1,u1,Terminated,10.0\n" JOB2, TASK1 TASK2,
-            NULL, "pai_job_table.csv:1: 5 fields; pai_job_table has 6", 2, 1);
+    pai_bad("j1,i1,u1,Terminated,10.0\n" JOB2, TASK1 TASK2, NULL,
+            "pai_job_table.csv:1: 5 fields; pai_job_table has 6", 2, 1);
     pai_bad(JOB1 "j2,i2,u2,Done,11.0,30.0\n", TASK1 TASK2, NULL,
             "pai_job_table.csv:2: field 'status': 'Done'", 2, 1);
     pai_bad(JOB1 "j2,i2,u2,Failed,abc,30.0\n", TASK1 TASK2, NULL,
@@ -221,8 +216,7 @@ START_TEST(pai_malformed)
             "pai_instance_table.csv:1: 7 fields; pai_instance_table has 9", 1, 2);
     /* the first instance starts after the job ended */
     pai_bad(JOB1 JOB2, TASK1 TASK2, "j1,w,a,b,c,Terminated,25.0,26.0,m1\n",
-            "pai_job_table.csv:1: field 'end_time': 20 is before the job's first start 25", 1,
-            1);
+            "pai_job_table.csv:1: field 'end_time': 20 is before the job's first start 25", 1, 1);
 }
 END_TEST
 
@@ -230,9 +224,10 @@ START_TEST(pai_machines_malformed)
 {
     scratch_t s;
     scratch_open(&s);
-    const char *p = scratch_file(&s, "spec.csv", "m1,CPU,96,512,0\nm2,CPU,96,512,8\n"
-                                                 "m3,T4,96,x,2\nm4,T4,64,256,2\n"
-                                                 "m5,H100,64,256,8\n");
+    const char *p = scratch_file(&s, "spec.csv",
+                                 "m1,CPU,96,512,0\nm2,CPU,96,512,8\n"
+                                 "m3,T4,96,x,2\nm4,T4,64,256,2\n"
+                                 "m5,H100,64,256,8\n");
     import_records_t rs;
     records_init(&rs);
     mls_err_t err = {{0}};
@@ -258,13 +253,13 @@ START_TEST(openb_pods)
     records_init(&rs);
     mls_err_t err = {{0}};
     long skipped = 0;
-    ck_assert_msg(openb_read_records(&rs, FIX "/openb/openb_pod_list_default.csv", 0, &skipped,
-                                     &err) == 0,
-                  "%s", err.msg);
+    ck_assert_msg(
+        openb_read_records(&rs, FIX "/openb/openb_pod_list_default.csv", 0, &skipped, &err) == 0,
+        "%s", err.msg);
     ck_assert_uint_eq(rs.n_machines, 0);
-    ck_assert_msg(openb_read_records(&rs, FIX "/openb/openb_node_list_all_node.csv", 0,
-                                     &skipped, &err) == 0,
-                  "%s", err.msg);
+    ck_assert_msg(
+        openb_read_records(&rs, FIX "/openb/openb_node_list_all_node.csv", 0, &skipped, &err) == 0,
+        "%s", err.msg);
     ck_assert_uint_eq(rs.n, 6);
     const import_record_t *r = rs.r;
     close_to(r[0].gpus, 1);
@@ -308,9 +303,9 @@ START_TEST(openb_no_times)
     records_init(&rs);
     mls_err_t err = {{0}};
     long skipped = 0;
-    ck_assert_msg(openb_read_records(&rs, FIX "/openb/openb_pod_list_multigpu20.csv", 0,
-                                     &skipped, &err) == 0,
-                  "%s", err.msg);
+    ck_assert_msg(
+        openb_read_records(&rs, FIX "/openb/openb_pod_list_multigpu20.csv", 0, &skipped, &err) == 0,
+        "%s", err.msg);
     ck_assert_uint_eq(rs.n, 3);
     close_to(rs.r[2].submit, 2); /* file order is the clock */
     close_to(rs.r[2].gpus, 4);
@@ -320,7 +315,9 @@ START_TEST(openb_no_times)
 }
 END_TEST
 
-#define POD_HDR "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n"
+#define POD_HDR                                                                                    \
+    "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_"   \
+    "time,scheduled_time\n"
 #define POD_OK "p0,1000,1024,1,500,,LS,Running,0,10,0\n"
 
 static void openb_bad(const char *text, const char *want, long skips, size_t kept)
@@ -382,10 +379,10 @@ START_TEST(tiresias_jobs)
     records_init(&rs);
     mls_err_t err = {{0}};
     long skipped = 0;
-    ck_assert_msg(tiresias_read_records(&rs, FIX "/tiresias-60.csv", 0, &skipped, &err) == 0,
-                  "%s", err.msg);
-    ck_assert_msg(tiresias_read_records(&rs, FIX "/tiresias-tf.csv", 0, &skipped, &err) == 0,
-                  "%s", err.msg);
+    ck_assert_msg(tiresias_read_records(&rs, FIX "/tiresias-60.csv", 0, &skipped, &err) == 0, "%s",
+                  err.msg);
+    ck_assert_msg(tiresias_read_records(&rs, FIX "/tiresias-tf.csv", 0, &skipped, &err) == 0, "%s",
+                  err.msg);
     ck_assert_uint_eq(rs.n, 5);
     ck_assert_str_eq(name_of(&rs.workloads, rs.r[0].workload), "vgg19");
     ck_assert_str_eq(name_of(&rs.workloads, rs.r[1].workload), "ResNet-50 (batch size 64)");
@@ -393,7 +390,7 @@ START_TEST(tiresias_jobs)
     close_to(rs.r[1].submit, 30);
     close_to(rs.r[1].duration, 147);
     ck_assert(isnan(rs.r[1].iterations)); /* work comes from the duration */
-    close_to(rs.r[2].duration, 122.5); /* last line: CRLF file without a final newline */
+    close_to(rs.r[2].duration, 122.5);    /* last line: CRLF file without a final newline */
     ck_assert_int_eq(rs.r[2].line, 4);
     ck_assert_int_eq(rs.r[0].status, REC_PASS);
     close_to(rs.r[3].start, 14); /* tf_job.csv has start_time */

@@ -30,14 +30,13 @@ int openb_read_records(import_records_t *rs, const char *path, unsigned flags, l
                        mls_err_t *err);
 
 /* Tiresias' 60_job.csv / tf_job.csv style job lists. */
-int tiresias_read_records(import_records_t *rs, const char *path, unsigned flags,
-                          long *skipped, mls_err_t *err);
+int tiresias_read_records(import_records_t *rs, const char *path, unsigned flags, long *skipped,
+                          mls_err_t *err);
 /* The canonical workload name for a Tiresias model name (itself when the
  * default catalog has no counterpart). */
 const char *tiresias_workload(const char *model);
 
 /* Pollux (and Sia) workload-N.csv: name,time,application,num_replicas,batch_size. */
-int import_pollux(mls_trace_t *t, const char *path, unsigned flags, long *skipped,
-                  mls_err_t *err);
+int import_pollux(mls_trace_t *t, const char *path, unsigned flags, long *skipped, mls_err_t *err);
 
 #endif

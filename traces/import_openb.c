@@ -38,18 +38,30 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { C_NAME, C_CPU, C_MEM, C_NGPU, C_MILLI, C_SPEC, C_QOS, C_PHASE, C_CREATE, C_DELETE,
-       C_SCHED, C_N };
+enum {
+    C_NAME,
+    C_CPU,
+    C_MEM,
+    C_NGPU,
+    C_MILLI,
+    C_SPEC,
+    C_QOS,
+    C_PHASE,
+    C_CREATE,
+    C_DELETE,
+    C_SCHED,
+    C_N
+};
 static const char *const pod_cols[C_N] = {
-    "name",     "cpu_milli", "memory_mib",    "num_gpu",       "gpu_milli",     "gpu_spec",
-    "qos",      "pod_phase", "creation_time", "deletion_time", "scheduled_time"};
+    "name", "cpu_milli", "memory_mib",    "num_gpu",       "gpu_milli",     "gpu_spec",
+    "qos",  "pod_phase", "creation_time", "deletion_time", "scheduled_time"};
 
 enum { N_SN, N_CPU, N_MEM, N_GPU, N_MODEL, N_N };
 static const char *const node_cols[N_N] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
 
 typedef struct openb_state {
     import_records_t *rs;
-    int nodes;       /* the file is a node list (its header starts with sn) */
+    int nodes; /* the file is a node list (its header starts with sn) */
     int col[C_N];
     int node_col[N_N];
     size_t n_cols; /* fields in the header: every row has as many */
@@ -99,8 +111,8 @@ static int pod_times(const openb_state_t *st, const rows_ctx_t *row, import_reco
     double del, sched;
     if (rows_num(row, st->col[C_CREATE], "creation_time", ROWS_NONNEG, &rec->submit) < 0 ||
         rows_num(row, st->col[C_DELETE], "deletion_time", ROWS_NONNEG, &del) < 0 ||
-        rows_num(row, st->col[C_SCHED], "scheduled_time", ROWS_NONNEG | ROWS_MISSING_OK,
-                 &sched) < 0)
+        rows_num(row, st->col[C_SCHED], "scheduled_time", ROWS_NONNEG | ROWS_MISSING_OK, &sched) <
+            0)
         return -1;
     if (del < rec->submit)
         return mls_fail(row->err,
@@ -169,8 +181,12 @@ static int node_row(const openb_state_t *st, const rows_ctx_t *row)
                         row->r->line_no, model, gpus);
     double gpu_mem = NAN;
     const char *type = *model ? rows_gpu_model(model, &gpu_mem) : NULL;
-    import_machine_t m = {type ? strtab_intern(&st->rs->gpu_types, type) : -1, (int)gpus,
-                          gpu_mem, cpu / 1000, mem / 1024, -1};
+    import_machine_t m = {type ? strtab_intern(&st->rs->gpu_types, type) : -1,
+                          (int)gpus,
+                          gpu_mem,
+                          cpu / 1000,
+                          mem / 1024,
+                          -1};
     records_add_machine(st->rs, &m);
     return 0;
 }

@@ -54,11 +54,11 @@
 #include <unistd.h>
 
 typedef struct pai_acc {
-    double end;          /* the job's end_time, NAN unknown */
-    double type_gpus;    /* GPUs of the task that set the GPU type */
-    double task_start;   /* earliest task start, NAN none */
-    double inst_start;   /* earliest instance start, NAN none */
-    long tasks;          /* task rows seen */
+    double end;        /* the job's end_time, NAN unknown */
+    double type_gpus;  /* GPUs of the task that set the GPU type */
+    double task_start; /* earliest task start, NAN none */
+    double inst_start; /* earliest instance start, NAN none */
+    long tasks;        /* task rows seen */
 } pai_acc_t;
 
 typedef struct pai_state {
@@ -85,8 +85,8 @@ static int status_of(const rows_ctx_t *row, int col, rec_status_t *out)
     const char *s;
     if (rows_str(row, col, "status", &s) < 0)
         return -1;
-    *out = !strcmp(s, "Terminated")                       ? REC_PASS
-           : !strcmp(s, "Failed")                         ? REC_FAILED
+    *out = !strcmp(s, "Terminated")                         ? REC_PASS
+           : !strcmp(s, "Failed")                           ? REC_FAILED
            : !strcmp(s, "Running") || !strcmp(s, "Waiting") ? REC_RUNNING
                                                             : REC_UNKNOWN;
     if (*out == REC_UNKNOWN)
@@ -113,7 +113,8 @@ static int job_row(void *state, const rows_ctx_t *row)
                         row->path, row->r->line_no, end, rec.submit);
     int idx = strtab_find(&st->names, name);
     if (idx >= 0)
-        return mls_fail(row->err, "%s:%ld: field 'job_name': '%s' appears twice (first at line %ld)",
+        return mls_fail(row->err,
+                        "%s:%ld: field 'job_name': '%s' appears twice (first at line %ld)",
                         row->path, row->r->line_no, name, st->rs->r[st->base + idx].line);
     const char *user = row->r->fields[2];
     rec.user = rows_is_missing(user) ? -1 : strtab_intern(&st->rs->users, user);
@@ -146,8 +147,7 @@ static int task_row(void *state, const rows_ctx_t *row)
     if (rows_nfields(row, 10, "pai_task_table") < 0)
         return -1;
     int idx = job_of(st, row);
-    if (idx < 0 ||
-        rows_num(row, 2, "inst_num", ROWS_NONNEG | ROWS_INTEGER, &inst) < 0 ||
+    if (idx < 0 || rows_num(row, 2, "inst_num", ROWS_NONNEG | ROWS_INTEGER, &inst) < 0 ||
         rows_num(row, 4, "start_time", ROWS_NONNEG | ROWS_MISSING_OK, &start) < 0 ||
         rows_num(row, 5, "end_time", ROWS_NONNEG | ROWS_MISSING_OK, &end) < 0 ||
         rows_num(row, 6, "plan_cpu", ROWS_NONNEG | ROWS_MISSING_OK, &cpu) < 0 ||
@@ -314,16 +314,21 @@ static int machine_row(void *state, const rows_ctx_t *row)
         return -1;
     int cpu_only = !strcmp(type, "CPU");
     if (cpu_only != (gpus == 0))
-        return mls_fail(row->err, "%s:%ld: field 'cap_gpu': %g GPUs on a '%s' machine",
-                        row->path, row->r->line_no, gpus, type);
+        return mls_fail(row->err, "%s:%ld: field 'cap_gpu': %g GPUs on a '%s' machine", row->path,
+                        row->r->line_no, gpus, type);
     double gpu_mem;
     const char *model = cpu_only ? NULL : rows_gpu_model(type, &gpu_mem);
     if (!cpu_only && !model)
-        return mls_fail(row->err, "%s:%ld: field 'gpu_type': '%s' is not CPU, MISC, T4, P100, "
-                                  "V100 or V100M32",
+        return mls_fail(row->err,
+                        "%s:%ld: field 'gpu_type': '%s' is not CPU, MISC, T4, P100, "
+                        "V100 or V100M32",
                         row->path, row->r->line_no, type);
-    import_machine_t m = {cpu_only ? -1 : strtab_intern(&rs->gpu_types, model), (int)gpus,
-                          cpu_only ? NAN : gpu_mem, cpu, mem, -1};
+    import_machine_t m = {cpu_only ? -1 : strtab_intern(&rs->gpu_types, model),
+                          (int)gpus,
+                          cpu_only ? NAN : gpu_mem,
+                          cpu,
+                          mem,
+                          -1};
     records_add_machine(rs, &m);
     return 0;
 }

@@ -64,16 +64,15 @@ int rows_columns(const rows_ctx_t *hdr, const char *const *names, int *idx, int 
 
 int rows_is_missing(const char *s)
 {
-    return !*s || !strcmp(s, "NaN") || !strcmp(s, "nan") || !strcmp(s, "NAN") ||
-           !strcmp(s, "None");
+    return !*s || !strcmp(s, "NaN") || !strcmp(s, "nan") || !strcmp(s, "NAN") || !strcmp(s, "None");
 }
 
 int rows_num(const rows_ctx_t *row, int col, const char *name, unsigned opts, double *out)
 {
     const csv_reader_t *r = row->r;
     if (col < 0 || (size_t)col >= r->n_fields)
-        return mls_fail(row->err, "%s:%ld: field '%s': missing (%zu fields)", row->path,
-                        r->line_no, name, r->n_fields);
+        return mls_fail(row->err, "%s:%ld: field '%s': missing (%zu fields)", row->path, r->line_no,
+                        name, r->n_fields);
     const char *s = r->fields[col];
     if (rows_is_missing(s)) {
         if (opts & ROWS_MISSING_OK) {
@@ -84,14 +83,14 @@ int rows_num(const rows_ctx_t *row, int col, const char *name, unsigned opts, do
     }
     double v;
     if (mls_parse_double(s, &v) < 0 || !isfinite(v))
-        return mls_fail(row->err, "%s:%ld: field '%s': '%s' is not a number", row->path,
-                        r->line_no, name, s);
+        return mls_fail(row->err, "%s:%ld: field '%s': '%s' is not a number", row->path, r->line_no,
+                        name, s);
     if ((opts & ROWS_NONNEG) && v < 0)
-        return mls_fail(row->err, "%s:%ld: field '%s': %g is negative", row->path, r->line_no,
-                        name, v);
+        return mls_fail(row->err, "%s:%ld: field '%s': %g is negative", row->path, r->line_no, name,
+                        v);
     if ((opts & ROWS_POSITIVE) && !(v > 0))
-        return mls_fail(row->err, "%s:%ld: field '%s': %g, must be > 0", row->path,
-                        r->line_no, name, v);
+        return mls_fail(row->err, "%s:%ld: field '%s': %g, must be > 0", row->path, r->line_no,
+                        name, v);
     if ((opts & ROWS_INTEGER) && (v != floor(v) || fabs(v) > 1e9))
         return mls_fail(row->err, "%s:%ld: field '%s': %g is not a whole number", row->path,
                         r->line_no, name, v);
@@ -103,8 +102,8 @@ int rows_str(const rows_ctx_t *row, int col, const char *name, const char **out)
 {
     const csv_reader_t *r = row->r;
     if (col < 0 || (size_t)col >= r->n_fields)
-        return mls_fail(row->err, "%s:%ld: field '%s': missing (%zu fields)", row->path,
-                        r->line_no, name, r->n_fields);
+        return mls_fail(row->err, "%s:%ld: field '%s': missing (%zu fields)", row->path, r->line_no,
+                        name, r->n_fields);
     if (!*r->fields[col])
         return mls_fail(row->err, "%s:%ld: field '%s': empty", row->path, r->line_no, name);
     *out = r->fields[col];
@@ -114,8 +113,8 @@ int rows_str(const rows_ctx_t *row, int col, const char *name, const char **out)
 int rows_nfields(const rows_ctx_t *row, size_t n, const char *what)
 {
     if (row->r->n_fields != n)
-        return mls_fail(row->err, "%s:%ld: %zu fields; %s has %zu", row->path,
-                        row->r->line_no, row->r->n_fields, what, n);
+        return mls_fail(row->err, "%s:%ld: %zu fields; %s has %zu", row->path, row->r->line_no,
+                        row->r->n_fields, what, n);
     return 0;
 }
 
@@ -126,8 +125,8 @@ const char *rows_gpu_model(const char *alibaba_name, double *mem_gb)
     static const struct {
         const char *name, *type;
         double mem_gb;
-    } models[] = {{"V100", "v100", 16},   {"V100M16", "v100", 16}, {"V100M32", "v100", 32},
-                  {"P100", "p100", 16},   {"T4", "t4", 16},        {"A10", "a10", 24},
+    } models[] = {{"V100", "v100", 16}, {"V100M16", "v100", 16}, {"V100M32", "v100", 32},
+                  {"P100", "p100", 16}, {"T4", "t4", 16},        {"A10", "a10", 24},
                   {"MISC", "k80", NAN}};
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++)
         if (!strcmp(models[i].name, alibaba_name)) {

@@ -90,8 +90,7 @@ static int pollux_row(void *state, const rows_ctx_t *row)
     return 0;
 }
 
-int import_pollux(mls_trace_t *t, const char *path, unsigned flags, long *skipped,
-                  mls_err_t *err)
+int import_pollux(mls_trace_t *t, const char *path, unsigned flags, long *skipped, mls_err_t *err)
 {
     pollux_state_t st = {.t = t, .user = strtab_intern(&t->users, "default")};
     return rows_each(path, pollux_header, pollux_row, &st, flags, skipped, err);
@@ -113,9 +112,8 @@ const char *tiresias_workload(const char *model)
 }
 
 enum { T_ID, T_GPUS, T_SUBMIT, T_DURATION, T_MODEL, T_ITERS, T_START, T_N };
-static const char *const tiresias_cols[T_N] = {"job_id",     "num_gpu",    "submit_time",
-                                               "duration",   "model_name", "iterations",
-                                               "start_time"};
+static const char *const tiresias_cols[T_N] = {
+    "job_id", "num_gpu", "submit_time", "duration", "model_name", "iterations", "start_time"};
 
 typedef struct tiresias_state {
     import_records_t *rs;
@@ -157,8 +155,8 @@ static int tiresias_row(void *state, const rows_ctx_t *row)
     return 0;
 }
 
-int tiresias_read_records(import_records_t *rs, const char *path, unsigned flags,
-                          long *skipped, mls_err_t *err)
+int tiresias_read_records(import_records_t *rs, const char *path, unsigned flags, long *skipped,
+                          mls_err_t *err)
 {
     tiresias_state_t st = {.rs = rs};
     size_t base = rs->n;
