@@ -298,7 +298,7 @@ static int read_machines(import_records_t *rs, FILE *fp, const char *path, unsig
             size_t n = strlen(mem);
             if (n >= 2 && !strcasecmp(mem + n - 2, "GB"))
                 mem[n - 2] = '\0';
-            if (*mem && (mls_parse_double(trim(mem), &m.gpu_mem_gb) < 0 || !(m.gpu_mem_gb > 0)))
+            if (*mem && (mls_parse_double(trim(mem), &m.gpu_mem_gb) < 0 || !(m.gpu_mem_gb >= 0)))
                 row_rc = mls_fail(err, "%s:%ld: field 'single GPU mem': '%s' is not a size "
                                        "like 24GB",
                                   path, r.line_no, r.fields[2]);

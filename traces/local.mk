@@ -7,3 +7,5 @@ libmlsched_a_SOURCES += traces/mapping.h traces/mapping.c traces/import_prod.h \
 	traces/import_prod.c traces/import_philly.c traces/import_helios.c traces/import_itp.c
 TESTS += tests/import_gavel.sh
 EXTRA_DIST += tests/import_gavel.sh tests/fixtures/import
+TESTS += tests/import_prod.sh
+EXTRA_DIST += tests/import_prod.sh tests/fixtures/import_prod

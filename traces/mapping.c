@@ -369,7 +369,7 @@ static int mapper_init(mapper_t *m, const mls_perf_t *pm, const import_options_t
 
 static void mapper_free(mapper_t *m)
 {
-    for (int g = 0; g <= m->max_g; g++)
+    for (int g = 0; m->cand && g <= m->max_g; g++)
         free(m->cand[g]);
     free(m->cand);
     free(m->cand_n);
