@@ -4,7 +4,8 @@
  *
  * Pollux / Sia (workload-N.csv): name,time,application,num_replicas,batch_size
  *   application is one of Pollux's six (pollux_apps.h) and becomes the
- *   workload name as is; work = its training to completion in samples;
+ *   workload name as is; work = its training to completion in samples
+ *   (dataset x completion epochs, as the Pollux perf catalog counts it);
  *   submit = time (s; Sia writes fractions); gpus = num_replicas (what the
  *   fixed-size baselines of both papers run with); elastic range 1 ..
  *   max(num_replicas, the app's Pollux cap: 64, ncf 1), as the Pollux policy

@@ -11,16 +11,15 @@ typedef struct pollux_app {
     int max_epochs;        /* Pollux completes a job after this many epochs */
     int init_batch_size;   /* total batch the statistical progress is counted in */
     double epoch_progress; /* iterations of one epoch at init_batch_size */
-    double done_progress;  /* init-batch iterations to completion */
     int max_batch_size;    /* largest validated total batch */
     int min_local_bsz;     /* smallest per-GPU batch profiled */
     int max_replicas;      /* Pollux's elastic cap: min(64, max_batch / min_local), ncf 1 */
 } pollux_app_t;
 
 const pollux_app_t *pollux_app_find(const char *name); /* NULL when unknown */
-/* Training to completion in samples: done_progress x init_batch_size. */
-double pollux_app_work(const pollux_app_t *app);
-/* Approximate training-set size: epoch_progress x init_batch_size. */
+/* Training-set size in samples: epoch_progress x init_batch_size. */
 double pollux_app_dataset(const pollux_app_t *app);
+/* Training to completion in samples: dataset x max_epochs. */
+double pollux_app_work(const pollux_app_t *app);
 
 #endif
