@@ -103,6 +103,7 @@ START_TEST(pai_join)
     close_to(r->duration, 950);
     ck_assert_int_eq(r->status, REC_PASS);
     ck_assert_int_eq(r->line, 1);
+    ck_assert_int_eq(r->nodes, 1); /* two machines, but 1 GPU: at most one holds it */
     /* 800 % = 8 GPUs; no instances: the task start */
     r = &rs.r[1];
     close_to(r->gpus, 8);
@@ -110,6 +111,7 @@ START_TEST(pai_join)
     close_to(r->start, 210);
     close_to(r->duration, 290);
     ck_assert_int_eq(r->status, REC_FAILED);
+    ck_assert_int_eq(r->nodes, 0); /* unknown */
     /* running: end empty, instance start NaN */
     r = &rs.r[2];
     close_to(r->gpus, 4);
@@ -126,6 +128,7 @@ START_TEST(pai_join)
      * submit is clamped to it; no user */
     r = &rs.r[4];
     close_to(r->gpus, 1 + 4);
+    ck_assert_int_eq(r->nodes, 2); /* three instances on two machines */
     ck_assert_str_eq(name_of(&rs.gpu_types, r->gpu_type), "V100");
     close_to(r->start, 500);
     close_to(r->duration, 100);

@@ -24,7 +24,10 @@
  * asking for the most GPUs (MISC, T4, P100, V100, V100M32; other names are
  * kept as they are). start = the first instance start (the first task start
  * when the instance table is absent or has none; never before the submit);
- * duration = job end_time - start. Status: Terminated = pass, Failed =
+ * duration = job end_time - start; nodes = the distinct machines its
+ * instances ran on (unknown without instance rows; at most its GPU count
+ * rounded up, since CPU-only instances such as parameter servers may run on
+ * machines that hold none of its GPUs). Status: Terminated = pass, Failed =
  * failed, Running and Waiting = running at the snapshot (duration unknown
  * when end_time is empty).
  *
@@ -47,6 +50,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +63,15 @@ typedef struct pai_acc {
     double task_start; /* earliest task start, NAN none */
     double inst_start; /* earliest instance start, NAN none */
     long tasks;        /* task rows seen */
+    int nodes;         /* distinct machines its instances ran on */
 } pai_acc_t;
+
+/* A set of (job, machine) pairs, to count each job's machines once:
+ * open addressing over key + 1 (0 = empty). */
+typedef struct pair_set {
+    uint64_t *slots;
+    size_t cap, n;
+} pair_set_t;
 
 typedef struct pai_state {
     import_records_t *rs;
@@ -67,8 +79,40 @@ typedef struct pai_state {
     strtab_t names; /* job_name -> index from base */
     pai_acc_t *acc;
     size_t acc_cap;
+    strtab_t machines; /* instance machine names */
+    pair_set_t seen;   /* (job, machine) pairs met */
     const char *job_path;
 } pai_state_t;
+
+static size_t pair_slot(const pair_set_t *s, uint64_t key)
+{
+    uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ULL;
+    size_t i = (size_t)(h >> 17) & (s->cap - 1);
+    while (s->slots[i] && s->slots[i] != key + 1)
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+/* 1 when the pair is new (and now in the set), 0 when it was there. */
+static int pair_add(pair_set_t *s, uint64_t key)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        pair_set_t bigger = {xcalloc(s->cap ? 2 * s->cap : 1024, sizeof *s->slots),
+                             s->cap ? 2 * s->cap : 1024, 0};
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slots[i])
+                bigger.slots[pair_slot(&bigger, s->slots[i] - 1)] = s->slots[i];
+        bigger.n = s->n;
+        free(s->slots);
+        *s = bigger;
+    }
+    size_t i = pair_slot(s, key);
+    if (s->slots[i])
+        return 0;
+    s->slots[i] = key + 1;
+    s->n++;
+    return 1;
+}
 
 static double fmin_known(double a, double b)
 {
@@ -123,7 +167,7 @@ static int job_row(void *state, const rows_ctx_t *row)
     idx = strtab_intern(&st->names, name);
     records_add(st->rs, &rec);
     xgrow((void **)&st->acc, &st->acc_cap, (size_t)idx + 1, sizeof *st->acc);
-    st->acc[idx] = (pai_acc_t){end, 0, NAN, NAN, 0};
+    st->acc[idx] = (pai_acc_t){end, 0, NAN, NAN, 0, 0};
     return 0;
 }
 
@@ -187,6 +231,11 @@ static int instance_row(void *state, const rows_ctx_t *row)
         return mls_fail(row->err, "%s:%ld: field 'end_time': %.17g is before start_time %.17g",
                         row->path, row->r->line_no, end, start);
     st->acc[idx].inst_start = fmin_known(st->acc[idx].inst_start, start);
+    const char *machine = row->r->fields[8];
+    if (!rows_is_missing(machine)) {
+        uint64_t m = (uint64_t)strtab_intern(&st->machines, machine);
+        st->acc[idx].nodes += pair_add(&st->seen, (uint64_t)idx << 32 | m);
+    }
     return 0;
 }
 
@@ -213,6 +262,10 @@ static int finish(pai_state_t *st, unsigned flags, long *skipped, mls_err_t *err
                                "start %.17g (task/instance tables)",
                                st->job_path, rec.line, a->end, from);
             rec.duration = a->end - from; /* NAN when end_time is empty */
+            /* parameter servers and other CPU-only instances may add machines
+             * that hold none of the job's GPUs */
+            double gpu_cap = fmax(1, ceil(rec.gpus));
+            rec.nodes = a->nodes < gpu_cap ? a->nodes : (int)gpu_cap;
         }
         if (bad < 0) {
             if (!(flags & IMPORT_SKIP_BAD))
@@ -271,6 +324,7 @@ int pai_read_records(import_records_t *rs, const char *path, unsigned flags, lon
     char *inst = sibling(path, "instance_table", "pai_instance_table.csv");
     pai_state_t st = {.rs = rs, .base = rs->n, .job_path = job};
     strtab_init(&st.names);
+    strtab_init(&st.machines);
     int rc = 0;
     if (!task)
         rc = mls_fail(err,
@@ -294,6 +348,8 @@ int pai_read_records(import_records_t *rs, const char *path, unsigned flags, lon
         free(spec);
     }
     strtab_free(&st.names);
+    strtab_free(&st.machines);
+    free(st.seen.slots);
     free(st.acc);
     free(job);
     free(task);
