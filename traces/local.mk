@@ -9,3 +9,7 @@ TESTS += tests/import_gavel.sh
 EXTRA_DIST += tests/import_gavel.sh tests/fixtures/import
 TESTS += tests/import_prod.sh
 EXTRA_DIST += tests/import_prod.sh tests/fixtures/import_prod
+check_PROGRAMS += tests/test_import
+TESTS += tests/test_import
+tests_test_import_CFLAGS = $(TEST_CFLAGS)
+tests_test_import_LDADD = $(TEST_LIBS)

@@ -396,13 +396,13 @@ static int bucket_class(mapper_t *m, double gpu_hours)
 
 /* The workload for a job of g GPUs and h GPU-hours; -1 with err set. */
 static int choose(mapper_t *m, const import_options_t *o, int g, double h, long *fallback,
-                  const char *where, mls_err_t *err)
+                  const char *file, long line, mls_err_t *err)
 {
     int n;
     if (g > m->largest) {
-        mls_fail(err, "%s: field 'gpus': %d GPUs, above the %d the perf model %s knows on %s "
+        mls_fail(err, "%s:%ld: field 'gpus': %d GPUs, above the %d the perf model %s knows on %s "
                       "(drop such jobs with --max-gpus %d, or skip them with --skip-bad)",
-                 where, g, m->largest, m->pm->source, o->reference_gpu, m->largest);
+                 file, line, g, m->largest, m->pm->source, o->reference_gpu, m->largest);
         return -2;
     }
     const int *all = candidates(m, g, &n);
@@ -422,9 +422,9 @@ static int choose(mapper_t *m, const import_options_t *o, int g, double h, long 
                 total += u->weight;
         }
         if (!(total > 0)) {
-            mls_fail(err, "%s: field 'gpus': no rule of %s maps a job of %d GPUs and %.3g "
+            mls_fail(err, "%s:%ld: field 'gpus': no rule of %s maps a job of %d GPUs and %.3g "
                           "GPU-hours to a workload that runs on %d %s GPUs",
-                     where, o->mapping_file, g, h, g, o->reference_gpu);
+                     file, line, o->mapping_file, g, h, g, o->reference_gpu);
             return -1;
         }
         double u01 = gsl_rng_uniform(m->rng) * total;
@@ -441,9 +441,9 @@ static int choose(mapper_t *m, const import_options_t *o, int g, double h, long 
         return last;
     }
     if (!n) {
-        mls_fail(err, "%s: field 'gpus': %d GPUs: no workload of the perf model %s runs on %d "
+        mls_fail(err, "%s:%ld: field 'gpus': %d GPUs: no workload of the perf model %s runs on %d "
                       "%s GPUs (drop such jobs with --max-gpus or --skip-bad)",
-                 where, g, m->pm->source, g, o->reference_gpu);
+                 file, line, g, m->pm->source, g, o->reference_gpu);
         return -1;
     }
     return pick(m, all, n);
@@ -485,8 +485,6 @@ static int keep_record(const import_records_t *rs, const import_record_t *r,
 {
     const import_filters_t *f = &o->filters;
     const import_preset_rules_t *p = &o->rules;
-    char where[512];
-    snprintf(where, sizeof where, "%s:%ld", records_file(rs, r), r->line);
     int named = r->workload >= 0 && !o->remap;
     if (r->attempts == 0 && !named) {
         rep->no_attempts++;
@@ -494,15 +492,15 @@ static int keep_record(const import_records_t *rs, const import_record_t *r,
     }
     if (isnan(r->gpus) || r->gpus < 0 || r->gpus > MAX_TRACE_GPUS)
         return bad(o, rep, err,
-                   mls_fail(err, "%s: field 'gpus': %g is not a GPU count in [0, %d]", where,
-                            r->gpus, MAX_TRACE_GPUS));
+                   mls_fail(err, "%s:%ld: field 'gpus': %g is not a GPU count in [0, %d]",
+                            records_file(rs, r), r->line, r->gpus, MAX_TRACE_GPUS));
     if (r->gpus == 0) {
         rep->cpu_only++;
         return 0;
     }
     int g = (int)ceil(r->gpus);
     if (!isfinite(r->submit))
-        return bad(o, rep, err, mls_fail(err, "%s: field 'submit': no submit time", where));
+        return bad(o, rep, err, mls_fail(err, "%s:%ld: field 'submit': no submit time", records_file(rs, r), r->line));
     double t = f->win_absolute ? r->submit : r->submit - t0;
     int out = (!isnan(f->win_lo) && (t < f->win_lo || t >= f->win_hi)) ||
               (vcs && (r->vc < 0 || !vcs[r->vc])) || (users && (r->user < 0 || !users[r->user])) ||
@@ -575,8 +573,7 @@ static int map_one(const import_records_t *rs, const import_record_t *r, const k
                    mapper_t *m, const import_options_t *o, mls_trace_t *out,
                    import_report_t *rep, mls_err_t *err)
 {
-    char where[512];
-    snprintf(where, sizeof where, "%s:%ld", records_file(rs, r), r->line);
+    const char *file = records_file(rs, r); /* messages name file:line */
     mls_job_t j = {0};
     j.id = (int64_t)out->n;
     j.submit = k->submit;
@@ -596,14 +593,16 @@ static int map_one(const import_records_t *rs, const import_record_t *r, const k
         else if (w >= 0 && isfinite(j.duration))
             j.work = j.duration * perf_throughput(m->pm, w, m->ref, k->gpus, nodes, 0);
         if (!(j.work > 0)) {
-            int rc = mls_fail(err, "%s: field 'workload': '%s' gives no work: no iterations in "
+            int rc = mls_fail(err, "%s:%ld: field 'workload': '%s' gives no work: no iterations in "
                                    "the trace and no rate at %d %s GPUs in %s",
-                              where, name, k->gpus, o->reference_gpu, m->pm->source);
+                              file, r->line, name, k->gpus, o->reference_gpu,
+                              m->pm->source);
             return bad(o, rep, err, rc) ? -1 : 1;
         }
         rep->kept_named++;
     } else {
-        w = choose(m, o, k->gpus, j.duration * k->gpus / 3600, &rep->fallback, where, err);
+        w = choose(m, o, k->gpus, j.duration * k->gpus / 3600, &rep->fallback, file, r->line,
+                   err);
         if (w == -2 && (o->flags & IMPORT_SKIP_BAD)) {
             rep->too_big++;
             return 1;
@@ -613,7 +612,8 @@ static int map_one(const import_records_t *rs, const import_record_t *r, const k
         name = m->pm->ops->workload_name(m->pm, w);
         j.work = j.duration * perf_throughput(m->pm, w, m->ref, k->gpus, nodes, 0);
         if (!(j.work > 0)) {
-            int rc = mls_fail(err, "%s: field 'gpus': '%s' has no rate at %d GPUs", where, name,
+            int rc = mls_fail(err, "%s:%ld: field 'gpus': '%s' has no rate at %d GPUs", file,
+                              r->line, name,
                               k->gpus);
             return bad(o, rep, err, rc) ? -1 : 1;
         }
