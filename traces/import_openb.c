@@ -6,7 +6,8 @@
  *   name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,
  *   creation_time,deletion_time,scheduled_time
  *
- * The first five are required; the resampled multigpuNN lists have only
+ * The first five are required (pod_phase absent: status unknown); the
+ * resampled multigpuNN lists have only
  * those (FGD replays pods one after another, with no clock), and then the
  * pods are given submit times 0, 1, 2, ... in file order, unknown durations
  * and unknown status.
@@ -147,7 +148,8 @@ static int pod_row(void *state, const rows_ctx_t *row)
                         "with one, 1000 with several)",
                         row->path, row->r->line_no, milli, ngpu);
     if (c[C_CREATE] >= 0) {
-        if (pod_times(st, row, &rec) < 0 || phase_of(row, c[C_PHASE], &rec.status) < 0)
+        if (pod_times(st, row, &rec) < 0 ||
+            (c[C_PHASE] >= 0 && phase_of(row, c[C_PHASE], &rec.status) < 0))
             return -1;
     } else {
         rec.submit = (double)st->ordinal;
