@@ -6,11 +6,10 @@
  *   name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,
  *   creation_time,deletion_time,scheduled_time
  *
- * The first five are required (pod_phase absent: status unknown); the
- * resampled multigpuNN lists have only
- * those (FGD replays pods one after another, with no clock), and then the
- * pods are given submit times 0, 1, 2, ... in file order, unknown durations
- * and unknown status.
+ * The first five are required (without pod_phase the status is unknown).
+ * The resampled multigpuNN lists have only those (FGD replays pods one after
+ * another, with no clock): their pods get submit times 0, 1, 2, ... in file
+ * order, unknown durations and unknown status.
  *
  * Mapping: GPUs = num_gpu x gpu_milli / 1000 (a sharing pod asks for a
  * fraction of one GPU: num_gpu 1, gpu_milli 460 = 0.46 GPU; whole-GPU pods
