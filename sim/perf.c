@@ -50,3 +50,8 @@ int perf_gpu_type_index(const mls_perf_t *pm, const char *name)
             return t;
     return -1;
 }
+
+int perf_max_gpus(const mls_perf_t *pm, int w, int t)
+{
+    return pm->ops->max_gpus ? pm->ops->max_gpus(pm, w, t) : 1 << 30;
+}

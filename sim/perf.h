@@ -73,6 +73,9 @@ typedef struct perf_ops {
     double (*noise_scale)(const mls_perf_t *pm, int w, double total_batch, double work_done);
     /* Batch limits of w on type t (t = -1: the loosest over types). */
     int (*batch_limits)(const mls_perf_t *pm, int w, int t, perf_batch_limits_t *out);
+    /* The largest GPU count at which workload w has data on type t (beyond
+     * it, rates are extrapolated); 0 when none. NULL: no limit. */
+    int (*max_gpus)(const mls_perf_t *pm, int w, int t);
 } perf_ops_t;
 
 struct mls_perf {
@@ -93,6 +96,9 @@ static inline double perf_throughput(const mls_perf_t *pm, int w, int t, int gpu
 {
     return pm->ops->throughput(pm, w, t, gpus, nodes, batch);
 }
+
+/* ops->max_gpus, or a very large count when the backend has no limit. */
+int perf_max_gpus(const mls_perf_t *pm, int w, int t);
 
 /* Table backend, directly. */
 int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err);

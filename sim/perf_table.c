@@ -304,6 +304,17 @@ static void t_destroy(mls_perf_t *pm)
     free(tb);
 }
 
+static int t_max_gpus(const mls_perf_t *pm, int w, int t)
+{
+    const table_t *tb = (const table_t *)pm;
+    if (w < 0 || t < 0 || (size_t)w >= tb->workloads.n || (size_t)t >= tb->types.n)
+        return 0;
+    for (int sf = MAX_SF; sf >= 1; sf--)
+        if (!isnan(*iso_at(tb, t, 0, w, sf)) || !isnan(*iso_at(tb, t, 1, w, sf)))
+            return sf;
+    return 0;
+}
+
 static const perf_ops_t table_ops = {.backend = "table",
                                      .n_workloads = t_n_workloads,
                                      .workload_name = t_workload_name,
@@ -311,7 +322,8 @@ static const perf_ops_t table_ops = {.backend = "table",
                                      .gpu_type_name = t_type_name,
                                      .throughput = t_throughput,
                                      .pair = t_pair,
-                                     .destroy = t_destroy};
+                                     .destroy = t_destroy,
+                                     .max_gpus = t_max_gpus};
 
 static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err)
 {

@@ -310,15 +310,138 @@ int trace_read_csv(mls_trace_t *t, const char *path, unsigned flags, mls_err_t *
 
 /* ---- writing ---------------------------------------------------------------- */
 
-/* The shortest %g form that reads back to the same double. */
+/* An integer in decimal (fprintf's %lld, without its cost). */
+static void put_int(FILE *f, long long v)
+{
+    char buf[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        buf[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        fputc('-', f);
+    while (n)
+        fputc(buf[--n], f);
+}
+
+static int round_trips(char *buf, size_t cap, int prec, double v)
+{
+    snprintf(buf, cap, "%.*g", prec, v);
+    return strtod(buf, NULL) == v;
+}
+
+/* The %g text at precision p of the p leading digits d (exponent x of d[0])
+ * of a number with the given sign; trailing zeros dropped as %g does. */
+static void g_style(char *buf, int neg, const char *d, int p, int x)
+{
+    int last = p - 1;
+    while (last > 0 && d[last] == '0')
+        last--;
+    char *o = buf;
+    if (neg)
+        *o++ = '-';
+    if (x < -4 || x >= p) {
+        *o++ = d[0];
+        if (last > 0) {
+            *o++ = '.';
+            for (int k = 1; k <= last; k++)
+                *o++ = d[k];
+        }
+        o += sprintf(o, "e%c%02d", x < 0 ? '-' : '+', x < 0 ? -x : x);
+    } else if (x >= 0) {
+        for (int k = 0; k <= x; k++)
+            *o++ = k <= last ? d[k] : '0';
+        if (last > x) {
+            *o++ = '.';
+            for (int k = x + 1; k <= last; k++)
+                *o++ = d[k];
+        }
+        *o = '\0';
+    } else {
+        *o++ = '0';
+        *o++ = '.';
+        for (int k = 0; k < -x - 1; k++)
+            *o++ = '0';
+        for (int k = 0; k <= last; k++)
+            *o++ = d[k];
+        *o = '\0';
+    }
+}
+
+/* The p-digit rounding of the 17 digits d17 into d (exponent *x adjusted on
+ * a carry); -1 when the dropped digits are exactly a half, where rounding the
+ * 17 digits may differ from rounding the double itself. */
+static int round_digits(const char *d17, int p, char *d, int *x)
+{
+    memcpy(d, d17, (size_t)p);
+    if (p == 17)
+        return 0;
+    if (d17[p] == '5') {
+        int k = p + 1;
+        while (k < 17 && d17[k] == '0')
+            k++;
+        if (k == 17)
+            return -1;
+    }
+    if (d17[p] >= '5') {
+        int k = p - 1;
+        while (k >= 0 && d[k] == '9')
+            d[k--] = '0';
+        if (k >= 0)
+            d[k]++;
+        else {
+            d[0] = '1'; /* 99..9 -> 100..0 */
+            (*x)++;
+        }
+    }
+    return 0;
+}
+
+/* The shortest %g form, at 10 to 17 digits, that reads back to the same
+ * double (what "%.*g" with p = 10, 11, ... 17 and a strtod check gives).
+ * Integers below 1e10 print as themselves; other numbers are formatted once
+ * at 17 digits and rounded in decimal for each p (printf again only where
+ * that rounding is a tie), which keeps writing a million-row trace cheap. */
+void trace_format_num(char *buf, size_t cap, double v)
+{
+    if (fabs(v) < 1e10 && v == (double)(long long)v && !(v == 0 && signbit(v))) {
+        snprintf(buf, cap, "%lld", (long long)v);
+        return;
+    }
+    char e17[40];
+    if (!isfinite(v) || cap < 32 || snprintf(e17, sizeof e17, "%.16e", v) >= (int)sizeof e17) {
+        for (int prec = 10; prec <= 17 && !round_trips(buf, cap, prec, v); prec++)
+            ;
+        return;
+    }
+    const char *s = e17;
+    int neg = *s == '-';
+    if (neg)
+        s++;
+    char d17[17], d[17];
+    d17[0] = s[0];
+    memcpy(d17 + 1, s + 2, 16); /* "d.dddddddddddddddde+XX" */
+    int x17 = atoi(s + 19);
+    for (int p = 10; p <= 17; p++) {
+        int x = x17;
+        if (round_digits(d17, p, d, &x) < 0) {
+            if (round_trips(buf, cap, p, v))
+                return;
+            continue;
+        }
+        g_style(buf, neg, d, p, x);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+    snprintf(buf, cap, "%.17g", v);
+}
+
 static void put_num(FILE *f, double v)
 {
     char buf[40];
-    for (int prec = 10; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
+    trace_format_num(buf, sizeof buf, v);
     fputs(buf, f);
 }
 
@@ -339,13 +462,16 @@ static void put_str(FILE *f, const char *s)
 
 static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j, int host_cols)
 {
-    fprintf(f, "%lld,", (long long)j->id);
+    put_int(f, (long long)j->id);
+    fputc(',', f);
     put_num(f, j->submit);
     fputc(',', f);
     put_str(f, t->users.names[j->user]);
     fputc(',', f);
     put_str(f, t->workloads.names[j->workload]);
-    fprintf(f, ",%d,", j->gpus);
+    fputc(',', f);
+    put_int(f, j->gpus);
+    fputc(',', f);
     put_num(f, j->work);
     fputc(',', f);
     if (!isnan(j->duration))
@@ -355,7 +481,14 @@ static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j, int hos
     fputc(',', f);
     if (isfinite(j->deadline))
         put_num(f, j->deadline);
-    fprintf(f, ",%d,%d,%d,%s", j->min_gpus, j->max_gpus, j->batch_size, mode_names[j->mode]);
+    fputc(',', f);
+    put_int(f, j->min_gpus);
+    fputc(',', f);
+    put_int(f, j->max_gpus);
+    fputc(',', f);
+    put_int(f, j->batch_size);
+    fputc(',', f);
+    fputs(mode_names[j->mode], f);
     if (host_cols) {
         fputc(',', f);
         if (j->cpus > 0)

@@ -71,6 +71,9 @@ size_t trace_add(mls_trace_t *t, const mls_job_t *job);
  * min <= gpus <= max. */
 int trace_validate(const mls_trace_t *t, mls_err_t *err);
 int trace_read_csv(mls_trace_t *t, const char *path, unsigned flags, mls_err_t *err);
+/* The shortest "%.*g" text, precision 10 to 17, that reads back to v (the
+ * writer's number format). */
+void trace_format_num(char *buf, size_t cap, double v);
 /* Writes atomically (a failed write leaves no file). */
 int trace_write_csv(const mls_trace_t *t, const char *path, mls_err_t *err);
 
