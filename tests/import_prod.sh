@@ -126,7 +126,9 @@ imp --format philly --emit-cluster "$tmp/c.json" -o "$tmp/c.csv" "$f/philly_mach
     grep -q '"avg_jct": 600,' || no "a 4-GPU job alone did not take its traced 600 s"
 
 # --- round trip per format: import -> simulate under fifo ---------------------------------
-for t in j p d a h i; do
+imp --format itp --remap-workloads -o "$tmp/r.csv" "$f/itp_ef.csv" &&
+    [ "$(cols "$tmp/r.csv" 6)" != "5000;300;" ] || no "--remap-workloads kept the iterations"
+for t in j p d a h i r; do
     "$MLSCHED" simulate --trace "$tmp/$t.csv" --cluster v100=4x8 --policy fifo -q >"$tmp/out" 2>&1 &&
         grep -q "finished" "$tmp/out" || no "round trip $t: $(cat "$tmp/out")"
 done

@@ -405,7 +405,8 @@ static int choose(mapper_t *m, const import_options_t *o, int g, double h, long 
     if (g > m->largest) {
         mls_fail(err, "%s:%ld: field 'gpus': %d GPUs, above the %d the perf model %s knows on %s "
                       "(drop such jobs with --max-gpus %d, or skip them with --skip-bad)",
-                 records_file(rs, r), r->line, g, m->largest, m->pm->source, o->reference_gpu, m->largest);
+                 records_file(rs, r), r->line, g, m->largest, m->pm->source, o->reference_gpu,
+                 m->largest);
         return -2;
     }
     const int *all = candidates(m, g, &n);
@@ -503,7 +504,9 @@ static int keep_record(const import_records_t *rs, const import_record_t *r,
     }
     int g = (int)ceil(r->gpus);
     if (!isfinite(r->submit))
-        return bad(o, rep, err, mls_fail(err, "%s:%ld: field 'submit': no submit time", records_file(rs, r), r->line));
+        return bad(o, rep, err,
+                   mls_fail(err, "%s:%ld: field 'submit': no submit time", records_file(rs, r),
+                            r->line));
     double t = f->win_absolute ? r->submit : r->submit - t0;
     int out = (!isnan(f->win_lo) && (t < f->win_lo || t >= f->win_hi)) ||
               (vcs && (r->vc < 0 || !vcs[r->vc])) || (users && (r->user < 0 || !users[r->user])) ||
