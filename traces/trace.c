@@ -87,18 +87,36 @@ static int check_job(const mls_job_t *j, const char *where, mls_err_t *err)
     return 0;
 }
 
+/* check_job's conditions without the message (validation's fast path). */
+static int job_ok(const mls_job_t *j)
+{
+    return j->submit >= 0 && isfinite(j->submit) && j->gpus >= 1 && j->work > 0 &&
+           isfinite(j->work) && j->min_gpus >= 1 && j->min_gpus <= j->gpus &&
+           j->max_gpus >= j->gpus && j->priority > 0 && isfinite(j->priority) &&
+           j->batch_size >= 0 && (isnan(j->duration) || j->duration > 0);
+}
+
 int trace_validate(const mls_trace_t *t, mls_err_t *err)
 {
     const char *path = t->path ? t->path : "trace";
-    char where[512];
+    int increasing = 1;
     for (size_t i = 0; i < t->n; i++) {
-        snprintf(where, sizeof where, "%s: job %lld", path, (long long)t->jobs[i].id);
-        if (check_job(&t->jobs[i], where, err) < 0)
-            return -1;
+        if (!job_ok(&t->jobs[i])) {
+            char where[512];
+            snprintf(where, sizeof where, "%s: job %lld", path, (long long)t->jobs[i].id);
+            if (check_job(&t->jobs[i], where, err) < 0)
+                return -1;
+        }
         if (i && t->jobs[i].submit < t->jobs[i - 1].submit)
-            return mls_fail(err, "%s: field 'submit_time': %g is before the previous job's %g",
-                            where, t->jobs[i].submit, t->jobs[i - 1].submit);
+            return mls_fail(err,
+                            "%s: job %lld: field 'submit_time': %g is before the previous job's %g",
+                            path, (long long)t->jobs[i].id, t->jobs[i].submit,
+                            t->jobs[i - 1].submit);
+        if (i && t->jobs[i].id <= t->jobs[i - 1].id)
+            increasing = 0;
     }
+    if (increasing) /* ids in increasing order (the usual 0..n-1) are distinct */
+        return 0;
     const int64_t **ids = xmalloc(sizeof *ids * (t->n ? t->n : 1));
     for (size_t i = 0; i < t->n; i++)
         ids[i] = &t->jobs[i].id;
