@@ -582,7 +582,8 @@ static int cmd_import(int argc, char **argv)
 }
 
 static const verb_t verbs[] = {
-    {"import", "turn another format (gavel, philly, helios, itp, ...) into the canonical trace", cmd_import},
+    {"import", "turn another format (gavel, philly, helios, itp, ...) into the canonical trace",
+     cmd_import},
     {"generate", "a synthetic trace with Gavel's job mix", cmd_generate},
     {"stats", "jobs, GPU-hours, arrival rate, size and duration distributions", cmd_stats},
     {"sample", "a time window, N random jobs, or the first N", cmd_sample},

@@ -126,7 +126,9 @@ imp --format philly --emit-cluster "$tmp/c.json" -o "$tmp/c.csv" "$f/philly_mach
     grep -q '"avg_jct": 600,' || no "a 4-GPU job alone did not take its traced 600 s"
 
 # --- round trip per format: import -> simulate under fifo ---------------------------------
-for t in j p d a h i; do
+imp --format itp --remap-workloads -o "$tmp/r.csv" "$f/itp_ef.csv" &&
+    [ "$(cols "$tmp/r.csv" 6)" != "5000;300;" ] || no "--remap-workloads kept the iterations"
+for t in j p d a h i r; do
     "$MLSCHED" simulate --trace "$tmp/$t.csv" --cluster v100=4x8 --policy fifo -q >"$tmp/out" 2>&1 &&
         grep -q "finished" "$tmp/out" || no "round trip $t: $(cat "$tmp/out")"
 done
@@ -148,12 +150,24 @@ if [ -d "$data/philly" ] && [ -d "$data/microsoft_itp" ] && [ -d "$data/helios" 
     real philly --max-gpus 8 "$data/philly/pollux_philly_jobs.csv"
     grep -q "81958 jobs from 82247 records; dropped: 289 filtered out" "$tmp/err" || no "pollux_philly_jobs: $(cat "$tmp/err")"
     real philly "$data/philly/cluster_job_log.sample.json"
+    # the pollux preset gives Pollux's mix: 118-134 of 160 jobs under 1 GPU-hour in its workloads
+    real philly --preset pollux "$data/philly/pollux_philly_jobs.csv"
+    small=$(grep -cE ',(ResNet-18|Recommendation) \(' "$tmp/r.csv")
+    [ "$small" -ge 100 ] && [ "$small" -le 150 ] || no "pollux preset: $small of 160 jobs under 1 GPU-hour"
     real philly --skip-bad "$data/philly/dirlab_philly_last15k.csv"
     real helios --max-gpus 8 "$data/helios/cluster_log.sample.csv" "$data/acme/trace_seren.sample.csv" "$data/acme/trace_kalos.sample.csv"
     real helios --max-gpus 8 "$data/helios/dirlab_helios_last15k.csv"
     real itp --skip-bad "$data"/microsoft_itp/raw/cluster*.csv
     grep -q "68545 jobs from 69351 records; dropped: 806 above" "$tmp/err" || no "itp raw: $(cat "$tmp/err")"
     real itp "$data"/microsoft_itp/elasticflow_generated/*.csv
+    # the helios preset on Philly: one trace and one cluster per VC; one VC replayed
+    "$MLSCHED" trace import --format philly --preset helios --max-gpus 8 \
+        --vc-sizes "$data/philly/philly_vc_nodes.csv" -o "$tmp/hv.csv" \
+        "$data/philly/pollux_philly_jobs.csv" 2>"$tmp/err" || no "helios preset on Philly: $(cat "$tmp/err")"
+    [ "$(ls "$tmp"/hv-*.csv | wc -l)" -eq 11 ] || no "helios preset: $(ls "$tmp"/hv-*.csv | wc -l) VC traces, want 11"
+    n=$(($(wc -l <"$tmp/hv-2869ce.csv") - 1))
+    "$MLSCHED" simulate --trace "$tmp/hv-2869ce.csv" --cluster "$tmp/hv-2869ce.json" --policy fifo -q \
+        >"$tmp/out" 2>&1 && grep -q "$n finished" "$tmp/out" || no "VC 2869ce replay: $(cat "$tmp/out")"
     # the replay of an imported Philly window under fifo, end to end
     "$MLSCHED" trace import --format philly --max-gpus 8 --vc 6214e9 --window "2017-10-03:2017-10-05" \
         --emit-cluster "$tmp/none.json" -o "$tmp/win.csv" "$data/philly/pollux_philly_jobs.csv" 2>"$tmp/err"

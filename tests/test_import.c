@@ -202,7 +202,8 @@ START_TEST(gpu_time_buckets)
         double h = t.jobs[i].duration / 3600;
         int b = h < 1 ? 0 : h < 10 ? 1 : 2;
         if (b == 0) {
-            ck_assert_msg(!strncmp(w, "ResNet-18", 9) || !strncmp(w, "Recommendation", 14), "%s", w);
+            ck_assert_msg(!strncmp(w, "ResNet-18", 9) || !strncmp(w, "Recommendation", 14), "%s",
+                          w);
             seen[0][!strncmp(w, "ResNet-18", 9)]++;
         } else if (b == 1) {
             ck_assert_msg(!strncmp(w, "LM", 2) || !strncmp(w, "Transformer", 11), "%s", w);
@@ -274,7 +275,8 @@ static void same_form(double v)
 START_TEST(number_form)
 {
     const double edge[] = {0,       -0.0,    0.1,      1e-5,     1.5e-5,    123456789012.5,
-                           1e10,    9999999999.5, 99999999995.0, 1e17, 5e-324, 1.7976931348623157e308,
+                           1e10,    9999999999.5, 99999999995.0, 1e17, 5e-324,
+                           1.7976931348623157e308,
                            0.5,     2.5,     46861.880000000005, 1e-4, 9.99999999995e-5,
                            417930592.64, 28060595.810000002, 1e21, 123.456, -7.25e-7,
                            0.30000000000000004, 9.999999999999999e22, 125, 0.125};

@@ -11,7 +11,8 @@
  * num_iteration its work, deadline (absolute s) its deadline. batch_size is
  * ElasticFlow's global batch for its own models and is not mapped. The VC of
  * every job is the file's name without directory and extension
- * ("cluster04"), so --vc picks clusters. Files have no trailing newline. */
+ * ("cluster04"), so --vc picks clusters. The release gives no job status
+ * (status unknown). Files have no trailing newline. */
 #include "import.h"
 #include "import_prod.h"
 
@@ -29,7 +30,6 @@ static int itp_row(prod_ctx_t *c, const csv_reader_t *r, import_record_t *rec, m
     rec->submit = submit;
     rec->duration = dur;
     rec->gpus = gpus;
-    rec->status = REC_PASS;
     if (c->layout->cols[I_ITER]) {
         double iter, deadline;
         if (prod_num(c, r, I_ITER, 1, &iter, err) < 0 ||

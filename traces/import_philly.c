@@ -65,34 +65,53 @@ static int jget_nonspace(jscan_t *s)
     return c;
 }
 
-static void obj_put(jscan_t *s, char c)
+static inline void obj_put(jscan_t *s, char c)
 {
-    xgrow((void **)&s->obj, &s->obj_cap, s->obj_len + 2, 1);
+    if (s->obj_len + 2 > s->obj_cap)
+        xgrow((void **)&s->obj, &s->obj_cap, s->obj_len + 2, 1);
     s->obj[s->obj_len++] = c;
 }
 
-/* Reads the object whose '{' was just read into s->obj: 0, or -1 at an
- * early end of file. */
+/* Reads the object whose '{' was just read into s->obj, without the
+ * whitespace between tokens: 0, or -1 at an early end of file. Works on the
+ * read buffer directly (this loop is the reader's hot path). */
 static int read_object(jscan_t *s)
 {
     s->obj_len = 0;
     obj_put(s, '{');
-    int depth = 1, in_str = 0, esc = 0, c;
-    while (depth > 0 && (c = jget(s)) != EOF) {
-        obj_put(s, (char)c);
-        if (in_str) {
-            if (esc)
-                esc = 0;
-            else if (c == '\\')
-                esc = 1;
-            else if (c == '"')
-                in_str = 0;
-        } else if (c == '"')
-            in_str = 1;
-        else if (c == '{' || c == '[')
-            depth++;
-        else if (c == '}' || c == ']')
-            depth--;
+    int depth = 1, in_str = 0, esc = 0;
+    while (depth > 0) {
+        if (s->pos == s->len) {
+            s->len = fread(s->buf, 1, sizeof s->buf, s->fp);
+            s->pos = 0;
+            if (!s->len)
+                break;
+        }
+        const char *p = s->buf + s->pos, *end = s->buf + s->len;
+        for (; p < end && depth > 0; p++) {
+            char c = *p;
+            if (c == '\n')
+                s->line++;
+            if (in_str) {
+                obj_put(s, c);
+                if (esc)
+                    esc = 0;
+                else if (c == '\\')
+                    esc = 1;
+                else if (c == '"')
+                    in_str = 0;
+                continue;
+            }
+            switch (c) {
+            case ' ': case '\t': case '\r': case '\n': continue;
+            case '"': in_str = 1; break;
+            case '{': case '[': depth++; break;
+            case '}': case ']': depth--; break;
+            default: break;
+            }
+            obj_put(s, c);
+        }
+        s->pos = (size_t)(p - s->buf);
     }
     s->obj[s->obj_len] = '\0';
     return depth == 0 ? 0 : -1;

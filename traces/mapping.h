@@ -38,7 +38,7 @@ typedef enum import_mapping {
 
 typedef struct import_filters {
     double win_lo, win_hi; /* [lo, hi); NAN = no window */
-    int win_absolute;      /* 1: in the trace's clock (given as dates); 0: s after its first submit */
+    int win_absolute;      /* 1: the trace's clock (dates given); 0: s after its first submit */
     const char *vcs;       /* comma-separated names kept; NULL = all */
     const char *users;     /* comma-separated names kept; NULL = all */
     int min_gpus, max_gpus; /* 0 = no bound (after fractional counts are rounded up) */

@@ -133,7 +133,8 @@ static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o)
         fprintf(o, "\nGPU-hours by size ");
         for (int b = 0; b < 8; b++)
             if (s->gpu_hist[b])
-                fprintf(o, "%s: %.1f%%  ", gpu_bins[b], 100 * s->gpu_hours_by_bin[b] / s->gpu_hours);
+                fprintf(o, "%s: %.1f%%  ", gpu_bins[b],
+                        100 * s->gpu_hours_by_bin[b] / s->gpu_hours);
     }
     long days[MAX_DAYS];
     int nd = per_day(t, days);

@@ -96,18 +96,36 @@ static int check_job(const mls_job_t *j, const char *where, mls_err_t *err)
     return 0;
 }
 
+/* check_job's conditions without the message (validation's fast path). */
+static int job_ok(const mls_job_t *j)
+{
+    return j->submit >= 0 && isfinite(j->submit) && j->gpus >= 1 && j->work > 0 &&
+           isfinite(j->work) && j->min_gpus >= 1 && j->min_gpus <= j->gpus &&
+           j->max_gpus >= j->gpus && j->priority > 0 && isfinite(j->priority) &&
+           j->batch_size >= 0 && (isnan(j->duration) || j->duration > 0);
+}
+
 int trace_validate(const mls_trace_t *t, mls_err_t *err)
 {
     const char *path = t->path ? t->path : "trace";
-    char where[512];
+    int increasing = 1;
     for (size_t i = 0; i < t->n; i++) {
-        snprintf(where, sizeof where, "%s: job %lld", path, (long long)t->jobs[i].id);
-        if (check_job(&t->jobs[i], where, err) < 0)
-            return -1;
+        if (!job_ok(&t->jobs[i])) {
+            char where[512];
+            snprintf(where, sizeof where, "%s: job %lld", path, (long long)t->jobs[i].id);
+            if (check_job(&t->jobs[i], where, err) < 0)
+                return -1;
+        }
         if (i && t->jobs[i].submit < t->jobs[i - 1].submit)
-            return mls_fail(err, "%s: field 'submit_time': %g is before the previous job's %g",
-                            where, t->jobs[i].submit, t->jobs[i - 1].submit);
+            return mls_fail(err,
+                            "%s: job %lld: field 'submit_time': %g is before the previous job's %g",
+                            path, (long long)t->jobs[i].id, t->jobs[i].submit,
+                            t->jobs[i - 1].submit);
+        if (i && t->jobs[i].id <= t->jobs[i - 1].id)
+            increasing = 0;
     }
+    if (increasing) /* ids in increasing order (the usual 0..n-1) are distinct */
+        return 0;
     const int64_t **ids = xmalloc(sizeof *ids * (t->n ? t->n : 1));
     for (size_t i = 0; i < t->n; i++)
         ids[i] = &t->jobs[i].id;
@@ -404,12 +422,67 @@ static int round_digits(const char *d17, int p, char *d, int *x)
  * Integers below 1e10 print as themselves; other numbers are formatted once
  * at 17 digits and rounded in decimal for each p (printf again only where
  * that rounding is a tie), which keeps writing a million-row trace cheap. */
+/* The decimal digits of n at buf (no terminator); returns their count. */
+static int utoa(char *buf, unsigned long long n)
+{
+    char tmp[24];
+    int len = 0;
+    do {
+        tmp[len++] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n);
+    for (int i = 0; i < len; i++)
+        buf[i] = tmp[len - 1 - i];
+    return len;
+}
+
+/* v as a decimal of at most 15 significant digits in fixed notation, when
+ * it is one: v = q / 10^k exactly as strtod reads it. Then that text is what
+ * the search below finds (fewer digits read back to another double). */
+static int short_decimal(char *buf, size_t cap, double v)
+{
+    static const double pow10[16] = {1,    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    double a = fabs(v);
+    if (!(a >= 1e-4 && a < 1e10) || cap < 40)
+        return -1;
+    for (int k = 1; k <= 15; k++) {
+        double q = nearbyint(a * pow10[k]);
+        if (q >= 1e15)
+            return -1;
+        if (q / pow10[k] != a)
+            continue;
+        char digits[24];
+        int len = utoa(digits, (unsigned long long)q), pad = len <= k ? k + 1 - len : 0;
+        char *o = buf;
+        if (v < 0)
+            *o++ = '-';
+        /* digits with `pad` leading zeros, the point before the last k */
+        int total = len + pad, int_len = total - k, last = total - 1;
+        while (last >= int_len && (last < pad ? '0' : digits[last - pad]) == '0')
+            last--;
+        for (int i = 0; i <= last; i++) {
+            if (i == int_len)
+                *o++ = '.';
+            *o++ = i < pad ? '0' : digits[i - pad];
+        }
+        *o = '\0';
+        return 0;
+    }
+    return -1;
+}
+
 void trace_format_num(char *buf, size_t cap, double v)
 {
-    if (fabs(v) < 1e10 && v == (double)(long long)v && !(v == 0 && signbit(v))) {
-        snprintf(buf, cap, "%lld", (long long)v);
+    if (fabs(v) < 1e10 && v == (double)(long long)v && !(v == 0 && signbit(v)) && cap >= 24) {
+        char *o = buf;
+        if (v < 0)
+            *o++ = '-';
+        o[utoa(o, (unsigned long long)fabs(v))] = '\0';
         return;
     }
+    if (short_decimal(buf, cap, v) == 0)
+        return;
     char e17[40];
     if (!isfinite(v) || cap < 32 || snprintf(e17, sizeof e17, "%.16e", v) >= (int)sizeof e17) {
         for (int prec = 10; prec <= 17 && !round_trips(buf, cap, prec, v); prec++)
@@ -424,6 +497,7 @@ void trace_format_num(char *buf, size_t cap, double v)
     d17[0] = s[0];
     memcpy(d17 + 1, s + 2, 16); /* "d.dddddddddddddddde+XX" */
     int x17 = atoi(s + 19);
+    char tried[40] = "";
     for (int p = 10; p <= 17; p++) {
         int x = x17;
         if (round_digits(d17, p, d, &x) < 0) {
@@ -432,8 +506,14 @@ void trace_format_num(char *buf, size_t cap, double v)
             continue;
         }
         g_style(buf, neg, d, p, x);
-        if (strtod(buf, NULL) == v)
+        if (!strcmp(buf, tried))
+            continue; /* the same text as at p - 1 (trailing zeros): it did not read back */
+        double back;
+        if (mls_parse_double(buf, &back) < 0)
+            back = strtod(buf, NULL); /* subnormals: ERANGE, but they read back */
+        if (p == 17 || back == v)
             return;
+        snprintf(tried, sizeof tried, "%s", buf);
     }
     snprintf(buf, cap, "%.17g", v);
 }
