@@ -65,9 +65,9 @@ thr="$f/tiresias-v100.json"
 "$MLSCHED" trace import --format tiresias --throughputs "$thr" -o "$tmp/t.csv" \
     "$f/tiresias-60.csv" "$f/tiresias-tf.csv" 2>"$tmp/err" || no "tiresias fixtures: $(cat "$tmp/err")"
 # work = duration x rate at the traced GPUs on v100: 164 x 3.7, 20 x 44.4 (12 GPUs: linear
-# from 1), ...; the 60_job and tf_job rows interleave by submit time
-want="vgg19,1,606.8000000000001;vgg19,12,888.0000000000001;ResNet-50 (batch size 64),2,175.79999999999998;"
-want="${want}ResNet-50 (batch size 64),8,5168.5199999999995;inception3,4,1470;"
+# from 1), ... (the pipeline rounds work to 12 significant digits); the 60_job and tf_job rows interleave by submit time
+want="vgg19,1,606.8;vgg19,12,888;ResNet-50 (batch size 64),2,175.8;"
+want="${want}ResNet-50 (batch size 64),8,5168.52;inception3,4,1470;"
 [ "$(rows "$tmp/t.csv" 4,5,6)" = "$want" ] ||
     no "tiresias jobs: $(rows "$tmp/t.csv" 4,5,6)"
 "$MLSCHED" trace import --format tiresias -o "$tmp/b.csv" "$f/tiresias-60.csv" 2>"$tmp/err"
