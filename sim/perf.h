@@ -7,7 +7,9 @@
  *             are published (../shared/data/gavel/throughputs, Shockwave's);
  *             work units are iterations; pair entries give space sharing.
  *   - pollux  (later): the parametric goodput model.
- *   - curves  (later): profiler/ curve files.
+ *   - curves  (sim/perf_curves.c): profiler/ curve files (`# mlsched-curves v1`)
+ *             or the catalog `mlsched profile fit` writes; work units are
+ *             samples.
  * perf_load() picks the backend from the file's content.
  *
  * Workloads and GPU types are named by strings in the model ("ResNet-50
@@ -57,5 +59,8 @@ static inline double perf_throughput(const mls_perf_t *pm, int w, int t, int gpu
 
 /* Table backend, directly. */
 int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err);
+/* Curves backend: 1 when PATH is a curve file, 2 a curves catalog, else 0. */
+int perf_curves_sniff(const char *path);
+int perf_curves_load(mls_perf_t **pm, const char *path, mls_err_t *err);
 
 #endif
