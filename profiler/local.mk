@@ -9,3 +9,15 @@ libmlsched_a_SOURCES += profiler/curve_catalog.h profiler/curve_catalog.c sim/pe
 	sim/cmd-profile.c
 libmlsched_a_SOURCES += profiler/progress.h profiler/progress.c profiler/nvml.h profiler/nvml.c \
 	profiler/wrap.h profiler/wrap.c
+
+# Tests: the curve file, the curves backend, the fit and the progress parsers (Check),
+# and `profile run|fit` end to end against a fake training job and a fake NVML.
+check_PROGRAMS += tests/test_curves tests/fake_train tests/libfake-nvml.so
+TESTS += tests/test_curves tests/profile.sh
+tests_test_curves_CFLAGS = $(TEST_CFLAGS)
+tests_test_curves_LDADD = $(TEST_LIBS)
+tests_fake_train_SOURCES = tests/fake_train.c
+tests_libfake_nvml_so_SOURCES = tests/fake_nvml.c
+tests_libfake_nvml_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_libfake_nvml_so_LDFLAGS = -shared
+EXTRA_DIST += tests/profile.sh
