@@ -21,3 +21,15 @@ tests_libfake_nvml_so_SOURCES = tests/fake_nvml.c
 tests_libfake_nvml_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_libfake_nvml_so_LDFLAGS = -shared
 EXTRA_DIST += tests/profile.sh
+
+# The CUDA harness, only when configure found nvcc (--with-cuda[=PATH]); nothing else
+# needs CUDA. nvcc compiles and links it; NVCC_ARCH (default sm_90) picks the GPU.
+SUFFIXES = .cu
+.cu.$(OBJEXT):
+	$(AM_V_CC)$(NVCC) -O2 -arch=$(NVCC_ARCH) -c -o $@ $<
+if HAVE_CUDA
+bin_PROGRAMS += mlsched-gpu-bench
+mlsched_gpu_bench_SOURCES = profiler/cuda/transformer.cu
+mlsched_gpu_bench_LINK = $(NVCC) -arch=$(NVCC_ARCH) -o $@
+mlsched_gpu_bench_LDADD = -lcublas
+endif
