@@ -190,7 +190,21 @@ expect_error 1 "none of the cluster's GPU types" "$MLSCHED" simulate --trace "$t
         --throughputs "$curves/h100-torch-resnet50.csv" >"$tmp/sim.txt" 2>&1 &&
     grep -q 'jobs *5 finished' "$tmp/sim.txt" && ok || bad "curve file as perf model failed"
 
-# 12. the CUDA harness: only with a GPU
+# 12. valgrind: fit, the curves backend in a replay, a profile run (not in sanitizer builds)
+if command -v valgrind >/dev/null 2>&1 && ! nm "$MLSCHED" 2>/dev/null | grep -q __asan_init; then
+    vg() { valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        --error-exitcode=99 "$@"; }
+    vg "$MLSCHED" profile fit -q -o "$tmp/vg.json" "$curves"/h100-*.csv 2>"$tmp/vg.txt" &&
+        vg "$MLSCHED" simulate --trace "$tmp/t.csv" --cluster h100=4x8 --policy las --quiet \
+            --throughputs "$tmp/vg.json" >/dev/null 2>>"$tmp/vg.txt" &&
+        vg "$MLSCHED" profile run --gpu-type h100 -b 8,16 -n 10 -w 2 -o "$tmp/vg.csv" -- \
+            "$FAKE" --batch '{batch}' 2>>"$tmp/vg.txt" && ok ||
+        bad "valgrind: $(cat "$tmp/vg.txt")"
+else
+    echo "SKIP: valgrind part (no valgrind, or a sanitizer build)"
+fi
+
+# 13. the CUDA harness: only with a GPU
 if [ -x "$BUILDDIR/mlsched-gpu-bench" ] && nvidia-smi >/dev/null 2>&1; then
     "$MLSCHED" profile builtin --self-test >"$tmp/st.txt" 2>&1 && grep -q ok "$tmp/st.txt" && ok ||
         bad "harness self-test: $(cat "$tmp/st.txt")"
