@@ -131,6 +131,14 @@ static void remember(state_t *st, const char *line)
     snprintf(st->tail[st->n_tail++], sizeof st->tail[0], "%s", line);
 }
 
+/* A job may report its per-GPU batch, or that times the GPUs and/or the
+ * accumulation steps; anything else means it is not running the point's batch. */
+static int batch_matches(const wrap_opts_t *o, double b)
+{
+    double m = o->batch;
+    return b == m || b == m * o->gpus || b == m * o->accum || b == m * o->gpus * o->accum;
+}
+
 static int on_line(state_t *st, const char *line, mls_err_t *err)
 {
     const wrap_opts_t *o = st->o;
@@ -147,6 +155,13 @@ static int on_line(state_t *st, const char *line, mls_err_t *err)
     if (r == 0) {
         remember(st, line);
         return 0;
+    }
+    if (pl.has[PG_BATCH] && !batch_matches(o, pl.value[PG_BATCH])) {
+        st->bad = 1;
+        return mls_fail(err,
+                        "the job reports batch=%g but this point's per-GPU batch is %d (does "
+                        "it take {batch} or MLSCHED_BATCH_SIZE?): '%.200s'",
+                        pl.value[PG_BATCH], o->batch, line);
     }
     if (pl.has[PG_ITER]) {
         if (st->last_iter >= 0 && pl.value[PG_ITER] <= st->last_iter)

@@ -11,6 +11,9 @@
  * distribution-free) is within +-ci of the median. Lines that repeat an
  * iteration number already seen (several ranks printing) count once. Lines
  * without an iteration time are timed by the clock between progress lines.
+ * A `batch=` that is neither the point's per-GPU batch nor that times the GPUs
+ * and/or accumulation steps is an error (the job ignores {batch}). An
+ * iteration is one optimizer step (accum micro-batches on each GPU).
  * Then it stops the command: SIGTERM, and SIGKILL after `kill_after` seconds.
  * A command that exits first keeps what it gave if that is >= min_iters.
  * A command that gives too few iterations within `timeout` seconds, or exits

@@ -108,6 +108,8 @@ expect_error 1 'exited with status 3 after 5 progress line(s)' run -b 8 -o "$tmp
     "$FAKE" --exit-after 5
 expect_error 1 "malformed progress line.*iter_time: 'fast'" run -b 8 -o "$tmp/n.csv" -- \
     "$FAKE" --bad
+expect_error 1 "reports batch=16 but this point's per-GPU batch is 8" run -b 8 -o "$tmp/n.csv" \
+    -- "$FAKE" --batch 16
 expect_error 1 "cannot run '/no/such/trainer'" run -o "$tmp/n.csv" -- /no/such/trainer
 run -b 8,20 -o "$tmp/kg.csv" --keep-going -- "$FAKE" --batch '{batch}' --exit-after '{batch}' \
     2>"$tmp/log" || bad "--keep-going run failed: $(cat "$tmp/log")"

@@ -5,6 +5,7 @@
  * synthetic curves, the progress-line parsers and the run statistics. */
 #include "curve_catalog.h"
 #include "curves.h"
+#include "nvml.h"
 #include "perf.h"
 #include "progress.h"
 #include "wrap.h"
@@ -411,6 +412,17 @@ START_TEST(statistics)
     ck_assert_str_eq(e[3], "a3");
     ck_assert_ptr_null(e[4]);
     wrap_free_argv(e);
+    char type[32];
+    const char *names[][2] = {{"NVIDIA H100 80GB HBM3", "h100"},
+                              {"Tesla V100-SXM2-16GB", "v100"},
+                              {"NVIDIA A100-SXM4-80GB", "a100"},
+                              {"NVIDIA GeForce RTX 4090", "4090"},
+                              {"Tesla K80", "k80"},
+                              {"Mystery", "gpu"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        nvml_type_from_name(names[i][0], type, sizeof type);
+        ck_assert_str_eq(type, names[i][1]);
+    }
 }
 END_TEST
 
