@@ -32,6 +32,22 @@ static const policy_ops_t table[] = {
     {"isolated", "Mahajan et al., NSDI 2020 (Themis); Narayanan et al., OSDI 2020 (Gavel)",
      "1/N of the cluster each, realised in rounds by largest time deficit first", "", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(isolated)},
+    {"themis", "Mahajan et al., NSDI 2020 (Themis), sec. 3-5",
+     "finish-time fair leases: the 1-f worst-rho jobs bid in a partial-allocation auction",
+     "f=0.8: fairness knob (1-f of the jobs, worst rho first, bid); lease=600: lease in s", 0,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(themis)},
+    {"themis-oracle", "Mahajan et al., NSDI 2020 (Themis), sec. 3-5",
+     "Themis with the true remaining work in its rho estimates",
+     "f=0.8: fairness knob (1-f of the jobs, worst rho first, bid); lease=600: lease in s", 1,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(themis_oracle)},
+    {"gandiva-fair", "Chaudhary et al., EuroSys 2020 (Gandiva-Fair), sec. 3-5",
+     "per-user tickets by gang-aware stride scheduling per GPU type, with speedup trading",
+     "tickets=: USER:WEIGHT,... (default 1 each); trade=1: trade fast for slow GPU shares; "
+     "per=user: fairness unit, user or job", 0,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva_fair)},
+    {"gandiva", "Xiao et al., OSDI 2018 (Gandiva); Narayanan et al., OSDI 2020 (Gavel's version)",
+     "time-slicing with random pairs packed on shared GPUs, split when they lose", "", 0,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

@@ -25,7 +25,10 @@
  *   across nodes) was identified by multi-GPU rows; otherwise linearly, as the
  *   table backend does. No configuration with at most that many GPUs: 0.
  *
- * No pair data: jobs cannot share GPUs under this backend. */
+ * samples_rate() (what policies see) is throughput(); with gradient
+ * accumulation it is scaled by the fit's ratio, or unchanged without a fit.
+ * No pair data: jobs cannot share GPUs under this backend; no batch limits or
+ * goodput (the engine runs the trace's batch). */
 #include "curve_catalog.h"
 #include "perf.h"
 #include "strtab.h"
@@ -162,6 +165,26 @@ static double c_throughput(const mls_perf_t *pm, int w, int t, int gpus, int nod
     return r0 * gpus / c->gpus;
 }
 
+/* Samples/s with `accum` extra accumulation steps (Pollux's s): the rate without
+ * them, scaled by the fit's ratio when there is a fit (fewer syncs per sample);
+ * without one, unchanged (the sync cost it saves was never measured). */
+static double c_samples_rate(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch,
+                             int accum)
+{
+    const curves_perf_t *cp = (const curves_perf_t *)pm;
+    double r = c_throughput(pm, w, t, gpus, nodes, batch);
+    if (accum <= 0 || !(r > 0))
+        return r;
+    const ccell_t *cell = cell_at(cp, w, t);
+    double m = batch > 0 ? batch : cp->default_batch[w];
+    if (nodes < 1)
+        nodes = 1;
+    if (!cell->have_fit)
+        return r;
+    return r * pollux_throughput(&cell->fit, nodes, gpus, m, accum) /
+           pollux_throughput(&cell->fit, nodes, gpus, m, 0);
+}
+
 static int c_pair(const mls_perf_t *pm, int a, int b, int t, int gpus, double out[2])
 {
     (void)pm, (void)a, (void)b, (void)t, (void)gpus, (void)out;
@@ -206,9 +229,15 @@ static void c_destroy(mls_perf_t *pm)
     free(cp);
 }
 
-static const perf_ops_t curves_ops = {"curves",      c_n_workloads, c_workload_name,
-                                      c_n_types,     c_type_name,   c_throughput,
-                                      c_pair,        c_destroy};
+static const perf_ops_t curves_ops = {.backend = "curves",
+                                      .n_workloads = c_n_workloads,
+                                      .workload_name = c_workload_name,
+                                      .n_gpu_types = c_n_types,
+                                      .gpu_type_name = c_type_name,
+                                      .throughput = c_throughput,
+                                      .pair = c_pair,
+                                      .destroy = c_destroy,
+                                      .samples_rate = c_samples_rate};
 
 /* ---- building ------------------------------------------------------------------- */
 

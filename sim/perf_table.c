@@ -304,9 +304,14 @@ static void t_destroy(mls_perf_t *pm)
     free(tb);
 }
 
-static const perf_ops_t table_ops = {"table",      t_n_workloads, t_workload_name,
-                                     t_n_types,    t_type_name,   t_throughput,
-                                     t_pair,       t_destroy};
+static const perf_ops_t table_ops = {.backend = "table",
+                                     .n_workloads = t_n_workloads,
+                                     .workload_name = t_workload_name,
+                                     .n_gpu_types = t_n_types,
+                                     .gpu_type_name = t_type_name,
+                                     .throughput = t_throughput,
+                                     .pair = t_pair,
+                                     .destroy = t_destroy};
 
 static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err)
 {

@@ -228,6 +228,8 @@ START_TEST(interpolation)
     ck_assert(perf_throughput(pm, w, t, 1, 2, 32) == 0);
     double r[2];
     ck_assert_int_eq(pm->ops->pair(pm, w, w, t, 1, r), -1);
+    /* no fit: accumulation leaves samples/s as it is */
+    ck_assert(near(pm->ops->samples_rate(pm, w, t, 2, 1, 32, 3), 320, 1e-12));
     perf_free(pm);
 }
 END_TEST
@@ -321,6 +323,10 @@ START_TEST(fit_recovers)
     ck_assert(near(perf_throughput(pm, w, t, 1, 1, 300), pollux_throughput(&truth, 1, 1, 300, 0),
                    0.01));
     ck_assert(perf_throughput(pm, w, t, 1, 1, 301) == 0);
+    /* samples/s with accumulation follows the fit's ratio */
+    ck_assert(pm->ops->samples_rate(pm, w, t, 4, 1, 64, 0) == perf_throughput(pm, w, t, 4, 1, 64));
+    ck_assert(near(pm->ops->samples_rate(pm, w, t, 4, 1, 64, 2),
+                   pollux_throughput(&truth, 1, 4, 64, 2), 0.02));
     perf_free(pm);
     unlink(path);
     catalog_free(&back);

@@ -3,7 +3,8 @@
  * Each test builds a small view by hand (1-3 GPU types, 3-6 jobs, a perf table
  * where a GPU of type t does rate[t] work units/s) and asserts exactly which
  * jobs run on which type. Every plan is also checked against the rules the
- * mechanism enforces (capacity per type, a job at most once, rigid counts). */
+ * mechanism enforces (capacity per type, a job at most once, rigid counts,
+ * explicit GPU ids on up nodes of the right type, each given once). */
 #include "policies/policy.h"
 
 #include <check.h>
@@ -52,7 +53,7 @@ static void fx_init(fx_t *f, int n_types, const int *gpus, const double *rate)
     }
     for (int i = 0; i < 64; i++)
         f->holder[i] = -1;
-    f->perf = (view_perf_t){f, fx_tput, NULL};
+    f->perf = (view_perf_t){.ctx = f, .throughput = fx_tput};
     f->v.n_types = n_types;
     f->v.types = f->types;
     f->v.nodes = f->nodes;
@@ -102,10 +103,28 @@ static void fx_queued(fx_t *f, int j)
     jb->cur_gpus = 0;
 }
 
+/* Explicit GPU ids, when a policy gives them: each exists, is on an up node
+ * of the allocation's type, and is given once. */
+static void check_ids(const fx_t *f, const plan_t *p, const plan_alloc_t *a, char *taken)
+{
+    for (int i = 0; a->has_ids && i < a->gpus; i++) {
+        int g = p->ids[a->ids_off + i], node = -1;
+        for (int k = 0; k < f->v.n_nodes; k++)
+            if (g >= f->nodes[k].first_gpu && g < f->nodes[k].first_gpu + f->nodes[k].gpus)
+                node = k;
+        ck_assert_int_ge(node, 0);
+        ck_assert_int_eq(f->nodes[node].type, a->type);
+        ck_assert(f->nodes[node].up);
+        ck_assert(!taken[g]);
+        taken[g] = 1;
+    }
+}
+
 /* The rules the mechanism checks, plus rigidity. */
 static void check_plan(const fx_t *f, const plan_t *p)
 {
     int used[MAXT] = {0};
+    char taken[64] = {0};
     for (int k = 0; k < p->n; k++) {
         const plan_alloc_t *a = &p->allocs[k];
         ck_assert_int_ge(a->job, 0);
@@ -114,7 +133,7 @@ static void check_plan(const fx_t *f, const plan_t *p)
         ck_assert_int_ge(a->type, 0);
         ck_assert_int_lt(a->type, f->v.n_types);
         ck_assert_int_eq(a->gpus, f->jobs[a->job].gpus_requested);
-        ck_assert_int_eq(a->has_ids, 0);
+        check_ids(f, p, a, taken);
         used[a->type] += a->gpus;
     }
     for (int t = 0; t < f->v.n_types; t++)
