@@ -185,6 +185,10 @@ grep -v 'wall\|decision' "$tmp/sim2.txt" >"$tmp/a" && grep -v 'wall\|decision' "
 cmp -s "$tmp/a" "$tmp/b" && ok || bad "two replays with the catalog differ"
 expect_error 1 "none of the cluster's GPU types" "$MLSCHED" simulate --trace "$tmp/t.csv" \
     --cluster v100=4x8 --policy fifo --throughputs "$tmp/h100.json"
+# the shipped catalog is exactly what profile fit makes of the shipped curves
+(cd "$SRCDIR" && "$MLSCHED" profile fit -q -o "$tmp/again.json" profiler/curves/h100-*.csv) &&
+    cmp -s "$tmp/again.json" "$curves/h100-catalog.json" && ok ||
+    bad "profiler/curves/h100-catalog.json is not what profile fit makes (regenerate it)"
 # a single curve file loads directly too
 "$MLSCHED" trace generate --jobs 5 --rate 6/h --seed 1 --throughputs \
     "$curves/h100-torch-resnet50.csv" --reference-gpu h100 -o "$tmp/t1.csv" &&
