@@ -17,6 +17,7 @@ extern const cmd_entry_t cmd_report_entry;
 extern const cmd_entry_t cmd_plot_entry;
 extern const cmd_entry_t cmd_regress_entry;
 extern const cmd_entry_t cmd_model_entry;
+extern const cmd_entry_t cmd_profile_entry;
 
 static const cmd_entry_t *const commands[] = {
     &cmd_simulate_entry,
@@ -29,6 +30,7 @@ static const cmd_entry_t *const commands[] = {
     &cmd_model_entry,
     &cmd_trace_entry,
     &cmd_policies_entry,
+    &cmd_profile_entry,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

@@ -24,6 +24,8 @@ int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err)
     *pm = NULL;
     if (perf_is_pollux_catalog(path))
         return perf_pollux_load(pm, path, err);
+    if (perf_curves_sniff(path))
+        return perf_curves_load(pm, path, err);
     return perf_table_load(pm, path, err);
 }
 

@@ -11,7 +11,9 @@
  *             ("M0-equivalent samples"), and the rate depends on progress,
  *             because the gradient noise scale grows over training. The
  *             catalog schema is in sim/perf_pollux.h and the README.
- *   - curves  (later): profiler/ curve files.
+ *   - curves  (sim/perf_curves.c): profiler/ curve files (`# mlsched-curves v1`)
+ *             or the catalog `mlsched profile fit` writes ("format":
+ *             "mlsched-curves-catalog v1"); work units are samples.
  * perf_load() picks the backend from the file's content (a JSON object whose
  * "format" is "mlsched-pollux-catalog" is a Pollux catalog).
  *
@@ -106,5 +108,8 @@ int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err);
  * says whether a file looks like one (without a full parse). */
 int perf_pollux_load(mls_perf_t **pm, const char *path, mls_err_t *err);
 int perf_is_pollux_catalog(const char *path);
+/* Curves backend: 1 when PATH is a curve file, 2 a curves catalog, else 0. */
+int perf_curves_sniff(const char *path);
+int perf_curves_load(mls_perf_t **pm, const char *path, mls_err_t *err);
 
 #endif

@@ -11,10 +11,13 @@
  * compute exact gradients (nothing is learned; only time is measured); GEMM
  * shapes and counts are exact. Timed with CUDA events after warm-up; prints one
  * curve row per batch size (median, p10, p90 of the iteration time, samples/s,
- * peak device memory from cudaMemGetInfo).
+ * peak device memory from cudaMemGetInfo) as a curve file (# mlsched-curves v1);
+ * with --progress BATCH it runs one batch and prints mlsched-progress lines, the
+ * protocol `mlsched profile run` reads.
  *
  *   mlsched-gpu-bench [--self-test] [--batch-sizes 8,16,...] [--hidden 512]
- *       [--heads 8] [--layers 6] [--seq 128] [--iters 30] [--warmup 10]   */
+ *       [--heads 8] [--layers 6] [--seq 128] [--iters 30] [--warmup 10]
+ *       [--gpu-type T] [--progress BATCH]   */
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -24,6 +27,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cctype>
+#include <string>
 #include <vector>
 
 #define CK(x)                                                                                \
@@ -243,7 +248,7 @@ static void teardown(buffers &bf)
 }
 
 /* GEMM check against a CPU reference on a small random problem. */
-static int self_test(cublasHandle_t h)
+static int self_test(cublasHandle_t h, FILE *out)
 {
     const int m = 67, n = 45, k = 129;
     std::vector<bf16> A(m * k), B(k * n), C(m * n);
@@ -270,7 +275,7 @@ static int self_test(cublasHandle_t h)
             den += ref * ref;
         }
     double rel = sqrt(num / den);
-    printf("self-test: GEMM %dx%dx%d bf16 vs float64 CPU: relative error %.2e (%s)\n", m, n, k,
+    fprintf(out, "self-test: GEMM %dx%dx%d bf16 vs float64 CPU: relative error %.2e (%s)\n", m, n, k,
            rel, rel < 1e-2 ? "ok" : "FAIL");
     cudaFree(dA);
     cudaFree(dB);
@@ -291,11 +296,78 @@ static std::vector<int> parse_list(const char *s)
     return v;
 }
 
+/* "NVIDIA H100 80GB HBM3" -> "h100": the first word with a digit that is not a
+ * brand word (as mlsched's profiler/nvml.c does). */
+static std::string type_from_name(const char *name)
+{
+    static const char *const skip[] = {"nvidia", "tesla", "geforce", "quadro", "rtx", "gtx"};
+    std::string word;
+    for (const char *p = name;; p++) {
+        if (*p && isalnum((unsigned char)*p)) {
+            word += (char)tolower((unsigned char)*p);
+            continue;
+        }
+        bool brand = false, digit = false;
+        for (const char *k : skip)
+            brand |= word == k;
+        for (char ch : word)
+            digit |= isdigit((unsigned char)ch) != 0;
+        if (!word.empty() && digit && !brand)
+            return word;
+        word.clear();
+        if (!*p)
+            return "gpu";
+    }
+}
+
+/* One batch size, timed: the median, p10, p90 of the iteration time in seconds and
+ * the device memory it took. With `progress`, one mlsched-progress line per
+ * iteration (the format `mlsched profile run` reads), forever when iters < 0. */
+static void run_batch(cublasHandle_t h, const cfg &c, int B, bool progress, double out[3],
+                      size_t *mem)
+{
+    buffers bf;
+    size_t free0, free1, total;
+    CK(cudaMemGetInfo(&free0, &total));
+    setup(c, B, bf);
+    CK(cudaMemGetInfo(&free1, &total));
+    *mem = free0 - free1;
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    std::vector<float> ms;
+    for (long it = 0; c.iters < 0 || it < c.warmup + c.iters; it++) {
+        CK(cudaEventRecord(e0));
+        iteration(h, c, B, bf);
+        CK(cudaEventRecord(e1));
+        CK(cudaEventSynchronize(e1));
+        CK(cudaGetLastError());
+        float t;
+        CK(cudaEventElapsedTime(&t, e0, e1));
+        if (progress) {
+            printf("mlsched-progress iter=%ld samples=%ld iter_time=%.6f batch=%d mem=%zu\n",
+                   it + 1, (it + 1) * B, t / 1e3, B, *mem);
+            fflush(stdout);
+        }
+        if (it >= c.warmup)
+            ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    out[0] = ms[ms.size() / 2] / 1e3;
+    out[1] = ms[ms.size() / 10] / 1e3;
+    out[2] = ms[ms.size() * 9 / 10] / 1e3;
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    teardown(bf);
+}
+
 int main(int argc, char **argv)
 {
     cfg c;
-    int only_test = 0;
+    int only_test = 0, progress_batch = 0;
+    std::string gpu_type, command = "mlsched-gpu-bench";
     for (int i = 1; i < argc; i++) {
+        command += std::string(" ") + argv[i];
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "0";
         if (!strcmp(a, "--self-test")) only_test = 1;
         else if (!strcmp(a, "--batch-sizes")) { c.batches = parse_list(v); i++; }
@@ -305,8 +377,30 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--seq")) { c.seq = atoi(v); i++; }
         else if (!strcmp(a, "--iters")) { c.iters = atoi(v); i++; }
         else if (!strcmp(a, "--warmup")) { c.warmup = atoi(v); i++; }
+        else if (!strcmp(a, "--gpu-type")) { gpu_type = v; i++; }
+        else if (!strcmp(a, "--progress")) { progress_batch = atoi(v); i++; }
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: mlsched-gpu-bench [--self-test] [--batch-sizes 8,16,...] [--hidden 512]\n"
+                   "    [--heads 8] [--layers 6] [--seq 128] [--iters 30] [--warmup 10]\n"
+                   "    [--gpu-type T] [--progress BATCH]\n"
+                   "Writes a curve file (# mlsched-curves v1) to stdout; --progress BATCH runs\n"
+                   "one batch size and prints mlsched-progress lines instead (for\n"
+                   "`mlsched profile run -- mlsched-gpu-bench --progress {batch} --iters -1`).\n");
+            return 0;
+        }
         else { fprintf(stderr, "mlsched-gpu-bench: unknown argument %s\n", a); return 2; }
     }
+    if (c.iters == 0 || c.iters < -1 || c.warmup < 0 || c.batches.empty() ||
+        (progress_batch == 0 && c.iters < 1)) {
+        fprintf(stderr, "mlsched-gpu-bench: --iters must be >= 1 (or -1 with --progress), "
+                        "--warmup >= 0\n");
+        return 2;
+    }
+    for (int B : c.batches)
+        if (B < 1) {
+            fprintf(stderr, "mlsched-gpu-bench: batch sizes must be >= 1\n");
+            return 2;
+        }
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
         fprintf(stderr, "mlsched-gpu-bench: no CUDA device\n");
@@ -317,45 +411,37 @@ int main(int argc, char **argv)
     int drv = 0, rt = 0;
     cudaDriverGetVersion(&drv);
     cudaRuntimeGetVersion(&rt);
-    printf("# gpu_name=%s\n# cuda_driver=%d cuda_runtime=%d sms=%d\n", prop.name, drv, rt,
-           prop.multiProcessorCount);
+    if (gpu_type.empty())
+        gpu_type = type_from_name(prop.name);
     cublasHandle_t h;
     CB(cublasCreate(&h));
-    if (self_test(h) || only_test)
-        return only_test ? 0 : 1;
+    /* the self-test's line goes to stderr unless it is all that was asked */
+    int bad = self_test(h, only_test ? stdout : stderr);
+    if (bad || only_test)
+        return bad;
+    if (progress_batch > 0) {
+        double t[3];
+        size_t mem;
+        run_batch(h, c, progress_batch, true, t, &mem);
+        cublasDestroy(h);
+        return 0;
+    }
+    printf("# mlsched-curves v1\n# gpu_name=%s\n# gpu_type=%s\n# gpu_mem_bytes=%zu\n"
+           "# cuda_driver=%d.%d\n# cuda_runtime=%d.%d\n# sms=%d\n# source=builtin\n"
+           "# command=%s\n"
+           "# notes=built-in Transformer encoder (profiler/cuda/transformer.cu): bf16 storage, "
+           "fp32 accumulation; mem_bytes = device memory taken (cudaMemGetInfo difference)\n",
+           prop.name, gpu_type.c_str(), prop.totalGlobalMem, drv / 1000, (drv % 1000) / 10,
+           rt / 1000, (rt % 1000) / 10, prop.multiProcessorCount, command.c_str());
     printf("workload,gpu_type,num_gpus,num_nodes,local_bsz,accum_steps,iter_time_s,"
            "iter_time_p10_s,iter_time_p90_s,sync_time_s,samples_per_s,mem_bytes,iters\n");
     for (int B : c.batches) {
-        buffers bf;
-        size_t free0, total;
-        CK(cudaMemGetInfo(&free0, &total));
-        setup(c, B, bf);
-        cudaEvent_t e0, e1;
-        CK(cudaEventCreate(&e0));
-        CK(cudaEventCreate(&e1));
-        std::vector<float> ms;
-        for (int it = 0; it < c.warmup + c.iters; it++) {
-            CK(cudaEventRecord(e0));
-            iteration(h, c, B, bf);
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            CK(cudaGetLastError());
-            float t;
-            CK(cudaEventElapsedTime(&t, e0, e1));
-            if (it >= c.warmup)
-                ms.push_back(t);
-        }
-        size_t free1;
-        CK(cudaMemGetInfo(&free1, &total));
-        std::sort(ms.begin(), ms.end());
-        double med = ms[ms.size() / 2] / 1e3, p10 = ms[ms.size() / 10] / 1e3,
-               p90 = ms[ms.size() * 9 / 10] / 1e3;
-        printf("transformer-h%d-l%d-s%d,h100,1,1,%d,1,%.6f,%.6f,%.6f,0,%.2f,%zu,%zu\n",
-               c.hidden, c.layers, c.seq, B, med, p10, p90, B / med, free0 - free1, ms.size());
+        double t[3];
+        size_t mem;
+        run_batch(h, c, B, false, t, &mem);
+        printf("transformer-h%d-l%d-s%d,%s,1,1,%d,1,%.6f,%.6f,%.6f,0,%.2f,%zu,%d\n", c.hidden,
+               c.layers, c.seq, gpu_type.c_str(), B, t[0], t[1], t[2], B / t[0], mem, c.iters);
         fflush(stdout);
-        cudaEventDestroy(e0);
-        cudaEventDestroy(e1);
-        teardown(bf);
     }
     cublasDestroy(h);
     return 0;
