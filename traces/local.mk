@@ -13,3 +13,6 @@ check_PROGRAMS += tests/test_import
 TESTS += tests/test_import
 tests_test_import_CFLAGS = $(TEST_CFLAGS)
 tests_test_import_LDADD = $(TEST_LIBS)
+# The default catalogs, bundled clusters and the sample trace travel with the
+# tarball (`make distcheck` runs the tests that read them from the source tree).
+EXTRA_DIST += traces/catalog traces/clusters traces/samples scripts/install-deps scripts/slurm
