@@ -57,3 +57,23 @@ int perf_max_gpus(const mls_perf_t *pm, int w, int t)
 {
     return pm->ops->max_gpus ? pm->ops->max_gpus(pm, w, t) : 1 << 30;
 }
+
+int perf_named_n_workloads(const mls_perf_t *pm)
+{
+    return (int)pm->workload_names->n;
+}
+
+const char *perf_named_workload(const mls_perf_t *pm, int w)
+{
+    return pm->workload_names->names[w];
+}
+
+int perf_named_n_types(const mls_perf_t *pm)
+{
+    return (int)pm->type_names->n;
+}
+
+const char *perf_named_type(const mls_perf_t *pm, int t)
+{
+    return pm->type_names->names[t];
+}

@@ -29,6 +29,7 @@
 #ifndef MLS_PERF_H
 #define MLS_PERF_H
 
+#include "strtab.h"
 #include "util.h"
 
 typedef struct mls_perf mls_perf_t;
@@ -83,7 +84,16 @@ typedef struct perf_ops {
 struct mls_perf {
     const perf_ops_t *ops;
     char *source; /* path it came from */
+    /* The backend's name tables, for the shared name ops below. */
+    const strtab_t *workload_names, *type_names;
 };
+
+/* Name ops every backend shares: they read pm->workload_names and
+ * pm->type_names, which the backend points at its own tables on load. */
+int perf_named_n_workloads(const mls_perf_t *pm);
+const char *perf_named_workload(const mls_perf_t *pm, int w);
+int perf_named_n_types(const mls_perf_t *pm);
+const char *perf_named_type(const mls_perf_t *pm, int t);
 
 int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err);
 /* The default catalog shipped with mlsched (Gavel's simulation table). */

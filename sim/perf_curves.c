@@ -191,26 +191,6 @@ static int c_pair(const mls_perf_t *pm, int a, int b, int t, int gpus, double ou
     return -1;
 }
 
-static int c_n_workloads(const mls_perf_t *pm)
-{
-    return (int)((const curves_perf_t *)pm)->workloads.n;
-}
-
-static const char *c_workload_name(const mls_perf_t *pm, int w)
-{
-    return ((const curves_perf_t *)pm)->workloads.names[w];
-}
-
-static int c_n_types(const mls_perf_t *pm)
-{
-    return (int)((const curves_perf_t *)pm)->types.n;
-}
-
-static const char *c_type_name(const mls_perf_t *pm, int t)
-{
-    return ((const curves_perf_t *)pm)->types.names[t];
-}
-
 static void c_destroy(mls_perf_t *pm)
 {
     curves_perf_t *cp = (curves_perf_t *)pm;
@@ -230,10 +210,10 @@ static void c_destroy(mls_perf_t *pm)
 }
 
 static const perf_ops_t curves_ops = {.backend = "curves",
-                                      .n_workloads = c_n_workloads,
-                                      .workload_name = c_workload_name,
-                                      .n_gpu_types = c_n_types,
-                                      .gpu_type_name = c_type_name,
+                                      .n_workloads = perf_named_n_workloads,
+                                      .workload_name = perf_named_workload,
+                                      .n_gpu_types = perf_named_n_types,
+                                      .gpu_type_name = perf_named_type,
                                       .throughput = c_throughput,
                                       .pair = c_pair,
                                       .destroy = c_destroy,
@@ -337,6 +317,8 @@ int perf_curves_load(mls_perf_t **pm, const char *path, mls_err_t *err)
     curves_perf_t *cp = xcalloc(1, sizeof *cp);
     cp->base.ops = &curves_ops;
     cp->base.source = xstrdup(path);
+    cp->base.workload_names = &cp->workloads;
+    cp->base.type_names = &cp->types;
     strtab_init(&cp->workloads);
     strtab_init(&cp->types);
     build(cp, &cat);

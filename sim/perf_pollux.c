@@ -188,26 +188,6 @@ static int batch_limits(const mls_perf_t *pm, int w, int t, perf_batch_limits_t 
     return out->max_local_batch > 0 ? 0 : -1;
 }
 
-static int p_n_workloads(const mls_perf_t *pm)
-{
-    return (int)((const pcat_t *)pm)->workloads.n;
-}
-
-static const char *p_workload_name(const mls_perf_t *pm, int w)
-{
-    return ((const pcat_t *)pm)->workloads.names[w];
-}
-
-static int p_n_types(const mls_perf_t *pm)
-{
-    return (int)((const pcat_t *)pm)->types.n;
-}
-
-static const char *p_type_name(const mls_perf_t *pm, int t)
-{
-    return ((const pcat_t *)pm)->types.names[t];
-}
-
 static void p_destroy(mls_perf_t *pm)
 {
     pcat_t *c = (pcat_t *)pm;
@@ -224,10 +204,10 @@ static void p_destroy(mls_perf_t *pm)
 }
 
 static const perf_ops_t pollux_ops = {.backend = "pollux",
-                                      .n_workloads = p_n_workloads,
-                                      .workload_name = p_workload_name,
-                                      .n_gpu_types = p_n_types,
-                                      .gpu_type_name = p_type_name,
+                                      .n_workloads = perf_named_n_workloads,
+                                      .workload_name = perf_named_workload,
+                                      .n_gpu_types = perf_named_n_types,
+                                      .gpu_type_name = perf_named_type,
                                       .throughput = p_throughput,
                                       .pair = NULL,
                                       .destroy = p_destroy,
@@ -480,6 +460,8 @@ int perf_pollux_load(mls_perf_t **pm, const char *path, mls_err_t *err)
     pcat_t *c = xcalloc(1, sizeof *c);
     c->base.ops = &pollux_ops;
     c->base.source = xstrdup(path);
+    c->base.workload_names = &c->workloads;
+    c->base.type_names = &c->types;
     strtab_init(&c->workloads);
     strtab_init(&c->types);
     rd_t r = {path, err};

@@ -222,26 +222,6 @@ static void parse_model_names(table_t *tb)
 
 /* ---- ops ------------------------------------------------------------------------ */
 
-static int t_n_workloads(const mls_perf_t *pm)
-{
-    return (int)((const table_t *)pm)->workloads.n;
-}
-
-static const char *t_workload_name(const mls_perf_t *pm, int w)
-{
-    return ((const table_t *)pm)->workloads.names[w];
-}
-
-static int t_n_types(const mls_perf_t *pm)
-{
-    return (int)((const table_t *)pm)->types.n;
-}
-
-static const char *t_type_name(const mls_perf_t *pm, int t)
-{
-    return ((const table_t *)pm)->types.names[t];
-}
-
 /* The sibling workload of w at another batch size, or w. */
 static int with_batch(const table_t *tb, int w, int batch)
 {
@@ -316,10 +296,10 @@ static int t_max_gpus(const mls_perf_t *pm, int w, int t)
 }
 
 static const perf_ops_t table_ops = {.backend = "table",
-                                     .n_workloads = t_n_workloads,
-                                     .workload_name = t_workload_name,
-                                     .n_gpu_types = t_n_types,
-                                     .gpu_type_name = t_type_name,
+                                     .n_workloads = perf_named_n_workloads,
+                                     .workload_name = perf_named_workload,
+                                     .n_gpu_types = perf_named_n_types,
+                                     .gpu_type_name = perf_named_type,
                                      .throughput = t_throughput,
                                      .pair = t_pair,
                                      .destroy = t_destroy,
@@ -362,6 +342,8 @@ int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err)
     table_t *tb = xcalloc(1, sizeof *tb);
     tb->base.ops = &table_ops;
     tb->base.source = xstrdup(path);
+    tb->base.workload_names = &tb->workloads;
+    tb->base.type_names = &tb->types;
     strtab_init(&tb->workloads);
     strtab_init(&tb->types);
     int rc;
