@@ -6,7 +6,7 @@
 # DLRM-like recsys model, the NCCL all-reduce sizes), then measures real PyTorch
 # training loops (profiler/examples/train.py) through `mlsched profile run`, then
 # fits them all. Estimated device time per step on one H100 in brackets (about
-# 6.5 minutes in all; each step is also capped by `timeout`); the new built-in
+# 7 minutes in all; each step is also capped by `timeout`); the new built-in
 # workloads come first so that they are measured even if a later step runs long.
 # PARTS="build builtin torch fit" (the default) picks steps.
 set -u
@@ -104,6 +104,10 @@ if want builtin; then
     step 120 "built-in ResNet-50 with --grad-bytes model (1 GPU: no all-reduce)" \
         $B profile builtin --workload resnet --batch-sizes 64 --iters 10 --warmup 3 \
         --grad-bytes model >"$OUT/gradbytes-resnet50.txt"
+    # [20 s] the test suite's GPU part: tiny sweeps read back by profile fit, --progress
+    step 180 "tests/gpu_bench.sh" env MLSCHED=./mlsched SRCDIR=. BUILDDIR=. sh tests/gpu_bench.sh \
+        >"$OUT/gpu_bench-test.txt" 2>&1
+    tail -3 "$OUT/gpu_bench-test.txt" >&2
 fi
 
 wrap() { # name batches args...

@@ -86,9 +86,11 @@ expect_error 2 "do not apply" "$BENCH" allreduce --batch-sizes 8
 # 2. --describe needs no GPU: the shapes are torchvision's
 expect_out "^parameters: 25557032$" "$BENCH" resnet --describe
 expect_out "^parameters: 11689512$" "$BENCH" resnet --describe --depth 18
+expect_out "^gradient bytes (--grad-bytes model): 102228128$" "$BENCH" resnet --describe
 expect_out "^parameters: 21797672$" "$BENCH" resnet --describe --depth 34
 expect_out "final 512 channels 4x4" "$BENCH" resnet --describe --depth 18 --image 32 --classes 10
 expect_out "^dense parameters: 5417345$" "$BENCH" recsys --describe
+expect_out "^gradient bytes (--grad-bytes model): 21669380$" "$BENCH" recsys --describe
 expect_out "allreduce 64MiB: 67108864 bytes" "$BENCH" allreduce --describe --sizes 64M
 expect_out "^transformer-h512-l6-s128: " "$BENCH" --describe
 

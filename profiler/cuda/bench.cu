@@ -464,6 +464,7 @@ int bench_run_training(bench_workload &w, const bench_common &c)
 {
     if (c.describe) {
         w.describe(stdout);
+        printf("gradient bytes (--grad-bytes model): %zu\n", w.param_bytes());
         return 0;
     }
     int rc = bench_require_device();
@@ -481,7 +482,8 @@ int bench_run_training(bench_workload &w, const bench_common &c)
     bool reduce = c.grad_bytes != 0 && ndev > 1;
     std::string notes = w.notes();
     if (c.grad_bytes != 0) {
-        size_t bytes = c.grad_bytes < 0 ? w.param_bytes() : (size_t)c.grad_bytes;
+        size_t bytes = std::max<size_t>(c.grad_bytes < 0 ? w.param_bytes() : (size_t)c.grad_bytes,
+                                        sizeof(float));
         if (reduce) {
             bench_nccl_init(nc, ndev, bytes);
             notes += "; every iteration all-reduces " + std::to_string(bytes) +
