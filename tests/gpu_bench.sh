@@ -52,7 +52,8 @@ expect_error 2 "--workload wants" "$MLSCHED" profile builtin --workload
 expect_out "--workload transformer|resnet|recsys|allreduce" "$MLSCHED" profile builtin --help
 if [ ! -x "$BENCH" ]; then
     echo "SKIP: mlsched-gpu-bench not built (configure found no nvcc)"
-    expect_error 1 'was not built' env PATH=/nonexistent "$MLSCHED" profile builtin --workload resnet
+    expect_error 1 'was not built' \
+        env PATH=/nonexistent "$MLSCHED" profile builtin --workload resnet
     finish 77
 fi
 
@@ -107,7 +108,8 @@ fi
 
 # 4. on a GPU: the self-tests, a tiny sweep of each read back by profile fit
 for w in transformer resnet recsys allreduce; do
-    if "$BENCH" $w --self-test >"$tmp/st" 2>&1 && grep -q ok "$tmp/st" && ! grep -q FAIL "$tmp/st"; then
+    if "$BENCH" $w --self-test >"$tmp/st" 2>&1 && grep -q ok "$tmp/st" &&
+        ! grep -q FAIL "$tmp/st"; then
         ok
     else
         bad "$w self-test: $(cat "$tmp/st")"
@@ -132,12 +134,14 @@ sweep resnet50 1 resnet --depth 50 --width 8 --image 128 --batch-sizes 4 --algo-
 sweep recsys 2 recsys --tables 4 --rows 1000 --dim 16 --hidden 64 --batch-sizes 64,128
 if "$BENCH" allreduce --sizes 4K,1M --iters 3 --warmup 1 >"$tmp/ar" 2>"$tmp/ar.err" &&
     head -1 "$tmp/ar" | grep -qx '# mlsched-allreduce v1' &&
-    [ "$(grep -c '^[0-9]*,[0-9]*,1,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,3$' "$tmp/ar")" -eq 2 ]; then
+    [ "$(grep -c '^[0-9]*,[0-9]*,1,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,3$' "$tmp/ar")" \
+        -eq 2 ]; then
     ok
 else
     bad "allreduce table: $(cat "$tmp/ar" "$tmp/ar.err")"
 fi
-sweep gradbytes 1 recsys --tables 2 --rows 100 --dim 8 --hidden 16 --batch-sizes 32 --grad-bytes model
+sweep gradbytes 1 recsys --tables 2 --rows 100 --dim 8 --hidden 16 --batch-sizes 32 \
+    --grad-bytes model
 grep -q "^cudnn-resnet18-w16-64-fp32,[^,]*,1,1,8,1," "$tmp/resnet18.csv" && ok ||
     bad "resnet18 row: $(cat "$tmp/resnet18.csv")"
 ngpu=$(grep '^1048576,' "$tmp/ar" | cut -d, -f2)
@@ -146,6 +150,7 @@ if [ "${ngpu:-1}" -eq 1 ]; then
         bad "--grad-bytes on one GPU: $(head -15 "$tmp/gradbytes.csv")"
 fi
 "$BENCH" resnet --depth 18 --width 8 --image 32 --progress 4 --iters 3 --warmup 0 >"$tmp/p" 2>&1
-[ "$(grep -c '^mlsched-progress iter=[0-9]* samples=[0-9]* iter_time=[0-9.]* batch=4 mem=' "$tmp/p")" -eq 3 ] &&
+progress='^mlsched-progress iter=[0-9]* samples=[0-9]* iter_time=[0-9.]* batch=4 mem='
+[ "$(grep -c "$progress" "$tmp/p")" -eq 3 ] &&
     ok || bad "--progress: $(cat "$tmp/p")"
 finish 0

@@ -125,6 +125,7 @@ static void usage(const char *workload, const char *summary, const bench_common 
            "                      (NCCL); rows then have num_gpus = the GPU count and\n"
            "                      sync_time_s; with one GPU visible nothing is added\n"
            "  --self-test         only check the kernels against a float64 CPU reference\n"
+           "  --no-self-test      sweep without running the self-test first\n"
            "  --describe          print the model's layers and sizes (no GPU needed)\n",
            join(c.batches).c_str(), c.iters, c.warmup);
     if (!opts.empty())
@@ -160,6 +161,10 @@ int bench_parse(int argc, char **argv, const char *workload, const char *summary
         }
         if (!strcmp(a, "--describe")) {
             c.describe = true;
+            continue;
+        }
+        if (!strcmp(a, "--no-self-test")) {
+            c.no_self_test = true;
             continue;
         }
         if (strncmp(a, "--", 2))
@@ -470,10 +475,12 @@ int bench_run_training(bench_workload &w, const bench_common &c)
     int rc = bench_require_device();
     if (rc)
         return rc;
-    /* the self-test's line goes to stderr unless it is all that was asked */
-    int bad = w.self_test(c.self_test ? stdout : stderr);
-    if (bad || c.self_test)
-        return bad;
+    /* the self-test's lines go to stderr unless it is all that was asked */
+    if (!c.no_self_test || c.self_test) {
+        int bad = w.self_test(c.self_test ? stdout : stderr);
+        if (bad || c.self_test)
+            return bad;
+    }
     bench_device d;
     bench_device_info(0, d);
     std::string type = c.gpu_type.empty() ? bench_gpu_type(d.prop.name) : c.gpu_type;

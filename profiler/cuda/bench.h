@@ -63,7 +63,7 @@ struct bench_opt {
 struct bench_common {
     std::vector<int> batches;
     int iters = 30, warmup = 10, progress = 0;
-    bool self_test = false, describe = false;
+    bool self_test = false, describe = false, no_self_test = false;
     long long grad_bytes = 0; /* 0: no all-reduce; -1: the model's gradient bytes */
     std::string gpu_type, command;
 };

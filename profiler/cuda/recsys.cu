@@ -68,8 +68,8 @@ static __global__ void make_batch_k(int *idx, const int *rows, float *dense_x, f
 }
 
 /* one warp per (sample, table): out[b*ld + row0 + t*dim + k] = sum_l table_t[idx][k] */
-static __global__ void gather_k(const float *tables, const long long *offs, const int *idx, float *out,
-                         int ld, int row0, int B, int T, int L, int dim)
+static __global__ void gather_k(const float *tables, const long long *offs, const int *idx,
+                                float *out, int ld, int row0, int B, int T, int L, int dim)
 {
     size_t w = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32;
     int lane = threadIdx.x % 32;
@@ -417,7 +417,8 @@ static int check_embeddings(FILE *out)
         offs[t] = total;
         total += (long long)rows[t] * dim;
     }
-    std::vector<float> tab = host_uniform(total, 1, -1, 1), grad = host_uniform((size_t)B * ld, 2, -1, 1);
+    std::vector<float> tab = host_uniform(total, 1, -1, 1),
+                       grad = host_uniform((size_t)B * ld, 2, -1, 1);
     std::vector<int> idx((size_t)B * T * L);
     for (size_t i = 0; i < idx.size(); i++)
         idx[i] = (int)((i * 7919 + 3) % rows[i / L % T]);
@@ -454,7 +455,8 @@ static int check_layer(cublasHandle_t h, FILE *out)
     const int in = 5, o = 7, B = 3;
     fc_layer l;
     l.in = in, l.out = o, l.ldx = 6, l.ldy = 9, l.relu = true, l.w_off = 0, l.b_off = 64;
-    std::vector<float> prm = host_uniform(128, 3, -1, 1), x = host_uniform((size_t)l.ldx * B, 4, -1, 1),
+    std::vector<float> prm = host_uniform(128, 3, -1, 1),
+                       x = host_uniform((size_t)l.ldx * B, 4, -1, 1),
                        dy = host_uniform((size_t)l.ldy * B, 5, -1, 1), ones(B, 1.f);
     dev_pool p;
     float *d_prm = upload(p, prm), *d_grad = p.get<float>(128), *d_ones = upload(p, ones);
@@ -467,7 +469,8 @@ static int check_layer(cublasHandle_t h, FILE *out)
     CK(cudaDeviceSynchronize());
     std::vector<double> y(o * B), gdy(o * B), dW(in * o, 0), db(o, 0), dx(in * B, 0);
     std::vector<double> got_y, got_dw, got_db, got_dx;
-    std::vector<double> dy_all = download(l.y, (size_t)l.ldy * B), dx_all = download(l.dx, (size_t)l.ldx * B);
+    std::vector<double> dy_all = download(l.y, (size_t)l.ldy * B),
+                        dx_all = download(l.dx, (size_t)l.ldx * B);
     for (int b = 0; b < B; b++)
         for (int r = 0; r < o; r++) {
             double s = prm[l.b_off + r];
@@ -535,8 +538,8 @@ int recsys_workload::self_test(FILE *out)
     double fd = ((double)loss[0] - loss[1]) / (2 * eps), err = fabs(fd - norm) / norm;
     bool grad_ok = err < 3e-2;
     fprintf(out, "self-test: %s MLP backward: |gradient| %.6g vs central difference of the loss "
-                 "along it %.6g: relative error %.2e (%s)\n",
-            t.name().c_str(), norm, fd, err, grad_ok ? "ok" : "FAIL");
+                 "along it %.6g (losses %.7g, %.7g): relative error %.2e (%s)\n",
+            t.name().c_str(), norm, fd, loss[0], loss[1], err, grad_ok ? "ok" : "FAIL");
     bad |= grad_ok ? 0 : 1;
     for (int i = 0; i < 3; i++) {
         t.forward_backward();

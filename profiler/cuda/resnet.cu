@@ -194,7 +194,8 @@ class resnet_workload : public bench_workload {
     int B = 0;
     float *params = nullptr, *grads = nullptr, *mom = nullptr, *image = nullptr,
           *pooled = nullptr, *feat = nullptr, *dfeat = nullptr, *logits = nullptr,
-          *dlogits = nullptr, *ones = nullptr, *loss = nullptr, *tmp[4] = {nullptr, nullptr, nullptr, nullptr};
+          *dlogits = nullptr, *ones = nullptr, *loss = nullptr,
+          *tmp[4] = {nullptr, nullptr, nullptr, nullptr};
     void *ws = nullptr;
     size_t ws_bytes = 0;
     cudnnTensorDescriptor_t pooled_d = nullptr;
@@ -919,8 +920,8 @@ static int check_network(const rcfg &base, int depth, int width, int image, FILE
     double fd = ((double)loss[0] - loss[1]) / (2 * eps), err = fabs(fd - norm) / norm;
     int bad = !(err < 3e-2);
     fprintf(out, "self-test: %s backward: |gradient| %.6g vs central difference of the loss "
-                 "along it %.6g: relative error %.2e (%s)\n",
-            t.name().c_str(), norm, fd, err, bad ? "FAIL" : "ok");
+                 "along it %.6g (losses %.7g, %.7g): relative error %.2e (%s)\n",
+            t.name().c_str(), norm, fd, loss[0], loss[1], err, bad ? "FAIL" : "ok");
     p.free_all();
 
     for (int i = 0; i < 3; i++) {
@@ -968,7 +969,8 @@ int resnet_main(int argc, char **argv)
                          "One training iteration of a ResNet (cuDNN, fp32 NCHW): conv + batch norm "
                          "+ ReLU\nblocks with residual adds, average pool, classifier GEMM, "
                          "softmax cross-entropy,\nexact backward, SGD with momentum. ResNet-50 at "
-                         "224: the defaults; ResNet-18:\n--depth 18; CIFAR: --image 32 --classes 10.",
+                         "224: the defaults; ResNet-18:\n--depth 18; CIFAR: --image 32 "
+                         "--classes 10.",
                          bc, opts);
     if (rc)
         return rc < 0 ? 0 : rc;
