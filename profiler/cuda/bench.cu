@@ -442,7 +442,7 @@ static bool run_batch(bench_workload &w, const bench_common &c, int B, bench_ncc
         if (c.progress) {
             printf("mlsched-progress iter=%ld samples=%ld iter_time=%.6f batch=%d mem=%zu\n",
                    it + 1, (it + 1) * (long)B * (nc ? nc->ndev : 1), t / 1e3, B,
-                   free0 - lowest);
+                   free0 > lowest ? free0 - lowest : 0);
             fflush(stdout);
         }
         if (it >= c.warmup) {
@@ -507,12 +507,16 @@ int bench_run_training(bench_workload &w, const bench_common &c)
         rc = run_batch(w, c, c.progress, reduce ? &nc : nullptr, r) ? 0 : 1;
     } else {
         bench_print_header(d, type, c.command, notes, "mlsched-curves v1", BENCH_CURVE_COLUMNS);
+        int rows = 0;
         for (int B : c.batches) {
             batch_result r;
-            if (run_batch(w, c, B, reduce ? &nc : nullptr, r))
+            if (run_batch(w, c, B, reduce ? &nc : nullptr, r)) {
                 bench_print_row(w.name(), type, gpus, B, r.t, reduce ? r.sync : 0, r.mem,
                                 c.iters);
+                rows++;
+            }
         }
+        rc = rows ? 0 : 1; /* no batch size fit */
     }
     if (reduce)
         bench_nccl_free(nc);
