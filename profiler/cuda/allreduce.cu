@@ -116,6 +116,7 @@ int allreduce_main(int argc, char **argv)
 {
     std::vector<long long> sizes = {1LL << 20, 16LL << 20, 64LL << 20, 256LL << 20, 1LL << 30};
     std::vector<char *> rest;
+    std::string sizes_arg;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes")) {
             if (i + 1 >= argc || !parse_sizes(argv[i + 1], sizes)) {
@@ -123,7 +124,7 @@ int allreduce_main(int argc, char **argv)
                                 "like 1M,64M,1G (see mlsched-gpu-bench allreduce --help)\n");
                 return 2;
             }
-            i++;
+            sizes_arg = std::string(" --sizes ") + argv[++i];
         } else {
             rest.push_back(argv[i]);
         }
@@ -140,6 +141,7 @@ int allreduce_main(int argc, char **argv)
                          c, {});
     if (rc)
         return rc < 0 ? 0 : rc;
+    c.command += sizes_arg;
     if (!c.batches.empty() || c.grad_bytes) {
         fprintf(stderr, "mlsched-gpu-bench allreduce: --batch-sizes and --grad-bytes do not "
                         "apply; give --sizes\n");
