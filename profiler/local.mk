@@ -2,6 +2,8 @@
 # built-in GPU harness mlsched-gpu-bench.
 libmlsched_a_SOURCES += profiler/curves.h profiler/curves.c
 EXTRA_DIST += profiler/gpu-session.sh profiler/cuda/transformer.cu profiler/examples/train.py \
+	profiler/cuda/bench.h profiler/cuda/bench.cu profiler/cuda/main.cu profiler/cuda/resnet.cu \
+	profiler/cuda/recsys.cu profiler/cuda/allreduce.cu \
 	profiler/curves/README.md profiler/curves/h100-builtin-transformer.csv \
 	profiler/curves/h100-torch-resnet18.csv profiler/curves/h100-torch-resnet50.csv \
 	profiler/curves/h100-torch-transformer.csv profiler/curves/measured-2026-11-22-gpu.txt \
@@ -24,13 +26,24 @@ tests_libfake_nvml_so_LDFLAGS = -shared
 EXTRA_DIST += tests/profile.sh
 
 # The CUDA harness, only when configure found nvcc (--with-cuda[=PATH]); nothing else
-# needs CUDA. nvcc compiles and links it; NVCC_ARCH (default sm_90) picks the GPU.
+# needs CUDA. nvcc compiles and links it; NVCC_ARCH (default sm_90) picks the GPU. One
+# binary, a subcommand per workload (profiler/cuda/main.cu). GPU_BENCH_CPPFLAGS and
+# GPU_BENCH_LIBS may be overridden on make's command line where cuDNN or NCCL are not in
+# the toolkit's prefix (gpu-session.sh does so with PyTorch's pip wheels).
+GPU_BENCH_CPPFLAGS =
+GPU_BENCH_LIBS = -lcublas -lcudnn -lnccl
 SUFFIXES = .cu
 .cu.$(OBJEXT):
-	$(AM_V_CC)$(NVCC) -O2 -arch=$(NVCC_ARCH) -c -o $@ $<
+	$(AM_V_CC)$(NVCC) -O2 -arch=$(NVCC_ARCH) -Xcompiler -Wall,-Wextra $(GPU_BENCH_CPPFLAGS) -c -o $@ $<
 if HAVE_CUDA
 bin_PROGRAMS += mlsched-gpu-bench
-mlsched_gpu_bench_SOURCES = profiler/cuda/transformer.cu
+mlsched_gpu_bench_SOURCES = profiler/cuda/main.cu profiler/cuda/bench.cu profiler/cuda/bench.h \
+	profiler/cuda/transformer.cu profiler/cuda/resnet.cu profiler/cuda/recsys.cu \
+	profiler/cuda/allreduce.cu
 mlsched_gpu_bench_LINK = $(NVCC) -arch=$(NVCC_ARCH) -o $@
-mlsched_gpu_bench_LDADD = -lcublas
+mlsched_gpu_bench_LDADD = $(GPU_BENCH_LIBS)
+# the objects include bench.h (no automatic dependencies for .cu)
+$(mlsched_gpu_bench_OBJECTS): profiler/cuda/bench.h
 endif
+TESTS += tests/gpu_bench.sh
+EXTRA_DIST += tests/gpu_bench.sh

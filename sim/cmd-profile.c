@@ -5,8 +5,9 @@
  *            batch) point, its progress lines read, a curve file written
  *   fit      Pollux fits of curve files, written with the curves into one catalog
  *            that `simulate --throughputs` loads
- *   builtin  the CUDA harness (mlsched-gpu-bench): runs it when it was built,
- *            says how to build it otherwise
+ *   builtin  the CUDA harness (mlsched-gpu-bench; --workload transformer|resnet|
+ *            recsys|allreduce): runs it when it was built, says how to build it
+ *            otherwise
  * Each verb is one function in one table, as in cmd-trace.c. */
 #include "cmd.h"
 #include "curve_catalog.h"
@@ -508,14 +509,23 @@ static int cmd_fit(int argc, char **argv)
 
 /* ---- builtin -------------------------------------------------------------------- */
 
+static const char *const builtin_workloads[] = {"transformer", "resnet", "recsys", "allreduce"};
+
 static void builtin_help(void)
 {
-    printf("usage: mlsched profile builtin [ARGS...]\n"
+    printf("usage: mlsched profile builtin [--workload transformer|resnet|recsys|allreduce] "
+           "[ARGS...]\n"
            "\n"
-           "Runs the built-in CUDA workload mlsched-gpu-bench (profiler/cuda/transformer.cu:\n"
-           "a cuBLAS Transformer encoder, forward + backward + SGD) with ARGS, e.g.\n"
+           "Runs a built-in CUDA workload of mlsched-gpu-bench with ARGS (its options:\n"
+           "mlsched profile builtin --workload W --help):\n"
+           "  transformer  Transformer encoder, cuBLAS bf16 (the default)\n"
+           "  resnet       ResNet-18/50-style conv + batch-norm + ReLU stack, cuDNN fp32/TF32\n"
+           "  recsys       DLRM-like embedding gathers / scatter-add + MLPs, cuBLAS fp32\n"
+           "  allreduce    NCCL all-reduce of gradient sizes across the visible GPUs\n"
+           "each forward + backward + optimizer step, e.g.\n"
            "    mlsched profile builtin --batch-sizes 8,16,32 --iters 40 --warmup 10 > h100.csv\n"
-           "    mlsched profile builtin --self-test\n"
+           "    mlsched profile builtin --workload resnet --depth 18 --batch-sizes 64,128\n"
+           "    mlsched profile builtin --workload resnet --self-test\n"
            "It writes a curve file to stdout. It is built with the rest of mlsched when\n"
            "configure finds nvcc:\n"
            "    ./configure --with-cuda[=/usr/local/cuda] [NVCC_ARCH=sm_90] && make\n"
@@ -548,25 +558,67 @@ static int find_bench(char *path, size_t n)
     return -1;
 }
 
+/* --workload NAME (or --workload=NAME) anywhere in argv: NAME, taken out of argv;
+ * NULL when absent, "" when malformed */
+static const char *take_workload(int *argc, char **argv)
+{
+    const char *name = NULL;
+    for (int i = 1; i < *argc; i++) {
+        int width = 1;
+        if (!strcmp(argv[i], "--workload")) {
+            name = i + 1 < *argc ? argv[i + 1] : "";
+            width = i + 1 < *argc ? 2 : 1;
+        } else if (!strncmp(argv[i], "--workload=", 11)) {
+            name = argv[i] + 11;
+        } else {
+            continue;
+        }
+        memmove(argv + i, argv + i + width, (size_t)(*argc - i - width + 1) * sizeof *argv);
+        *argc -= width;
+        i--;
+    }
+    return name;
+}
+
 static int cmd_builtin(int argc, char **argv)
 {
-    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    const char *workload = take_workload(&argc, argv);
+    if (!workload && argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         builtin_help();
         return MLS_EXIT_OK;
     }
+    int known = !workload;
+    for (size_t i = 0; workload && i < sizeof builtin_workloads / sizeof *builtin_workloads; i++)
+        known |= !strcmp(workload, builtin_workloads[i]);
+    if (!known)
+        return usage_error("builtin",
+                           "--workload wants transformer, resnet, recsys or allreduce, got",
+                           *workload ? workload : "nothing");
     char path[4200];
     if (find_bench(path, sizeof path) < 0) {
         fprintf(stderr,
                 "mlsched profile builtin: mlsched-gpu-bench was not built (configure found no "
                 "nvcc).\nBuild it with: ./configure --with-cuda[=PATH] && make, or by hand:\n"
-                "    nvcc -O2 -arch=sm_90 -o mlsched-gpu-bench profiler/cuda/transformer.cu "
-                "-lcublas\n");
+                "    nvcc -O2 -arch=sm_90 -o mlsched-gpu-bench profiler/cuda/*.cu "
+                "-lcublas -lcudnn -lnccl\n");
         return MLS_EXIT_FAIL;
     }
-    argv[0] = path;
+    /* mlsched-gpu-bench WORKLOAD ARGS... (argv[argc] is NULL) */
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args) {
+        perror("mlsched profile builtin");
+        return MLS_EXIT_FAIL;
+    }
+    int n = 0;
+    args[n++] = path;
+    args[n++] = (char *)(workload ? workload : "transformer");
+    for (int i = 1; i < argc; i++)
+        args[n++] = argv[i];
+    args[n] = NULL;
     fflush(NULL);
-    execv(path, argv);
+    execv(path, args);
     perror("mlsched profile builtin: exec mlsched-gpu-bench");
+    free(args);
     return MLS_EXIT_FAIL;
 }
 
@@ -575,7 +627,7 @@ static int cmd_builtin(int argc, char **argv)
 static const verb_t verbs[] = {
     {"run", "measure a training command's throughput curve (wrap mode)", cmd_run},
     {"fit", "fit Pollux's model to curve files; write a simulator catalog", cmd_fit},
-    {"builtin", "run the built-in CUDA workload (mlsched-gpu-bench)", cmd_builtin},
+    {"builtin", "run a built-in CUDA workload (mlsched-gpu-bench)", cmd_builtin},
 };
 
 static void profile_help(FILE *out)
