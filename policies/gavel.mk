@@ -5,3 +5,6 @@ check_PROGRAMS += tests/test_gavel
 TESTS += tests/test_gavel
 tests_test_gavel_CFLAGS = $(TEST_CFLAGS)
 tests_test_gavel_LDADD = $(TEST_LIBS)
+# bench/gavel_decide: decision time with 2,000 active jobs (built by make check, not run).
+check_PROGRAMS += bench/gavel_decide
+bench_gavel_decide_LDADD = $(MLS_LIBS)
