@@ -140,15 +140,17 @@ int allox_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t
     int *wait = pu_alloc((size_t)v->n_jobs, sizeof *wait);
     int n_wait = 0, rc = 0;
     pu_arrival_order(v, wait);
-    for (int i = 0; i < v->n_jobs; i++) { /* running jobs keep their GPUs */
-        int j = wait[i];
-        if (!pu_keep(v, &room, plan, j) && !pu_holds(&v->jobs[j])) {
-            int runnable = 0;
-            for (int t = 0; t < v->n_types; t++)
-                runnable |= isfinite(proc_time(v, j, t));
-            if (runnable)
-                wait[n_wait++] = j; /* longest waiting first: arrival order */
-        }
+    for (int i = 0; i < v->n_jobs; i++) /* running jobs keep their GPUs */
+        if (pu_holds(&v->jobs[wait[i]]))
+            pu_keep(v, &room, plan, wait[i]);
+    for (int i = 0; i < v->n_jobs; i++) {
+        int j = wait[i], runnable = 0;
+        if (plan_find(plan, j) >= 0 || pu_holds(&v->jobs[j]))
+            continue;
+        for (int t = 0; t < v->n_types; t++) /* a type with free GPUs it can use */
+            runnable |= room.room[t] > 0 && isfinite(proc_time(v, j, t));
+        if (runnable)
+            wait[n_wait++] = j; /* longest waiting first: arrival order */
     }
     int n_free = pu_room_total(&room);
     if (n_free > 0 && n_wait > 0) {
