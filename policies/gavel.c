@@ -1,38 +1,14 @@
-/* gavel.c: Gavel's heterogeneity-aware policies (Narayanan et al., "Heterogeneity-
- * Aware Cluster Scheduling Policies for Deep Learning Workloads", OSDI 2020).
- *
- * Each policy computes an allocation X (time fraction of each job on each GPU
- * type; section 3) with one of the LPs of gavel_lp.c, and Gavel's round
- * mechanism (section 5, gavel_round.c) realises X round by round. X is
- * recomputed only when jobs arrived or finished and at least
- * `recompute_interval` seconds (Gavel: 1920) have passed since the last one.
- * Throughputs are the profiled table (view->perf, as Gavel's oracle
- * throughputs). The policies, with the paper's formulation of each:
- *
- *   max-min-fairness         (section 4.1, "LAS", heterogeneity-agnostic):
- *       max min_j  w_j * sum_t X_jt  with every usable type counted as
- *       throughput 1, w_j = scale_factor_j / (priority_j * prop_j), prop_j the
- *       job's throughput under the proportional split X_jt = cap_t / sum cap.
- *   max-min-fairness-perf    (section 4.1, heterogeneity-aware LAS): the same
- *       with the profiled throughputs: max min_j w_j * sum_t T_jt X_jt.
- *   max-min-fairness-packed  (section 4.1 with space sharing, section 3.1):
- *       rows are single jobs and job pairs with the same GPU count; a job's
- *       effective throughput sums its rate in every row holding it (pair rates
- *       from view->perf->pair_throughput).
- *   finish-time-fairness     (section 4.1, Themis's metric; oracle): minimise
- *       max_j rho_j, rho_j = (t_j + R_j / eff_j) / (I_j + R_j / iso_j): t_j time
- *       since arrival, R_j remaining work, iso_j the job's throughput under
- *       Gavel's isolated split (cap_t / (N * gpus_j), rows normalised to <= 1),
- *       I_j the isolated time it has accumulated (work done between recomputes
- *       / iso_j then). Bisection over rho (gl_ftf).
- *   min-total-duration       (section 4.3, makespan; Shockwave's "OSSP";
- *       oracle): minimise T with eff_j >= R_j / T; solved exactly as one LP in
- *       s = 1/T (Gavel bisects over T to 5 %; this is that bisection's limit).
- *   max-sum-throughput-perf  (section 4.3, "MST"): max sum_j sum_t T_jt X_jt,
- *       raw throughputs (work units/s) as Gavel's ThroughputSumWithPerf.
- *   fifo-perf                (section 4.3's FIFO, heterogeneity-aware): jobs in
- *       arrival order each get X = 1 on the fastest type with room; the first
- *       that fits nowhere stops the queue; rows with X = 0 never run.
+/* gavel.c: the driver shared by Gavel's heterogeneity-aware policies
+ * (Narayanan et al., "Heterogeneity-Aware Cluster Scheduling Policies for Deep
+ * Learning Workloads", OSDI 2020); see gavel.h. Each policy file
+ * (gavel_max_min_fairness.c, gavel_finish_time_fairness.c, ...) names its
+ * objective; this file assembles its LP from the view (jobs that can run,
+ * per-type profiled throughputs, capacities of the up nodes, pair rows for
+ * the packed variant), solves it with gavel_lp.c, and hands the allocation X
+ * to Gavel's round mechanism (section 5, gavel_round.c). X is recomputed only
+ * when jobs arrived or finished and at least `recompute_interval` seconds
+ * (Gavel: 1920) have passed since the last recompute. Throughputs are the
+ * profiled table (view->perf, as Gavel's oracle throughputs).
  *
  * Simplifications (all policies):
  * - Jobs are rigid (their requested GPU count); a count with no table entry
@@ -45,6 +21,7 @@
  *   instead aggregates pairs by job type.
  * - Leftover GPUs go to jobs with no allocation (priority 0) as in Gavel's
  *   queue, except under fifo-perf. */
+#include "gavel.h"
 #include "gavel_lp.h"
 #include "gavel_round.h"
 #include "policies.h"
@@ -54,16 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum gv_kind {
-    GV_MMF,
-    GV_MMF_PERF,
-    GV_MMF_PACKED,
-    GV_FTF,
-    GV_MTD,
-    GV_MST,
-    GV_FIFO_PERF,
-} gv_kind_t;
 
 typedef struct ftf_mem {
     int64_t id;
@@ -95,7 +62,7 @@ typedef struct gv_problem {
 
 static const char *const known_params[] = {"recompute_interval", "pair_candidates", NULL};
 
-static int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_t *args,
+int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_t *args,
                      char *err, size_t errlen)
 {
     *state = NULL;
@@ -125,7 +92,7 @@ static int gv_create(gv_kind_t kind, const char *name, void **state, const polic
     return 0;
 }
 
-static void gv_destroy(void *state)
+void gv_destroy(void *state)
 {
     gv_state_t *s = state;
     if (!s)
@@ -432,7 +399,7 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
     return rc;
 }
 
-static int gv_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
+int gv_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
 {
     gv_state_t *s = state;
     gr_begin(s->round, v);
@@ -442,30 +409,6 @@ static int gv_schedule(void *state, const view_t *v, plan_t *plan, char *err, si
     gr_fill(s->round, v, plan, s->kind == GV_FIFO_PERF);
     return 0;
 }
-
-/* ---- entry points ---------------------------------------------------------- */
-
-#define GAVEL_POLICY(fn, kind, name)                                                               \
-    int fn##_create(void **state, const policy_args_t *args, char *err, size_t errlen)             \
-    {                                                                                              \
-        return gv_create(kind, name, state, args, err, errlen);                                    \
-    }                                                                                              \
-    int fn##_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)        \
-    {                                                                                              \
-        return gv_schedule(state, v, plan, err, errlen);                                           \
-    }                                                                                              \
-    void fn##_destroy(void *state)                                                                 \
-    {                                                                                              \
-        gv_destroy(state);                                                                         \
-    }
-
-GAVEL_POLICY(gavel_mmf, GV_MMF, "max-min-fairness")
-GAVEL_POLICY(gavel_mmf_perf, GV_MMF_PERF, "max-min-fairness-perf")
-GAVEL_POLICY(gavel_mmf_packed, GV_MMF_PACKED, "max-min-fairness-packed")
-GAVEL_POLICY(gavel_ftf, GV_FTF, "finish-time-fairness")
-GAVEL_POLICY(gavel_mtd, GV_MTD, "min-total-duration")
-GAVEL_POLICY(gavel_mst, GV_MST, "max-sum-throughput-perf")
-GAVEL_POLICY(gavel_fifo_perf, GV_FIFO_PERF, "fifo-perf")
 
 /* For tests: the round state of a Gavel policy instance. */
 const gr_state_t *gavel_round_state(const void *state)
