@@ -21,7 +21,8 @@
  * eff_j >= R_j * s), the limit of Gavel's bisection over T. Finish-time
  * fairness is not linear in rho; it is solved by bisection over rho, each
  * step a feasibility LP (eff_j >= R_j / (rho c_j - a_j)) warm-started from
- * the last basis.
+ * the last basis, and returns an interior point of the last feasible set.
+ * Max-min returns, among its optima, one of most total weighted rate.
  *
  * Promises: deterministic (same input, same X); returns 0 and fills x
  * (n_rows * n_types), or -1 with a message when GLPK fails or mlsched was
