@@ -406,7 +406,7 @@ int gv_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t er
     if (gr_need_recompute(s->round, v, s->min_interval) &&
         compute_allocation(s, v, err, errlen) < 0)
         return -1;
-    gr_fill(s->round, v, plan, s->kind == GV_FIFO_PERF);
+    gr_fill(s->round, v, plan, s->kind == GV_FIFO_PERF, s->kind == GV_MMF);
     return 0;
 }
 

@@ -6,8 +6,9 @@
  * w_j = gpus_j / (priority_j * prop_j), prop_j the job's throughput under the
  * proportional split X_jt = cap_t / sum cap. So each job gets an equal share
  * of GPU-time scaled by its priority (a 4-GPU job gets a quarter of the time
- * fraction of a 1-GPU job). Shockwave's "Gavel" baseline. Simplifications:
- * see gavel.c. */
+ * fraction of a 1-GPU job). As in Gavel's mechanism for agnostic policies,
+ * each round visits the GPU types in a shuffled order (seeded by the run's
+ * seed). Shockwave's "Gavel" baseline. Simplifications: see gavel.c. */
 #include "gavel.h"
 #include "policies.h"
 

@@ -5,7 +5,10 @@
 #include "gavel_round.h"
 #include "policy_util.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +35,7 @@ struct gr_state {
     gr_last_t *last; /* what the previous fill scheduled */
     int n_last;
     double last_call; /* NAN before the first call */
+    gsl_rng *rng;     /* type-order shuffles, seeded from the view at first use */
 };
 
 gr_state_t *gr_create(void)
@@ -60,6 +64,8 @@ void gr_destroy(gr_state_t *s)
     free_rows(s);
     free(s->alloc_ids);
     free(s->last);
+    if (s->rng)
+        gsl_rng_free(s->rng);
     free(s);
 }
 
@@ -276,7 +282,7 @@ static void emit(const view_t *v, chosen_t *ch, int n, plan_t *plan)
     }
 }
 
-void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero)
+void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
 {
     int J = v->n_jobs;
     id_idx_t *map = pu_alloc((size_t)J, sizeof *map);
@@ -293,6 +299,17 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero)
     unsigned char *taken = pu_alloc((size_t)J, 1);
     int *order = pu_alloc((size_t)v->n_types, sizeof *order);
     type_order(v, order);
+    if (shuffle_types && v->n_types > 1) {
+        if (!s->rng) {
+            s->rng = gsl_rng_alloc(gsl_rng_mt19937);
+            if (!s->rng) {
+                fprintf(stderr, "mlsched: out of memory in a policy\n");
+                abort();
+            }
+            gsl_rng_set(s->rng, (unsigned long)v->seed);
+        }
+        gsl_ran_shuffle(s->rng, order, (size_t)v->n_types, sizeof *order);
+    }
     entry_t *q = pu_alloc((size_t)(s->n_rows + J), sizeof *q);
     chosen_t *ch = pu_alloc((size_t)J, sizeof *ch);
     int n_ch = 0;

@@ -6,7 +6,9 @@
  *   - priority[r][t] = X[r][t] / (time r received on t / time since the
  *     allocation was recomputed); a row that has received nothing on t yet
  *     gets X[r][t] * 1e9 (huge, so that new allocations start at once);
- *   - per GPU type, fastest type first, rows sorted by (priority, deficit,
+ *   - per GPU type, fastest type first (heterogeneity-agnostic policies:
+ *     a shuffled type order each round, from a generator seeded with the
+ *     run's seed, as Gavel shuffles for them), rows sorted by (priority, deficit,
  *     X) descending fill that type's GPUs greedily: a row is taken when none
  *     of its jobs is already scheduled this round and its GPUs fit; rows
  *     with X = 0 come last (priority 0), so leftover GPUs are not left idle;
@@ -18,6 +20,9 @@
  *     passed since the last recompute (Gavel: 1920 s).
  * Time received is credited from the module's own memory of what it
  * scheduled at its previous call (now - previous call, to that row and type).
+ * One departure from Gavel: jobs that arrived after the last recompute (no
+ * row yet) may take leftover GPUs at priority 0; Gavel's placement gives
+ * them workers only if they already held some.
  *
  * Usage per schedule() call: gr_begin (credits the last round), then, when
  * gr_need_recompute says so, the policy computes X and hands it over with
@@ -45,8 +50,9 @@ int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
 void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],
                        const double *x);
 /* Chooses this round's rows and writes the plan. skip_zero: rows with
- * priority 0 are never scheduled (Gavel's rule for FIFO). */
-void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero);
+ * priority 0 are never scheduled (Gavel's rule for FIFO). shuffle_types:
+ * visit the types in a random order (Gavel's rule for agnostic policies). */
+void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types);
 
 /* For tests: the priority of job j's single row on type t at the last
  * gr_fill (NAN when the job has no row). */
