@@ -29,7 +29,10 @@
  *   whole GPU count free on the matched type, and a job that does not fit
  *   waits for the next decision while later jobs on that type may start.
  * - Jobs with unknown throughput on every type are never matched.
- * - Decides at round boundaries (cadence rounds), as in Gavel's simulator. */
+ * - Decides at round boundaries (cadence rounds), as in Gavel's simulator.
+ *   A matching that started nobody is not solved again while its inputs (the
+ *   matched jobs, their remaining work, the free GPUs per type) stay the same:
+ *   it would give the same answer. */
 #include "gavel_lp.h"
 #include "policies.h"
 #include "policy_util.h"
@@ -38,9 +41,60 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The inputs of the last matching that started nobody: the same inputs give
+ * the same matching, so it is not solved again (an exact cache). */
+typedef struct idle_key {
+    int64_t *id;
+    double *remaining;
+    int m;
+    int *room; /* free GPUs per type */
+    int n_types;
+} idle_key_t;
+
 typedef struct allox_state {
     double alpha;
+    idle_key_t idle; /* m = -1: none */
 } allox_state_t;
+
+static void key_clear(idle_key_t *k)
+{
+    free(k->id);
+    free(k->remaining);
+    free(k->room);
+    *k = (idle_key_t){NULL, NULL, -1, NULL, 0};
+}
+
+static int key_matches(const idle_key_t *k, const view_t *v, const int *jobs, int m,
+                       const int *room)
+{
+    if (k->m != m || k->n_types != v->n_types)
+        return 0;
+    for (int t = 0; t < v->n_types; t++)
+        if (k->room[t] != room[t])
+            return 0;
+    for (int i = 0; i < m; i++) {
+        const view_job_t *j = &v->jobs[jobs[i]];
+        if (k->id[i] != j->id || !(k->remaining[i] == j->remaining_work))
+            return 0;
+    }
+    return 1;
+}
+
+static void key_set(idle_key_t *k, const view_t *v, const int *jobs, int m, const int *room)
+{
+    key_clear(k);
+    k->id = pu_alloc((size_t)m, sizeof *k->id);
+    k->remaining = pu_alloc((size_t)m, sizeof *k->remaining);
+    k->room = pu_alloc((size_t)v->n_types, sizeof *k->room);
+    for (int i = 0; i < m; i++) {
+        k->id[i] = v->jobs[jobs[i]].id;
+        k->remaining[i] = v->jobs[jobs[i]].remaining_work;
+    }
+    for (int t = 0; t < v->n_types; t++)
+        k->room[t] = room[t];
+    k->m = m;
+    k->n_types = v->n_types;
+}
 
 int allox_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
@@ -57,13 +111,17 @@ int allox_create(void **state, const policy_args_t *args, char *err, size_t errl
     }
     allox_state_t *s = pu_alloc(1, sizeof *s);
     s->alpha = alpha;
+    s->idle.m = -1;
     *state = s;
     return 0;
 }
 
 void allox_destroy(void *state)
 {
-    free(state);
+    allox_state_t *s = state;
+    if (s)
+        key_clear(&s->idle);
+    free(s);
 }
 
 /* Processing time of job j on type t; INFINITY when it cannot run there. */
@@ -160,17 +218,28 @@ int allox_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t
         if (m > n_wait)
             m = n_wait;
         start_t *st = pu_alloc((size_t)m, sizeof *st);
-        rc = match(v, wait, m, room.room, st, err, errlen);
-        if (rc == 0) {
-            qsort(st, (size_t)m, sizeof *st, cmp_start);
-            for (int i = 0; i < m; i++) {
-                int t = st[i].type, g = v->jobs[st[i].job].gpus_requested;
-                if (t >= 0 && room.room[t] >= g) {
-                    plan_run(plan, st[i].job, t, g);
-                    room.room[t] -= g;
+        int cached = key_matches(&s->idle, v, wait, m, room.room), started = 0;
+        if (!cached) {
+            int *room_before = pu_alloc((size_t)v->n_types, sizeof *room_before);
+            for (int t = 0; t < v->n_types; t++)
+                room_before[t] = room.room[t];
+            rc = match(v, wait, m, room.room, st, err, errlen);
+            if (rc == 0) {
+                qsort(st, (size_t)m, sizeof *st, cmp_start);
+                for (int i = 0; i < m; i++) {
+                    int t = st[i].type, g = v->jobs[st[i].job].gpus_requested;
+                    if (t >= 0 && room.room[t] >= g) {
+                        plan_run(plan, st[i].job, t, g);
+                        room.room[t] -= g;
+                        started++;
+                    }
                 }
+                if (!started)
+                    key_set(&s->idle, v, wait, m, room_before);
             }
-        } else {
+            free(room_before);
+        }
+        if (rc != 0) {
             char msg[256];
             snprintf(msg, sizeof msg, "%s", err);
             snprintf(err, errlen, "allox at t=%.0f s: %s", v->now, msg);
