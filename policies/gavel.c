@@ -263,9 +263,9 @@ static double isolated_rate(const view_t *v, const gv_problem_t *pb, int i)
     double sum = 0, rate = 0;
     for (int t = 0; t < T; t++)
         sum += pb->cap[t] / ((double)pb->n_jobs * pb->rows[i].gpus);
-    double scale = sum > 1 ? 1 / sum : 1;
+    double scale = sum > 1 ? 1 / sum : 1, share = (double)pb->n_jobs * pb->rows[i].gpus;
     for (int t = 0; t < T; t++)
-        rate += pb->rate[(i * T + t) * 2] * scale * pb->cap[t] / ((double)pb->n_jobs * pb->rows[i].gpus);
+        rate += pb->rate[(i * T + t) * 2] * scale * pb->cap[t] / share;
     return rate;
 }
 
@@ -285,7 +285,8 @@ static int ftf_solve(gv_state_t *s, const view_t *v, gv_problem_t *pb, double *x
     double lo = 0, hi = 0;
     for (int i = 0; i < n; i++) {
         const view_job_t *j = &v->jobs[pb->view_of[i]];
-        double iso = isolated_rate(v, pb, i), rem = isnan(j->remaining_work) ? 0 : j->remaining_work;
+        double iso = isolated_rate(v, pb, i);
+        double rem = isnan(j->remaining_work) ? 0 : j->remaining_work;
         ftf_mem_t key = {j->id, 0, 0, 0};
         const ftf_mem_t *old =
             s->n_mem ? bsearch(&key, s->mem, (size_t)s->n_mem, sizeof key, cmp_mem) : NULL;
