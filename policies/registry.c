@@ -11,6 +11,9 @@
 #include <string.h>
 
 #define ENTRY(fn) fn##_create, fn##_schedule, fn##_destroy
+#define GAVEL_PARAMS                                                                               \
+    "recompute_interval=1920: s between allocation recomputes (Gavel); "                           \
+    "pair_candidates=4: partners per job (packed only)"
 
 static const policy_ops_t table[] = {
     {"fifo", "Gu et al., NSDI 2019 (YARN-CS baseline); Narayanan et al., OSDI 2020",
@@ -77,6 +80,31 @@ static const policy_ops_t table[] = {
      "non-preemptive, no backfilling",
      "window=0: finished jobs per estimate (0: all); prior_s=3600: duration with no history",
      0, MLS_CADENCE_EVENTS, ENTRY(qssf)},
+    {"max-min-fairness", "Narayanan et al., OSDI 2020 (Gavel, section 4.1, LAS)",
+     "Gavel's max-min fairness over time shares, heterogeneity-agnostic; LP, rounds",
+     GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS, ENTRY(gavel_mmf)},
+    {"max-min-fairness-perf", "Narayanan et al., OSDI 2020 (Gavel, section 4.1)",
+     "Gavel's heterogeneity-aware max-min fairness of normalised throughput; LP, rounds",
+     GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS, ENTRY(gavel_mmf_perf)},
+    {"max-min-fairness-packed", "Narayanan et al., OSDI 2020 (Gavel, sections 3.1, 4.1)",
+     "Gavel's max-min fairness with space sharing (job-pair rows); LP, rounds",
+     GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS, ENTRY(gavel_mmf_packed)},
+    {"finish-time-fairness", "Narayanan et al., OSDI 2020 (Gavel, 4.1); Mahajan et al., NSDI 2020",
+     "Gavel's minimax finish-time fairness rho (Themis's metric); LP bisection, rounds",
+     GAVEL_PARAMS, 1, MLS_CADENCE_ROUNDS, ENTRY(gavel_ftf)},
+    {"min-total-duration", "Narayanan et al., OSDI 2020 (Gavel, section 4.3); Shockwave's OSSP",
+     "Gavel's makespan minimisation (LP in 1/T), rounds", GAVEL_PARAMS, 1, MLS_CADENCE_ROUNDS,
+     ENTRY(gavel_mtd)},
+    {"max-sum-throughput-perf", "Narayanan et al., OSDI 2020 (Gavel, section 4.3); Shockwave's MST",
+     "Gavel's total-throughput maximisation; LP, rounds", GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS,
+     ENTRY(gavel_mst)},
+    {"fifo-perf", "Narayanan et al., OSDI 2020 (Gavel, FIFO baseline, heterogeneity-aware)",
+     "arrival order, each job on its fastest type with room; Gavel's rounds", GAVEL_PARAMS, 0,
+     MLS_CADENCE_ROUNDS, ENTRY(gavel_fifo_perf)},
+    {"allox", "Le et al., EuroSys 2020 (AlloX); as run by Gavel and Shockwave",
+     "min-cost matching of waiting jobs to (GPU type, queue position) via GLPK; non-preemptive",
+     "alpha=0.2: fairness knob, match only the max(alpha*m, free GPUs) longest-waiting jobs", 1,
+     MLS_CADENCE_ROUNDS, ENTRY(allox)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])
