@@ -17,6 +17,7 @@
 #include "mechanism.h"
 #include "perf.h"
 #include "placer.h"
+#include "pollux_model.h"
 #include "proto.h"
 #include "report.h"
 #include "state.h"
@@ -63,6 +64,7 @@ typedef struct daemon {
     int *typemap;        /* cluster type -> perf type */
     int *type_node_gpus; /* most GPUs on one node of each type */
     int *gpu_owner;      /* job index per GPU, -1 free */
+    double cpus_per_gpu, mem_gb_per_gpu; /* cluster totals / GPUs: a job's host demand */
     strtab_t users;
 
     view_t view;
@@ -330,6 +332,13 @@ static void wait_stopped(daemon_t *d)
 
 /* ---- the view ---------------------------------------------------------- */
 
+/* The perf callbacks answer as the engine's do (sim/engine.c), from the same
+ * perf model; the job's gradient noise scale is the last one it reported. */
+static int fewest_nodes(const daemon_t *d, int type, int gpus, int nodes)
+{
+    return nodes > 0 ? nodes : (gpus + d->type_node_gpus[type] - 1) / d->type_node_gpus[type];
+}
+
 static double view_throughput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
                               int batch)
 {
@@ -337,11 +346,70 @@ static double view_throughput(void *ctx, const view_job_t *vj, int type, int gpu
     if (type < 0 || type >= d->cluster.n_types || gpus <= 0 || d->typemap[type] < 0 ||
         vj->workload < 0)
         return 0;
-    if (nodes <= 0)
-        nodes = (gpus + d->type_node_gpus[type] - 1) / d->type_node_gpus[type];
-    double r = perf_throughput(d->perf, vj->workload, d->typemap[type], gpus, nodes,
-                               batch ? batch : vj->batch_size);
+    nodes = fewest_nodes(d, type, gpus, nodes);
+    const perf_ops_t *ops = d->perf->ops;
+    double r = ops->goodput ? ops->goodput(d->perf, vj->workload, d->typemap[type], gpus, nodes,
+                                           batch ? batch : vj->batch_size,
+                                           batch ? -1 : vj->accum_steps, vj->work_done)
+                            : perf_throughput(d->perf, vj->workload, d->typemap[type], gpus,
+                                              nodes, batch ? batch : vj->batch_size);
     return isfinite(r) && r > 0 ? r : 0;
+}
+
+static double view_samples(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
+                           int batch, int accum)
+{
+    const daemon_t *d = ctx;
+    const perf_ops_t *ops = d->perf->ops;
+    if (!ops->samples_rate || type < 0 || type >= d->cluster.n_types || gpus <= 0 ||
+        d->typemap[type] < 0 || vj->workload < 0)
+        return NAN;
+    if (batch <= 0) {
+        batch = vj->batch_size;
+        accum = vj->accum_steps;
+    }
+    return ops->samples_rate(d->perf, vj->workload, d->typemap[type], gpus,
+                             fewest_nodes(d, type, gpus, nodes), batch, accum);
+}
+
+static int view_limits(void *ctx, const view_job_t *vj, int type, view_batch_limits_t *out)
+{
+    const daemon_t *d = ctx;
+    const perf_ops_t *ops = d->perf->ops;
+    perf_batch_limits_t l;
+    int pt = type >= 0 && type < d->cluster.n_types ? d->typemap[type] : -1;
+    if (!ops->batch_limits || vj->workload < 0 || (type >= 0 && pt < 0) ||
+        ops->batch_limits(d->perf, vj->workload, pt, &l) < 0)
+        return -1;
+    *out = (view_batch_limits_t){l.init_batch, l.max_batch, l.min_local_batch,
+                                 l.max_local_batch, l.epoch_work};
+    return 0;
+}
+
+static double view_efficiency(void *ctx, const view_job_t *vj, double total_batch)
+{
+    view_batch_limits_t l;
+    if (isnan(vj->grad_noise_scale) || view_limits(ctx, vj, -1, &l) < 0)
+        return NAN;
+    return pollux_efficiency(vj->grad_noise_scale, l.init_batch, total_batch);
+}
+
+static double view_goodput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
+                           int batch, int accum)
+{
+    if (batch <= 0) {
+        batch = vj->batch_size;
+        accum = vj->accum_steps;
+    }
+    double x = view_samples(ctx, vj, type, gpus, nodes, batch, accum);
+    return x * view_efficiency(ctx, vj, (double)gpus * batch * (accum > 0 ? accum + 1 : 1));
+}
+
+/* A live job's future batch sizes are its own business: nobody knows them. */
+static int view_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out, int max)
+{
+    (void)ctx, (void)vj, (void)out, (void)max;
+    return -1;
 }
 
 static int view_pair(void *ctx, const view_job_t *a, const view_job_t *b, int type, int gpus,
@@ -385,6 +453,15 @@ static void fill_view_job(daemon_t *d, const live_job_t *j, view_job_t *v, doubl
     v->restarts = j->restarts;
     v->total_work = oracle ? j->spec.work : NAN;
     v->remaining_work = oracle ? j->spec.work - j->work_done : NAN;
+    v->accum_steps = -1;
+    v->grad_noise_scale = j->gns;
+    v->epoch = NAN;
+    view_batch_limits_t l;
+    if (view_limits(d, v, -1, &l) == 0 && l.epoch_work > 0)
+        v->epoch = j->work_done / l.epoch_work;
+    v->adapt_mode = 0; /* a live job adapts its batch itself, if at all */
+    v->cpus = d->cpus_per_gpu * j->spec.gpus;
+    v->mem_gb = d->mem_gb_per_gpu * j->spec.gpus;
 }
 
 static int by_submit(const live_job_t *a, const live_job_t *b)
@@ -754,7 +831,7 @@ static char *do_submit(daemon_t *d, live_submit_t *s, uid_t uid)
     j->type = -1;
     j->batch = j->spec.batch;
     j->first_start = j->last_start = j->finish = j->last_update = NAN;
-    j->throughput = NAN;
+    j->throughput = j->gns = NAN;
     j->submit = isnan(j->spec.submit_at) ? t : j->spec.submit_at;
     j->state = j->submit <= t ? LJ_QUEUED : LJ_PENDING;
     live_db_begin(d->db);
@@ -818,6 +895,8 @@ static char *do_report(daemon_t *d, const live_progress_t *p)
     j->work_done = p->iter < j->spec.work ? p->iter : j->spec.work;
     if (isfinite(p->iter_time))
         j->throughput = 1.0 / p->iter_time;
+    if (isfinite(p->gns))
+        j->gns = p->gns;
     save(d, j);
     return live_reply_ok();
 }
@@ -1159,9 +1238,15 @@ static int setup(daemon_t *d, mls_err_t *err)
     d->vnodes = xcalloc((size_t)c->n_nodes, sizeof *d->vnodes);
     for (int i = 0; i < c->n_nodes; i++)
         d->vnodes[i] = (view_node_t){c->nodes[i].type, c->nodes[i].gpus, c->nodes[i].first_gpu,
-                                     c->nodes[i].rack, 1};
+                                     c->nodes[i].rack, 1, c->nodes[i].cpus, c->nodes[i].mem_gb};
+    for (int i = 0; i < c->n_nodes && c->n_gpus > 0; i++) {
+        d->cpus_per_gpu += (double)c->nodes[i].cpus / c->n_gpus;
+        d->mem_gb_per_gpu += c->nodes[i].mem_gb / c->n_gpus;
+    }
     d->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
-    d->vperf = (view_perf_t){d, view_throughput, view_pair};
+    d->vperf = (view_perf_t){d,           view_throughput, view_pair,
+                             view_samples, view_efficiency, view_goodput,
+                             view_limits,  view_schedule};
     view_t *v = &d->view;
     v->round_len = cfg->round_len;
     v->seed = 1;

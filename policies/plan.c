@@ -52,6 +52,7 @@ int plan_run(plan_t *p, int job, int type, int gpus)
     a->pack_with = -1;
     a->ids_off = 0;
     a->has_ids = 0;
+    a->accum_steps = 0;
     return p->n++;
 }
 

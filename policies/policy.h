@@ -72,6 +72,8 @@ typedef struct view_node {
     int first_gpu; /* global id of the node's GPU 0; ids are contiguous */
     int rack;
     int up; /* 0 while failed */
+    int cpus;      /* CPU cores on the node (cluster JSON `cpus`, default 8 per GPU) */
+    double mem_gb; /* host memory (cluster JSON `mem_gb`, default 64 GB per GPU) */
 } view_node_t;
 
 typedef struct view_job {
@@ -105,6 +107,20 @@ typedef struct view_job {
     /* Oracle knowledge: NAN unless the policy declared oracle. */
     double total_work;
     double remaining_work;
+
+    /* Appended (issue 4): elastic training and batch-size adaptation. */
+    int accum_steps;         /* gradient-accumulation steps now; -1: the perf model splits
+                                batch_size into micro-batches that fit the GPU (default) */
+    double grad_noise_scale; /* phi (samples) the job reported at its last epoch boundary
+                                (Pollux's PGNS); NAN until it has run under a model with one */
+    double epoch;            /* epochs completed (fractional); NAN when the workload has no
+                                epoch size (table workloads that do not adapt) */
+    int adapt_mode;          /* the trace's mode: 0 static, 1 accordion, 2 gns */
+    int batch_changes;       /* batch-size changes the job made itself so far */
+    /* Host resources the job asks for (trace columns `cpus`, `mem_gb`; when
+     * absent, the cluster's CPUs and memory per GPU times gpus_requested). */
+    double cpus;
+    double mem_gb;
 } view_job_t;
 
 /* A finished job, as a real scheduler's log would show it. */
@@ -116,6 +132,22 @@ typedef struct view_finished {
     double run_time;                    /* s held GPUs */
     double gpu_seconds;
 } view_finished_t;
+
+/* A workload's batch sizes (view->perf->batch_limits), in samples. */
+typedef struct view_batch_limits {
+    int init_batch;      /* M0: the total batch its hyper-parameters were tuned for */
+    int max_batch;       /* largest total batch */
+    int min_local_batch; /* per GPU per micro-step */
+    int max_local_batch; /* per GPU per micro-step (the GPU's memory) */
+    double epoch_work;   /* work units in one epoch, 0 when unknown */
+} view_batch_limits_t;
+
+/* One step of a job's batch-size schedule: from epoch `epoch` on, the job
+ * runs at per-GPU batch `batch`. */
+typedef struct view_batch_step {
+    int epoch;
+    int batch;
+} view_batch_step_t;
 
 /* Throughput estimates (the profiled table, or a fitted model). A real
  * scheduler has these too (Gavel, Shockwave, Pollux all assume them). */
@@ -130,6 +162,37 @@ typedef struct view_perf {
      * may not (unknown pair, or their memory exceeds the GPU's). May be NULL. */
     int (*pair_throughput)(void *ctx, const view_job_t *a, const view_job_t *b, int type,
                            int gpus, double out[2]);
+
+    /* Appended (issue 4). Every pointer is set; each returns NAN (or -1) when
+     * the perf model cannot answer (e.g. the table backend has no fitted
+     * model). Under the pollux backend, `throughput` above is the goodput at
+     * the job's current progress in work units/s (M0-equivalent samples),
+     * with `batch` the per-GPU batch per optimizer step, split into
+     * micro-batches that fit the GPU (0: the job's current batch and steps).
+     *
+     * Samples/s of the *fitted* model (Pollux's T_iter) of job j on `gpus`
+     * GPUs of `type` over `nodes` nodes (0: fewest) at per-GPU micro-batch
+     * `batch` with `accum` accumulation steps; no efficiency. */
+    double (*samples_throughput)(void *ctx, const view_job_t *j, int type, int gpus, int nodes,
+                                 int batch, int accum);
+    /* Statistical efficiency (phi + M0) / (phi + M) at total batch M with the
+     * job's observed gradient noise scale (j->grad_noise_scale); NAN before
+     * the job has reported one. */
+    double (*efficiency)(void *ctx, const view_job_t *j, double total_batch);
+    /* samples_throughput x efficiency at M = gpus x batch x (accum + 1):
+     * M0-equivalent samples/s, Pollux's goodput as its scheduler predicts it. */
+    double (*goodput)(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch,
+                      int accum);
+    /* The job's batch limits on `type` (-1: over all types); -1 when the
+     * model has none. */
+    int (*batch_limits)(void *ctx, const view_job_t *j, int type, view_batch_limits_t *out);
+    /* ORACLE: the job's future per-GPU batch sizes (accordion/gns jobs change
+     * them at epoch boundaries). Writes up to `max` steps, the current one
+     * first, and returns how many there are in all (1 for a job that never
+     * changes); -1 for a policy that did not declare oracle: a real
+     * scheduler sees only the batch changes as they happen (batch_changes,
+     * MLS_WHY_BATCH_CHANGE), and predicts the rest itself (Shockwave §4). */
+    int (*batch_schedule)(void *ctx, const view_job_t *j, view_batch_step_t *out, int max);
 } view_perf_t;
 
 typedef struct view {
@@ -166,6 +229,12 @@ typedef struct plan_alloc {
     int pack_with;  /* index into view->jobs of the job sharing these GPUs, -1 none */
     int ids_off;    /* explicit GPU ids: plan->ids[ids_off .. ids_off+gpus-1] */
     int has_ids;    /* 0: the mechanism places it */
+    /* Appended (issue 4): with batch_size > 0, the gradient-accumulation
+     * steps (batch_size is then the micro-batch per GPU; the job's total batch
+     * is gpus x batch_size x (accum_steps + 1)). A change of batch_size or
+     * accum_steps alone, on unchanged GPUs, takes effect at once at no cost
+     * (Pollux, AdaptDL re-pick the batch between steps). */
+    int accum_steps;
 } plan_alloc_t;
 
 typedef struct plan {

@@ -11,6 +11,9 @@
 #include <string.h>
 
 #define ENTRY(fn) fn##_create, fn##_schedule, fn##_destroy
+#define GAVEL_PARAMS                                                                               \
+    "recompute_interval=1920: s between allocation recomputes (Gavel); "                           \
+    "pair_candidates=4: partners per job (packed only)"
 
 static const policy_ops_t table[] = {
     {"fifo", "Gu et al., NSDI 2019 (YARN-CS baseline); Narayanan et al., OSDI 2020",
@@ -32,6 +35,76 @@ static const policy_ops_t table[] = {
     {"isolated", "Mahajan et al., NSDI 2020 (Themis); Narayanan et al., OSDI 2020 (Gavel)",
      "1/N of the cluster each, realised in rounds by largest time deficit first", "", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(isolated)},
+    {"themis", "Mahajan et al., NSDI 2020 (Themis), sec. 3-5",
+     "finish-time fair leases: the 1-f worst-rho jobs bid in a partial-allocation auction",
+     "f=0.8: fairness knob (1-f of the jobs, worst rho first, bid); lease=600: lease in s", 0,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(themis)},
+    {"themis-oracle", "Mahajan et al., NSDI 2020 (Themis), sec. 3-5",
+     "Themis with the true remaining work in its rho estimates",
+     "f=0.8: fairness knob (1-f of the jobs, worst rho first, bid); lease=600: lease in s", 1,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(themis_oracle)},
+    {"gandiva-fair", "Chaudhary et al., EuroSys 2020 (Gandiva-Fair), sec. 3-5",
+     "per-user tickets by gang-aware stride scheduling per GPU type, with speedup trading",
+     "tickets=: USER:WEIGHT,... (default 1 each); trade=1: trade fast for slow GPU shares; "
+     "per=user: fairness unit, user or job", 0,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva_fair)},
+    {"gandiva", "Xiao et al., OSDI 2018 (Gandiva); Narayanan et al., OSDI 2020 (Gavel's version)",
+     "time-slicing with random pairs packed on shared GPUs, split when they lose", "", 0,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva)},
+    {"tiresias-las", "Gu et al., NSDI 2019 (Tiresias), sections 3-4",
+     "discretized 2D-LAS: GPU-second priority queues, FIFO within; consolidates skewed models",
+     "queues=3: priority queues; limits=3250,7200,18000: GPU-s demotion limits (queues-1 used); "
+     "promote_knob=0: starved when waiting > knob x last run (0: off); "
+     "consolidate_loss=0.1: spread slowdown that marks a job skew-sensitive",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(tiresias_las)},
+    {"tiresias-gittins", "Gu et al., NSDI 2019 (Tiresias), sections 3-4",
+     "discretized 2D-Gittins: queues as tiresias-las, Gittins index within (learned service "
+     "distribution)",
+     "queues=3; limits=3250,7200,18000; promote_knob=0; consolidate_loss=0.1 (as tiresias-las); "
+     "min_history=10: finished jobs before the log-uniform prior is dropped",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(tiresias_gittins)},
+    {"optimus", "Peng et al., EuroSys 2018 (Optimus), sections 4-5",
+     "elastic: minimums, then GPUs one at a time by largest remaining-time reduction; "
+     "remaining work estimated",
+     "prior_s=3600: duration (s) assumed with no estimate and no finished jobs", 0,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(optimus)},
+    {"optimus-oracle", "Peng et al., EuroSys 2018 (Optimus); Pollux's Optimus+Oracle baseline",
+     "optimus with the true remaining work", "", 1, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS,
+     ENTRY(optimus_oracle)},
+    {"drf", "Ghodsi et al., NSDI 2011 (DRF), section 4",
+     "dominant resource fairness across users over GPUs, CPUs, memory; progressive filling; "
+     "non-preemptive",
+     "", 0, MLS_CADENCE_EVENTS, ENTRY(drf)},
+    {"qssf", "Hu et al., SC 2021 (Helios), section 6",
+     "quasi-shortest-service-first: GPUs x duration predicted from each user's history; "
+     "non-preemptive, no backfilling",
+     "window=0: finished jobs per estimate (0: all); prior_s=3600: duration with no history",
+     0, MLS_CADENCE_EVENTS, ENTRY(qssf)},
+    {"max-min-fairness", "Narayanan et al., OSDI 2020 (Gavel, section 4.1, LAS)",
+     "Gavel's max-min fairness over time shares, heterogeneity-agnostic; LP, rounds",
+     GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS, ENTRY(gavel_mmf)},
+    {"max-min-fairness-perf", "Narayanan et al., OSDI 2020 (Gavel, section 4.1)",
+     "Gavel's heterogeneity-aware max-min fairness of normalised throughput; LP, rounds",
+     GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS, ENTRY(gavel_mmf_perf)},
+    {"max-min-fairness-packed", "Narayanan et al., OSDI 2020 (Gavel, sections 3.1, 4.1)",
+     "Gavel's max-min fairness with space sharing (job-pair rows); LP, rounds",
+     GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS, ENTRY(gavel_mmf_packed)},
+    {"finish-time-fairness", "Narayanan et al., OSDI 2020 (Gavel, 4.1); Mahajan et al., NSDI 2020",
+     "Gavel's minimax finish-time fairness rho (Themis's metric); LP bisection, rounds",
+     GAVEL_PARAMS, 1, MLS_CADENCE_ROUNDS, ENTRY(gavel_ftf)},
+    {"min-total-duration", "Narayanan et al., OSDI 2020 (Gavel, section 4.3); Shockwave's OSSP",
+     "Gavel's makespan minimisation (LP in 1/T), rounds", GAVEL_PARAMS, 1, MLS_CADENCE_ROUNDS,
+     ENTRY(gavel_mtd)},
+    {"max-sum-throughput-perf", "Narayanan et al., OSDI 2020 (Gavel, section 4.3); Shockwave's MST",
+     "Gavel's total-throughput maximisation; LP, rounds", GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS,
+     ENTRY(gavel_mst)},
+    {"fifo-perf", "Narayanan et al., OSDI 2020 (Gavel, FIFO baseline, heterogeneity-aware)",
+     "arrival order, each job on its fastest type with room; Gavel's rounds", GAVEL_PARAMS, 0,
+     MLS_CADENCE_ROUNDS, ENTRY(gavel_fifo_perf)},
+    {"allox", "Le et al., EuroSys 2020 (AlloX); as run by Gavel and Shockwave",
+     "min-cost matching of waiting jobs to (GPU type, queue position) via GLPK; non-preemptive",
+     "alpha=0.2: fairness knob, match only the max(alpha*m, free GPUs) longest-waiting jobs", 1,
+     MLS_CADENCE_ROUNDS, ENTRY(allox)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

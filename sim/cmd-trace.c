@@ -3,6 +3,7 @@
 #include "cmd.h"
 #include "generate.h"
 #include "import.h"
+#include "mapping.h"
 #include "perf.h"
 #include "stats.h"
 #include "trace.h"
@@ -317,61 +318,262 @@ static int cmd_sample(int argc, char **argv)
 
 static void import_help(void)
 {
-    printf("usage: mlsched trace import --format NAME [--skip-bad] -o OUT.csv IN...\n\n"
+    printf("usage: mlsched trace import --format NAME [options] -o OUT.csv IN...\n\n"
            "Turns traces in other formats into the canonical trace (several inputs are\n"
            "concatenated, then sorted by submit time and numbered 0..n-1). A bad row is\n"
            "an error naming FILE:LINE and the field; --skip-bad skips such rows and says\n"
-           "how many.\n\nformats:\n");
+           "how many.\n\n"
+           "Production traces (philly, helios, itp, ...) give sizes and times, not models:\n"
+           "their records are filtered, preprocessed by a preset, and mapped to workloads of\n"
+           "the perf model; total work = traced duration x the workload's throughput at the\n"
+           "traced GPU count on the reference GPU. One line on stderr counts every record\n"
+           "dropped or adjusted.\n\n"
+           "  -f, --format NAME        input format (below)\n"
+           "  -o, --output FILE        the canonical trace to write\n"
+           "      --skip-bad           skip bad rows (counted) instead of failing\n"
+           "  -w, --window START:END   submit in [START, END): s after the trace's first\n"
+           "                           submit, or dates (2017-10-03 or \"2017-10-03 12:00:00\")\n"
+           "      --vc A,B,...         keep these VCs / clusters\n"
+           "      --user A,B,...       keep these users\n"
+           "      --min-gpus N, --max-gpus N   keep jobs of N..M GPUs\n"
+           "      --status LIST        keep pass,killed,failed,running,unknown\n"
+           "  -p, --preset NAME        pollux | gavel | blox | helios (see the README)\n"
+           "      --workloads HOW      uniform (default) | gpu-time-buckets | FILE\n"
+           "      --remap-workloads    map even jobs whose trace names a model\n"
+           "  -s, --seed N             seed of the mapping and sampling (default 1)\n"
+           "      --reference-gpu T    GPU type that sets total work (default v100)\n"
+           "      --throughputs FILE   perf model (default: the catalog)\n"
+           "  -n, --jobs N             jobs the pollux preset samples (default 160)\n"
+           "      --vc-sizes FILE      helios preset: \"vc,nodes\" lines; writes\n"
+           "                           OUT-<vc>.csv and OUT-<vc>.json per VC\n"
+           "      --gpus-per-node N    helios preset: GPUs per node (default 8)\n"
+           "      --emit-cluster FILE  the machines the inputs list, as cluster JSON\n"
+           "\nformats:\n");
     for (size_t i = 0; i < import_count(); i++)
         printf("  %-10s %s\n", import_at(i)->name, import_at(i)->summary);
 }
 
-static int cmd_import(int argc, char **argv)
+typedef struct import_cli {
+    const char *fmt, *out, *thr, *emit, *workloads;
+    import_options_t o;
+    int pipeline_flags; /* options that only production formats take */
+} import_cli_t;
+
+static int parse_import_args(int argc, char **argv, import_cli_t *a)
 {
-    static const struct option lo[] = {{"format", 1, 0, 'f'}, {"output", 1, 0, 'o'},
-                                       {"skip-bad", 0, 0, 's'}, {"help", 0, 0, 'h'},
-                                       {0, 0, 0, 0}};
-    const char *fmt = NULL, *out = NULL;
-    unsigned flags = 0;
+    enum { O_SKIP = 256, O_VC, O_USER, O_MING, O_MAXG, O_STATUS, O_WL, O_REF, O_THR, O_EMIT,
+           O_REMAP, O_VCS, O_GPN };
+    static const struct option lo[] = {
+        {"format", 1, 0, 'f'},      {"output", 1, 0, 'o'},        {"skip-bad", 0, 0, O_SKIP},
+        {"window", 1, 0, 'w'},      {"vc", 1, 0, O_VC},           {"user", 1, 0, O_USER},
+        {"min-gpus", 1, 0, O_MING}, {"max-gpus", 1, 0, O_MAXG},   {"status", 1, 0, O_STATUS},
+        {"preset", 1, 0, 'p'},      {"workloads", 1, 0, O_WL},    {"seed", 1, 0, 's'},
+        {"reference-gpu", 1, 0, O_REF}, {"throughputs", 1, 0, O_THR},
+        {"emit-cluster", 1, 0, O_EMIT}, {"remap-workloads", 0, 0, O_REMAP},
+        {"jobs", 1, 0, 'n'},        {"vc-sizes", 1, 0, O_VCS},    {"gpus-per-node", 1, 0, O_GPN},
+        {"help", 0, 0, 'h'},        {0, 0, 0, 0}};
+    import_options_defaults(&a->o);
+    const char *preset = NULL;
+    long l;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "f:o:sh", lo, NULL)) != -1) {
-        if (c == 'f')
-            fmt = optarg;
-        else if (c == 'o')
-            out = optarg;
-        else if (c == 's')
-            flags |= IMPORT_SKIP_BAD;
-        else if (c == 'h') {
-            import_help();
-            return MLS_EXIT_OK;
-        } else
-            return usage_error("import", "unknown option", NULL);
+    while ((c = getopt_long(argc, argv, "f:o:w:p:s:n:h", lo, NULL)) != -1) {
+        if (c != 'f' && c != 'o' && c != O_SKIP && c != 'h')
+            a->pipeline_flags = 1;
+        switch (c) {
+        case 'f': a->fmt = optarg; break;
+        case 'o': a->out = optarg; break;
+        case O_SKIP: a->o.flags |= IMPORT_SKIP_BAD; break;
+        case 'w':
+            if (import_parse_window(optarg, &a->o.filters) < 0)
+                return usage_error("import", "--window wants START:END (s >= 0, or two dates), got",
+                                   optarg);
+            break;
+        case O_VC: a->o.filters.vcs = optarg; break;
+        case O_USER: a->o.filters.users = optarg; break;
+        case O_MING:
+        case O_MAXG:
+        case O_GPN:
+            if (mls_parse_long(optarg, &l) < 0 || l < 1 || l > 65536)
+                return usage_error("import", "wants a GPU count >= 1, got", optarg);
+            *(c == O_MING ? &a->o.filters.min_gpus
+              : c == O_MAXG ? &a->o.filters.max_gpus : &a->o.gpus_per_node) = (int)l;
+            break;
+        case O_STATUS:
+            if (import_parse_status(optarg, &a->o.filters.status_mask) < 0)
+                return usage_error("import",
+                                   "--status wants pass,killed,failed,running,unknown, got",
+                                   optarg);
+            break;
+        case 'p': preset = optarg; break;
+        case O_WL: a->workloads = optarg; break;
+        case 's':
+            if (mls_parse_long(optarg, &l) < 0 || l < 0)
+                return usage_error("import", "--seed wants an integer >= 0, got", optarg);
+            a->o.seed = (uint64_t)l;
+            break;
+        case 'n':
+            if (mls_parse_long(optarg, &l) < 0 || l < 1)
+                return usage_error("import", "--jobs wants a count >= 1, got", optarg);
+            a->o.rules.sample_jobs = l;
+            break;
+        case O_REF: a->o.reference_gpu = optarg; break;
+        case O_THR: a->thr = optarg; break;
+        case O_EMIT: a->emit = optarg; break;
+        case O_REMAP: a->o.remap = 1; break;
+        case O_VCS: a->o.vc_sizes = optarg; break;
+        case 'h': import_help(); return -1;
+        default: return usage_error("import", "unknown option", NULL);
+        }
     }
-    if (!fmt || !out || optind >= argc)
+    if (preset && import_apply_preset(&a->o, preset) < 0)
+        return usage_error("import", "--preset wants pollux, gavel, blox or helios, got", preset);
+    if (a->workloads)
+        import_parse_mapping(a->workloads, &a->o);
+    if (a->o.filters.min_gpus && a->o.filters.max_gpus &&
+        a->o.filters.min_gpus > a->o.filters.max_gpus)
+        return usage_error("import", "--min-gpus is above --max-gpus", NULL);
+    if (!a->fmt || !a->out || optind >= argc)
         return usage_error("import", "wants --format, -o and at least one input", NULL);
-    const import_format_t *f = import_find(fmt);
+    return 0;
+}
+
+/* OUT.csv -> OUT-<vc>.<ext> */
+static void vc_path(char *buf, size_t cap, const char *out, const char *vc, const char *ext)
+{
+    const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - out) : (int)strlen(out);
+    snprintf(buf, cap, "%.*s-%s.%s", stem, out, vc, ext);
+}
+
+/* Helios preset: one trace and one cluster per VC. */
+static int write_per_vc(const mls_trace_t *t, const int *job_vc, const import_records_t *rs,
+                        const import_cli_t *a, mls_err_t *err)
+{
+    int rc = 0;
+    for (size_t v = 0; v < rs->vcs.n && rc == 0; v++) {
+        mls_trace_t sub;
+        trace_init(&sub);
+        for (size_t i = 0; i < t->n; i++) {
+            if (job_vc[i] != (int)v)
+                continue;
+            mls_job_t j = t->jobs[i];
+            j.id = (int64_t)sub.n;
+            j.user = strtab_intern(&sub.users, t->users.names[j.user]);
+            j.workload = strtab_intern(&sub.workloads, t->workloads.names[j.workload]);
+            trace_add(&sub, &j);
+        }
+        if (sub.n) {
+            double base = sub.jobs[0].submit;
+            for (size_t i = 0; i < sub.n; i++) {
+                sub.jobs[i].submit -= base;
+                if (isfinite(sub.jobs[i].deadline))
+                    sub.jobs[i].deadline -= base;
+            }
+            char tp[4096], cp[4096];
+            vc_path(tp, sizeof tp, a->out, rs->vcs.names[v], "csv");
+            vc_path(cp, sizeof cp, a->out, rs->vcs.names[v], "json");
+            rc = trace_write_csv(&sub, tp, err);
+            if (rc == 0)
+                rc = import_write_vc_cluster(a->o.vc_sizes, rs->vcs.names[v], a->o.gpus_per_node,
+                                             a->o.reference_gpu, cp, err) < 0 ? -1 : 0;
+            if (rc == 0)
+                fprintf(stderr, "mlsched trace import: VC %s: %zu jobs -> %s, cluster %s\n",
+                        rs->vcs.names[v], sub.n, tp, cp);
+        }
+        trace_free(&sub);
+    }
+    return rc;
+}
+
+static int import_records_run(const import_format_t *f, import_cli_t *a, int argc, char **argv,
+                              mls_trace_t *t, long *skipped, mls_err_t *err)
+{
+    import_records_t rs;
+    records_init(&rs);
+    mls_perf_t *pm = NULL;
+    int rc = 0, *job_vc = NULL;
+    for (int i = optind; i < argc && rc == 0; i++) {
+        records_begin_file(&rs, argv[i]);
+        rc = f->read_records(&rs, argv[i], a->o.flags, skipped, err);
+    }
+    if (rc == 0 && a->emit) {
+        char name[256];
+        const char *base = strrchr(a->emit, '/');
+        snprintf(name, sizeof name, "%s", base ? base + 1 : a->emit);
+        char *dot = strrchr(name, '.');
+        if (dot)
+            *dot = '\0';
+        rc = import_write_cluster(&rs, name, a->o.reference_gpu, a->emit, err);
+        if (rc == 0)
+            fprintf(stderr, "mlsched trace import: %zu machines -> %s\n", rs.n_machines, a->emit);
+    }
+    if (rc == 0 && rs.n == 0 && a->emit) {
+        records_free(&rs);
+        return 1; /* a machine list alone: no trace */
+    }
+    if (rc == 0)
+        rc = perf_load(&pm, a->thr ? a->thr : perf_default_catalog(), err);
+    import_report_t rep = {0};
+    rep.bad = *skipped;
+    if (rc == 0)
+        rc = import_map_records(&rs, pm, &a->o, t, &job_vc, &rep, err);
+    *skipped += rep.bad_mapping;
+    if (rc == 0 && t->n == 0)
+        rc = mls_fail(err, "no jobs left (%ld records read; see the filters)", rep.records);
+    if (rc == 0 && a->o.rules.per_vc)
+        rc = write_per_vc(t, job_vc, &rs, a, err);
+    if (rc == 0) {
+        fprintf(stderr, "mlsched trace import: ");
+        import_report_print(&rep, stderr);
+        fprintf(stderr, "\n");
+    }
+    free(job_vc);
+    perf_free(pm);
+    records_free(&rs);
+    return rc;
+}
+
+static int cmd_import(int argc, char **argv)
+{
+    import_cli_t a = {0};
+    int prc = parse_import_args(argc, argv, &a);
+    if (prc != 0)
+        return prc < 0 ? MLS_EXIT_OK : prc;
+    const import_format_t *f = import_find(a.fmt);
     if (!f)
-        return usage_error("import", "unknown format (see --help):", fmt);
+        return usage_error("import", "unknown format (see --help):", a.fmt);
+    if (f->read && a.pipeline_flags)
+        return usage_error("import", "filters, presets and mapping apply to production formats, "
+                                     "not to",
+                           a.fmt);
     mls_err_t err = {{0}};
     mls_trace_t t;
     trace_init(&t);
     long skipped = 0;
     int rc = 0;
-    for (int i = optind; i < argc && rc == 0; i++)
-        rc = f->read(&t, argv[i], flags, &skipped, &err);
-    if (rc == 0 && t.n == 0)
-        rc = mls_fail(&err, "no jobs in the input");
-    if (rc == 0) {
-        import_sort_renumber(&t);
-        rc = trace_validate(&t, &err);
+    if (f->read) {
+        for (int i = optind; i < argc && rc == 0; i++)
+            rc = f->read(&t, argv[i], a.o.flags, &skipped, &err);
+        if (rc == 0 && t.n == 0)
+            rc = mls_fail(&err, "no jobs in the input");
+        if (rc == 0)
+            import_sort_renumber(&t);
+    } else {
+        rc = import_records_run(f, &a, argc, argv, &t, &skipped, &err);
+        if (rc == 1) { /* only machines */
+            trace_free(&t);
+            return MLS_EXIT_OK;
+        }
     }
     if (rc == 0)
-        rc = trace_write_csv(&t, out, &err);
+        rc = trace_validate(&t, &err);
+    if (rc == 0)
+        rc = trace_write_csv(&t, a.out, &err);
     if (rc < 0)
         fprintf(stderr, "mlsched trace import: %s\n", err.msg);
     else
-        fprintf(stderr, "mlsched trace import: %zu jobs -> %s%s", t.n, out,
+        fprintf(stderr, "mlsched trace import: %zu jobs -> %s%s", t.n, a.out,
                 skipped ? "" : "\n");
     if (rc == 0 && skipped)
         fprintf(stderr, " (%ld bad rows skipped)\n", skipped);
@@ -380,7 +582,8 @@ static int cmd_import(int argc, char **argv)
 }
 
 static const verb_t verbs[] = {
-    {"import", "turn another format (gavel, ...) into the canonical trace", cmd_import},
+    {"import", "turn another format (gavel, philly, helios, itp, ...) into the canonical trace",
+     cmd_import},
     {"generate", "a synthetic trace with Gavel's job mix", cmd_generate},
     {"stats", "jobs, GPU-hours, arrival rate, size and duration distributions", cmd_stats},
     {"sample", "a time window, N random jobs, or the first N", cmd_sample},

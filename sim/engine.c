@@ -3,12 +3,24 @@
  * State per job lives in sim_job_t; the active list holds the indices of
  * arrived, unfinished jobs in arrival order (that order is the view's order).
  * Arrivals are read from the trace one at a time (the trace is sorted), so the
- * heap only holds completions, round ticks and the next arrival. */
+ * heap only holds completions, round ticks and the next arrival.
+ *
+ * Rates that change with progress: under a perf backend with a goodput op
+ * (pollux) a job's rate changes at every epoch boundary (its gradient noise
+ * scale moves), and a job of mode accordion/gns changes its batch at some
+ * epoch boundaries (adapt.h). Both are segments: a running job's rate is
+ * constant up to seg_end (work units), and predict_completion() issues an
+ * EV_SEGMENT event at the time it reaches seg_end when that comes before its
+ * completion; there the job is re-rated (and its batch changed). So progress
+ * stays exact between events. Table jobs that do not adapt have seg_end =
+ * INFINITY and run exactly as before. */
 #include "engine.h"
 
+#include "adapt.h"
 #include "eventq.h"
 #include "mechanism.h"
 #include "placer.h"
+#include "pollux_model.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -24,6 +36,17 @@ typedef struct sim_job {
     int pw; /* perf-model workload index */
     int state;
     int type, ngpus, nodes, batch;
+    int accum;         /* accumulation steps; -1: the perf model splits `batch` */
+    double work_total; /* work to do (rescaled when an adaptive job's batch changes) */
+    double seg_end;    /* work at which its rate must be re-evaluated, INFINITY none */
+    double gns;        /* gradient noise scale it last reported, NAN none */
+    int batch_changes;
+    /* adaptation (mode accordion/gns with a known model), ad_on = 0 otherwise */
+    int ad_on, ad_epochs, ad_init;
+    double ad_dataset, ad_epoch0, ad_work0; /* epoch and work where the current batch began */
+    double ad_next_work;                    /* work of the next batch change, INFINITY none */
+    int ad_next_epoch;
+    int explicit_batch; /* 1 once a plan gave its batch; else the perf model picks it */
     int *gpu_ids; /* capacity max_gpus */
     double rate;  /* work units/s while running */
     double work_done, last_update, overhead_end;
@@ -34,6 +57,7 @@ typedef struct sim_job {
     int preemptions, restarts;
     double ovh[OVH_KINDS]; /* its overheads, s */
     int change;            /* what its next start is: OVH_RESTART, _RESIZE, _MIGRATE */
+    int left_gpus, left_type; /* GPUs it held when last stopped (for OVH_SUSPEND), 0 none */
     int partner; /* job sharing its GPUs (space sharing), -1 none */
     int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
     uint32_t version;
@@ -76,6 +100,7 @@ typedef struct engine {
     size_t vjobs_cap;
     view_gpu_type_t *vtypes;
     view_node_t *vnodes;
+    double cpus_per_gpu, mem_gb_per_gpu; /* cluster totals / GPUs: default job demands */
     int *vholder;
     view_finished_t *finished;
     size_t n_finished, finished_cap;
@@ -175,6 +200,12 @@ int engine_check_trace(const mls_trace_t *trace, const mls_cluster_t *cluster,
                           "%s: job %lld: gpus: needs %d GPUs but the largest GPU type of the "
                           "cluster has %d",
                           tp, (long long)j->id, j->min_gpus, largest);
+        else if (j->mode != ADAPT_STATIC && perf->ops->goodput)
+            rc = mls_fail(err,
+                          "%s: job %lld: mode: %s adaptation changes the batch of table "
+                          "workloads; the %s perf model %s picks batches itself (use static)",
+                          tp, (long long)j->id, j->mode == ADAPT_GNS ? "gns" : "accordion",
+                          perf->ops->backend, perf->source);
         else if (best_rate(cluster, perf, typemap, pw, j->gpus, j->batch_size) <= 0)
             rc = mls_fail(err,
                           "%s: job %lld: workload '%s' on %d GPUs: the perf model gives it no "
@@ -202,8 +233,8 @@ static void advance(engine_t *e, sim_job_t *j)
         j->work_done += j->rate * (t - from);
         e->progress_mark++;
     }
-    if (j->work_done > j->spec->work)
-        j->work_done = j->spec->work;
+    if (j->work_done > j->work_total)
+        j->work_done = j->work_total;
     double dt = t - j->last_update;
     j->attained_time += dt;
     j->attained_service += dt * j->ngpus;
@@ -216,7 +247,13 @@ static void predict_completion(engine_t *e, sim_job_t *j)
 {
     j->version++;
     double start = e->now > j->overhead_end ? e->now : j->overhead_end;
-    double left = j->spec->work - j->work_done;
+    double left = j->work_total - j->work_done;
+    double seg = j->seg_end - j->work_done;
+    if (seg < left && j->rate > 0) {
+        eventq_push(&e->q, start + (seg > 0 ? seg / j->rate : 0), EV_SEGMENT, (int)(j - e->jobs),
+                    j->version);
+        return;
+    }
     double when = start + (left > 0 ? left / j->rate : 0);
     eventq_push(&e->q, when, EV_COMPLETION, (int)(j - e->jobs), j->version);
 }
@@ -256,12 +293,123 @@ static double job_speed(const engine_t *e, const sim_job_t *j)
     return s;
 }
 
+/* ---- segments: progress-dependent rates and batch adaptation ---------------- */
+
+static const char *wname(const engine_t *e, const sim_job_t *j)
+{
+    return e->trace->workloads.names[j->spec->workload];
+}
+
+/* The batch an adaptive job runs epoch ep at; the current one when the perf
+ * table has no entry for the scheduled batch (it cannot be rated). */
+static int ad_batch(const engine_t *e, const sim_job_t *j, int ep)
+{
+    int b = adapt_batch_at(j->spec->mode, wname(e, j), j->ad_init, j->ad_epochs, ep);
+    if (b == j->batch || b == j->ad_init)
+        return b;
+    const char *w = wname(e, j), *cut = strstr(w, " (batch size ");
+    char name[300];
+    snprintf(name, sizeof name, "%.*s (batch size %d)", cut ? (int)(cut - w) : (int)strlen(w), w,
+             b);
+    return perf_workload_index(e->perf, name) >= 0 ? b : j->batch;
+}
+
+static double ad_epoch_at(const sim_job_t *j, double work)
+{
+    return j->ad_epoch0 + (work - j->ad_work0) * j->batch / j->ad_dataset;
+}
+
+/* Where an adaptive job next changes its batch (work and epoch). */
+static void ad_plan_next(const engine_t *e, sim_job_t *j)
+{
+    j->ad_next_work = INFINITY;
+    if (!j->ad_on)
+        return;
+    int cur = (int)floor(ad_epoch_at(j, j->work_done) + 1e-9);
+    for (int ep = cur + 1; ep < j->ad_epochs; ep++)
+        if (ad_batch(e, j, ep) != j->batch) {
+            j->ad_next_epoch = ep;
+            j->ad_next_work = j->ad_work0 + (ep - j->ad_epoch0) * j->ad_dataset / j->batch;
+            return;
+        }
+}
+
+/* A job's batch changes (its own adaptation when self, or a plan's). An
+ * adaptive job's remaining iterations scale by old / new batch, so that its
+ * epoch count stays. */
+static void change_batch(const engine_t *e, sim_job_t *j, int batch, int accum, int self)
+{
+    if (j->ad_on && batch > 0 && batch != j->batch) {
+        double epoch = self ? j->ad_next_epoch : ad_epoch_at(j, j->work_done);
+        j->work_total = j->work_done + (j->work_total - j->work_done) * j->batch / batch;
+        j->ad_epoch0 = epoch;
+        j->ad_work0 = j->work_done;
+    }
+    j->batch = batch;
+    j->accum = accum;
+    j->batch_changes += self;
+    ad_plan_next(e, j);
+}
+
+/* Under a backend with batch limits (pollux), a job the plan gave no batch
+ * runs at the per-GPU batch its trace asks (0: Pollux's default, total
+ * max(M0, min_local x GPUs)), split into micro-batches that fit the GPU. */
+static void resolve_batch(const engine_t *e, sim_job_t *j)
+{
+    const perf_ops_t *ops = e->perf->ops;
+    perf_batch_limits_t l;
+    int pt = e->typemap[j->type];
+    if (j->explicit_batch || !ops->batch_limits || pt < 0 ||
+        ops->batch_limits(e->perf, j->pw, pt, &l) < 0)
+        return;
+    double local = j->spec->batch_size;
+    if (local <= 0) {
+        double total = l.init_batch > l.min_local_batch * j->ngpus
+                           ? l.init_batch
+                           : (double)l.min_local_batch * j->ngpus;
+        local = ceil(total / j->ngpus - 1e-8);
+    }
+    pollux_split_batch(local, j->ngpus, l.init_batch, l.max_batch, l.max_local_batch, &j->batch,
+                       &j->accum);
+}
+
+/* Where the job's current rate ends, and the noise scale it reports. */
+static void set_segment(const engine_t *e, sim_job_t *j)
+{
+    const perf_ops_t *ops = e->perf->ops;
+    j->seg_end = j->ad_next_work;
+    if (ops->next_change) {
+        double n = ops->next_change(e->perf, j->pw, j->work_done);
+        if (n < j->seg_end)
+            j->seg_end = n;
+    }
+    if (ops->noise_scale && j->batch > 0 && j->ngpus > 0)
+        j->gns = ops->noise_scale(e->perf, j->pw,
+                                  (double)j->ngpus * j->batch * (j->accum > 0 ? j->accum + 1 : 1),
+                                  j->work_done);
+}
+
+/* The isolated rate of a job on its allocation, at its progress. */
+static double solo_rate(const engine_t *e, const sim_job_t *j)
+{
+    const perf_ops_t *ops = e->perf->ops;
+    int pt = e->typemap[j->type];
+    if (!ops->goodput)
+        return rate_on(e, j->pw, j->type, j->ngpus, j->nodes, j->batch);
+    if (pt < 0 || j->pw < 0)
+        return 0;
+    double r = ops->goodput(e->perf, j->pw, pt, j->ngpus, j->nodes, j->batch, j->accum,
+                            j->work_done);
+    return isfinite(r) && r > 0 ? r : 0;
+}
+
 /* Sets the rate of a running job (and of its partner, when it shares). */
 static void rerate(engine_t *e, sim_job_t *j)
 {
     double speed = job_speed(e, j);
     if (j->partner < 0) {
-        j->rate = speed * rate_on(e, j->pw, j->type, j->ngpus, j->nodes, j->batch);
+        j->rate = speed * solo_rate(e, j);
+        set_segment(e, j);
         return;
     }
     sim_job_t *own = j->joined ? &e->jobs[j->partner] : j;
@@ -270,6 +418,8 @@ static void rerate(engine_t *e, sim_job_t *j)
     e->perf->ops->pair(e->perf, own->pw, jn->pw, e->typemap[own->type], own->ngpus, r);
     own->rate = speed * r[0];
     jn->rate = speed * r[1];
+    set_segment(e, own);
+    set_segment(e, jn);
 }
 
 /* A job leaves a shared allocation: its partner keeps the GPUs and goes on
@@ -338,7 +488,7 @@ static void on_completion(engine_t *e, int idx)
     sim_job_t *j = &e->jobs[idx];
     advance(e, j);
     contention_update(e);
-    j->work_done = j->spec->work;
+    j->work_done = j->work_total;
     j->finish = e->now;
     double life = j->finish - j->spec->submit;
     j->contention = life > 0 ? (e->contention_integral - j->contention_at_submit) / life : 1;
@@ -358,6 +508,28 @@ static void on_completion(engine_t *e, int idx)
     e->n_active = k;
 }
 
+/* A running job reaches the end of its segment: an epoch boundary where its
+ * rate changes, or where it changes its batch. Returns MLS_WHY_BATCH_CHANGE
+ * when it did. */
+static unsigned on_segment(engine_t *e, int idx)
+{
+    sim_job_t *j = &e->jobs[idx];
+    advance(e, j);
+    if (j->partner >= 0)
+        advance(e, &e->jobs[j->partner]);
+    j->work_done = j->seg_end; /* exact by construction; drops rounding */
+    unsigned why = 0;
+    if (j->ad_on && j->work_done >= j->ad_next_work) {
+        change_batch(e, j, ad_batch(e, j, j->ad_next_epoch), j->accum, 1);
+        why = MLS_WHY_BATCH_CHANGE;
+    }
+    rerate(e, j);
+    predict_completion(e, j);
+    if (j->partner >= 0)
+        predict_completion(e, &e->jobs[j->partner]);
+    return why;
+}
+
 /* ---- the view ------------------------------------------------------------ */
 
 static double view_throughput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
@@ -368,8 +540,100 @@ static double view_throughput(void *ctx, const view_job_t *vj, int type, int gpu
         return 0;
     if (nodes <= 0)
         nodes = (gpus + e->type_node_gpus[type] - 1) / e->type_node_gpus[type];
+    const perf_ops_t *ops = e->perf->ops;
+    if (ops->goodput) { /* at the job's progress */
+        int pt = e->typemap[type];
+        if (pt < 0 || e->wmap[vj->workload] < 0)
+            return 0;
+        double r = ops->goodput(e->perf, e->wmap[vj->workload], pt, gpus, nodes,
+                                batch ? batch : vj->batch_size, batch ? -1 : vj->accum_steps,
+                                vj->work_done);
+        return isfinite(r) && r > 0 ? r : 0;
+    }
     return rate_on(e, e->wmap[vj->workload], type, gpus, nodes, batch ? batch : vj->batch_size);
 }
+
+static int fewest_nodes(const engine_t *e, int type, int gpus, int nodes)
+{
+    if (nodes > 0)
+        return nodes;
+    return (gpus + e->type_node_gpus[type] - 1) / e->type_node_gpus[type];
+}
+
+static double view_samples(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
+                           int batch, int accum)
+{
+    const engine_t *e = ctx;
+    const perf_ops_t *ops = e->perf->ops;
+    if (!ops->samples_rate || type < 0 || type >= e->cluster->n_types || gpus <= 0 ||
+        e->typemap[type] < 0)
+        return NAN;
+    if (batch <= 0) {
+        batch = vj->batch_size;
+        accum = vj->accum_steps;
+    }
+    return ops->samples_rate(e->perf, e->wmap[vj->workload], e->typemap[type], gpus,
+                             fewest_nodes(e, type, gpus, nodes), batch, accum);
+}
+
+static int view_limits(void *ctx, const view_job_t *vj, int type, view_batch_limits_t *out)
+{
+    const engine_t *e = ctx;
+    const perf_ops_t *ops = e->perf->ops;
+    perf_batch_limits_t l;
+    int pt = type >= 0 && type < e->cluster->n_types ? e->typemap[type] : -1;
+    if (!ops->batch_limits || (type >= 0 && pt < 0) ||
+        ops->batch_limits(e->perf, e->wmap[vj->workload], pt, &l) < 0)
+        return -1;
+    *out = (view_batch_limits_t){l.init_batch, l.max_batch, l.min_local_batch,
+                                 l.max_local_batch, l.epoch_work};
+    return 0;
+}
+
+static double view_efficiency(void *ctx, const view_job_t *vj, double total_batch)
+{
+    view_batch_limits_t l;
+    if (isnan(vj->grad_noise_scale) || view_limits(ctx, vj, -1, &l) < 0)
+        return NAN;
+    return pollux_efficiency(vj->grad_noise_scale, l.init_batch, total_batch);
+}
+
+static double view_goodput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
+                           int batch, int accum)
+{
+    if (batch <= 0) {
+        batch = vj->batch_size;
+        accum = vj->accum_steps;
+    }
+    double x = view_samples(ctx, vj, type, gpus, nodes, batch, accum);
+    return x * view_efficiency(ctx, vj, (double)gpus * batch * (accum > 0 ? accum + 1 : 1));
+}
+
+static int view_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out, int max)
+{
+    const engine_t *e = ctx;
+    const sim_job_t *j = NULL;
+    for (size_t k = 0; k < e->n_active && !j; k++) /* by id: vj may be a policy's copy */
+        if (e->jobs[e->active[k]].spec->id == vj->id)
+            j = &e->jobs[e->active[k]];
+    if (!e->policy->oracle || !j)
+        return -1;
+    int cur = j->ad_on ? (int)floor(ad_epoch_at(j, j->work_done) + 1e-9) : 0, n = 0, b = j->batch;
+    if (n < max)
+        out[n] = (view_batch_step_t){cur, b};
+    n++;
+    for (int ep = cur + 1; j->ad_on && ep < j->ad_epochs; ep++) {
+        int nb = ad_batch(e, j, ep);
+        if (nb == b)
+            continue;
+        if (n < max)
+            out[n] = (view_batch_step_t){ep, nb};
+        n++;
+        b = nb;
+    }
+    return n;
+}
+
 
 static int view_pair(void *ctx, const view_job_t *a, const view_job_t *b, int type, int gpus,
                      double out[2])
@@ -414,8 +678,19 @@ static void fill_view_job(const engine_t *e, const sim_job_t *j, view_job_t *v)
     v->throughput = j->state == JOB_RUNNING ? j->rate : NAN;
     v->preemptions = j->preemptions;
     v->restarts = j->restarts;
-    v->total_work = oracle ? s->work : NAN;
-    v->remaining_work = oracle ? s->work - j->work_done : NAN;
+    v->total_work = oracle ? j->work_total : NAN;
+    v->remaining_work = oracle ? j->work_total - j->work_done : NAN;
+    v->accum_steps = j->accum;
+    v->grad_noise_scale = j->gns;
+    v->epoch = j->ad_on ? ad_epoch_at(j, j->work_done) : NAN;
+    perf_batch_limits_t l;
+    if (!j->ad_on && e->perf->ops->batch_limits &&
+        e->perf->ops->batch_limits(e->perf, j->pw, -1, &l) == 0 && l.epoch_work > 0)
+        v->epoch = j->work_done / l.epoch_work;
+    v->adapt_mode = (int)s->mode;
+    v->batch_changes = j->batch_changes;
+    v->cpus = s->cpus > 0 ? s->cpus : e->cpus_per_gpu * s->gpus;
+    v->mem_gb = s->mem_gb > 0 ? s->mem_gb : e->mem_gb_per_gpu * s->gpus;
 }
 
 static void build_view(engine_t *e, unsigned reasons)
@@ -477,14 +752,14 @@ static int unchanged(const engine_t *e, const sim_job_t *j, const plan_t *p,
     int want_partner = a->pack_with >= 0 ? e->active[a->pack_with] : -1;
     if (j->partner != want_partner)
         return 0;
-    if (a->batch_size && a->batch_size != j->batch)
-        return 0;
     return !a->has_ids || same_ids(j, p, a);
 }
 
 static void stop_job(engine_t *e, sim_job_t *j)
 {
     advance(e, j);
+    j->left_gpus = j->partner < 0 ? j->ngpus : 0; /* gpu_ids keeps the ids */
+    j->left_type = j->type;
     release_gpus(e, j);
     j->state = JOB_QUEUED;
 }
@@ -495,6 +770,28 @@ static double start_overhead(sim_job_t *j)
     int kind = j->restarts == 0 ? OVH_START : j->change;
     j->change = OVH_RESTART;
     return j->ovh[kind];
+}
+
+static int same_set(const int *a, const int *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = a[k] == b[i];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* The batch a (re)started job runs at: the plan's, or its own. */
+static void take_batch(engine_t *e, sim_job_t *j, const plan_alloc_t *a)
+{
+    if (a->batch_size) {
+        j->explicit_batch = 1;
+        change_batch(e, j, a->batch_size, e->perf->ops->goodput ? a->accum_steps : j->accum, 0);
+    }
+    resolve_batch(e, j);
 }
 
 static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_alloc_t *a,
@@ -518,11 +815,14 @@ static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_allo
         if (nodes < 0)
             return plan_error(e, &e->vjobs[a->job], err, "capacity", "not enough free GPUs");
     }
+    if (j->change == OVH_RESTART && j->left_gpus == a->gpus && j->left_type == a->type &&
+        same_set(j->gpu_ids, ids, a->gpus))
+        j->change = OVH_SUSPEND;
+    j->left_gpus = 0;
     j->type = a->type;
     j->nodes = nodes;
-    if (a->batch_size)
-        j->batch = a->batch_size;
     hold_gpus(e, j, ids, a->gpus);
+    take_batch(e, j, a);
     rerate(e, j);
     if (j->rate <= 0) {
         char d[200];
@@ -561,8 +861,7 @@ static int join_job(engine_t *e, sim_job_t *j, const plan_alloc_t *a, mls_err_t 
     j->ngpus = q->ngpus;
     j->type = q->type;
     j->nodes = q->nodes;
-    if (a->batch_size)
-        j->batch = a->batch_size;
+    take_batch(e, j, a);
     j->partner = (int)(q - e->jobs);
     q->partner = (int)(j - e->jobs);
     j->joined = 1;
@@ -608,6 +907,23 @@ static int apply_plan(engine_t *e, const plan_t *p, mls_err_t *err)
     for (int i = 0; i < p->n; i++)
         alloc_of[p->allocs[i].job] = i;
     mark_kept(e, p, alloc_of, keep);
+    /* A kept job whose plan changes only its batch changes it in place. */
+    for (int k = 0; k < n; k++) {
+        sim_job_t *j = &e->jobs[e->active[k]];
+        const plan_alloc_t *a = alloc_of[k] >= 0 ? &p->allocs[alloc_of[k]] : NULL;
+        int accum = e->perf->ops->goodput && a ? a->accum_steps : j->accum;
+        if (!keep[k] || !a->batch_size || (a->batch_size == j->batch && accum == j->accum))
+            continue;
+        advance(e, j);
+        if (j->partner >= 0)
+            advance(e, &e->jobs[j->partner]);
+        j->explicit_batch = 1;
+        change_batch(e, j, a->batch_size, accum, 0);
+        rerate(e, j);
+        predict_completion(e, j);
+        if (j->partner >= 0)
+            predict_completion(e, &e->jobs[j->partner]);
+    }
     /* Release first, so the GPUs of preempted and changed jobs are free. */
     for (int k = 0; k < n; k++) {
         sim_job_t *j = &e->jobs[e->active[k]];
@@ -658,6 +974,7 @@ static void node_fail(engine_t *e, int node)
         j->work_done = j->ckpt_work;
         j->change = OVH_RESTART;
         stop_job(e, j);
+        j->left_gpus = 0; /* its memory is gone: no resume */
         j->preemptions++;
     }
     e->node_up[node] = 0;
@@ -845,6 +1162,10 @@ static int run_loop(engine_t *e, mls_err_t *err)
                     on_completion(e, ev.job);
                     why |= MLS_WHY_COMPLETION;
                 }
+            } else if (ev.kind == EV_SEGMENT) {
+                if (ev.version == e->jobs[ev.job].version &&
+                    e->jobs[ev.job].state == JOB_RUNNING)
+                    why |= on_segment(e, ev.job);
             } else if (ev.kind == EV_ROUND) {
                 e->round_pending = 0;
                 why |= MLS_WHY_ROUND;
@@ -857,7 +1178,7 @@ static int run_loop(engine_t *e, mls_err_t *err)
             if (!nx || nx->time != e->now || eventq_pop(&e->q, &ev) < 0)
                 break;
         }
-        int call = ((why & (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION)) &&
+        int call = ((why & (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION | MLS_WHY_BATCH_CHANGE)) &&
                     (e->cadence & MLS_CADENCE_EVENTS)) ||
                    (why & (MLS_WHY_ROUND | MLS_WHY_FAULT));
         if (call && e->n_active && decide(e, why, err) < 0)
@@ -897,9 +1218,15 @@ static void setup_view(engine_t *e)
     e->vnodes = xcalloc((size_t)c->n_nodes, sizeof *e->vnodes);
     for (int i = 0; i < c->n_nodes; i++)
         e->vnodes[i] = (view_node_t){c->nodes[i].type, c->nodes[i].gpus, c->nodes[i].first_gpu,
-                                     c->nodes[i].rack, 1};
+                                     c->nodes[i].rack, 1, c->nodes[i].cpus, c->nodes[i].mem_gb};
+    for (int i = 0; i < c->n_nodes; i++) {
+        e->cpus_per_gpu += (double)c->nodes[i].cpus / (c->n_gpus > 0 ? c->n_gpus : 1);
+        e->mem_gb_per_gpu += c->nodes[i].mem_gb / (c->n_gpus > 0 ? c->n_gpus : 1);
+    }
     e->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
-    e->vperf = (view_perf_t){e, view_throughput, view_pair};
+    e->vperf = (view_perf_t){e,           view_throughput, view_pair,
+                             view_samples, view_efficiency, view_goodput,
+                             view_limits,  view_schedule};
     view_t *v = &e->view;
     v->round_len = e->cfg->round_len;
     v->seed = e->cfg->seed;
@@ -912,6 +1239,73 @@ static void setup_view(engine_t *e)
     v->n_users = (int)e->trace->users.n;
     v->users = (const char *const *)e->trace->users.names;
     v->perf = &e->vperf;
+}
+
+/* An accordion/gns job of a model with adaptation data starts at its batch
+ * (the trace's, or the one its workload names) over work / (dataset / batch)
+ * epochs. */
+static void setup_adapt(engine_t *e, sim_job_t *j)
+{
+    double dataset;
+    int cap;
+    j->ad_next_work = INFINITY;
+    if (j->spec->mode == ADAPT_STATIC || e->perf->ops->goodput ||
+        adapt_model_info(wname(e, j), &dataset, &cap) < 0)
+        return;
+    int b = j->batch > 0 ? j->batch : adapt_named_batch(wname(e, j));
+    if (b <= 0)
+        return;
+    j->ad_on = 1;
+    j->ad_init = j->batch = b;
+    j->ad_dataset = dataset;
+    double epochs = j->spec->work * b / dataset;
+    j->ad_epochs = epochs < 1 ? 1 : (int)ceil(epochs - 1e-9);
+    ad_plan_next(e, j);
+}
+
+/* The run time of a job alone on its requested GPU count on the type where it
+ * starts fastest, walking its segments (for finish-time fairness). */
+static double solo_time(engine_t *e, const sim_job_t *j)
+{
+    const mls_cluster_t *c = e->cluster;
+    int best = -1, g = j->spec->gpus;
+    double best_r = 0;
+    for (int t = 0; t < c->n_types; t++) {
+        if (e->typemap[t] < 0 || c->types[t].total_gpus < g)
+            continue;
+        sim_job_t s = *j;
+        s.type = t;
+        s.ngpus = g;
+        s.nodes = min_nodes(c, t, g);
+        resolve_batch(e, &s);
+        double r = solo_rate(e, &s);
+        if (r > best_r) {
+            best_r = r;
+            best = t;
+        }
+    }
+    if (best < 0)
+        return INFINITY;
+    sim_job_t s = *j;
+    s.type = best;
+    s.ngpus = g;
+    s.nodes = min_nodes(c, best, g);
+    resolve_batch(e, &s);
+    double time = 0;
+    for (long steps = 0; steps < 10000000; steps++) {
+        double r = solo_rate(e, &s);
+        set_segment(e, &s);
+        if (!(r > 0))
+            return INFINITY;
+        double to = s.seg_end < s.work_total ? s.seg_end : s.work_total;
+        time += (to - s.work_done) / r;
+        s.work_done = to;
+        if (to >= s.work_total)
+            break;
+        if (s.ad_on && s.work_done >= s.ad_next_work)
+            change_batch(e, &s, ad_batch(e, &s, s.ad_next_epoch), s.accum, 1);
+    }
+    return time;
 }
 
 static void setup(engine_t *e)
@@ -942,11 +1336,19 @@ static void setup(engine_t *e)
                                             (ovh_kind_t)k)
                             : e->cfg->restart_overhead;
         j->batch = j->spec->batch_size;
+        j->accum = -1;
+        j->work_total = j->spec->work;
+        j->seg_end = INFINITY;
+        j->gns = NAN;
+        setup_adapt(e, j);
         j->gpu_ids = xmalloc(sizeof(int) * (size_t)j->spec->max_gpus);
         j->first_start = j->last_start = j->finish = NAN;
-        j->isolated_time = j->ovh[OVH_START] +
-                           j->spec->work / best_rate(c, e->perf, e->typemap, j->pw,
-                                                     j->spec->gpus, j->batch);
+        if (j->ad_on || e->perf->ops->goodput)
+            j->isolated_time = j->ovh[OVH_START] + solo_time(e, j);
+        else
+            j->isolated_time = j->ovh[OVH_START] +
+                               j->spec->work / best_rate(c, e->perf, e->typemap, j->pw,
+                                                         j->spec->gpus, j->batch);
         if (j->spec->max_gpus > max_gpus)
             max_gpus = j->spec->max_gpus;
         e->measured_left += is_measured(e->cfg, j->spec->id);

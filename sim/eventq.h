@@ -20,6 +20,7 @@ typedef enum ev_kind {
     EV_BATCH_CHANGE = 4,
     EV_NODE_FAIL = 5,    /* generated failure, job = node */
     EV_NODE_RECOVER = 6, /* generated recovery, job = node */
+    EV_SEGMENT = 7,      /* a running job reaches the end of a constant-rate segment */
 } ev_kind_t;
 
 typedef struct event {

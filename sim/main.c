@@ -16,6 +16,8 @@ extern const cmd_entry_t cmd_merge_entry;
 extern const cmd_entry_t cmd_report_entry;
 extern const cmd_entry_t cmd_plot_entry;
 extern const cmd_entry_t cmd_regress_entry;
+extern const cmd_entry_t cmd_model_entry;
+extern const cmd_entry_t cmd_profile_entry;
 extern const cmd_entry_t cmd_live_entry;
 
 static const cmd_entry_t *const commands[] = {
@@ -26,8 +28,10 @@ static const cmd_entry_t *const commands[] = {
     &cmd_merge_entry,
     &cmd_plot_entry,
     &cmd_regress_entry,
+    &cmd_model_entry,
     &cmd_trace_entry,
     &cmd_policies_entry,
+    &cmd_profile_entry,
     &cmd_live_entry,
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[OVH_KINDS] = {"start", "restart", "resize", "migrate"};
+static const char *const kind_names[OVH_KINDS] = {"start", "restart", "resize", "migrate",
+                                                   "suspend"};
 
 const char *overheads_kind_name(ovh_kind_t kind)
 {
@@ -32,10 +33,13 @@ void overheads_free(overheads_t *o)
     o->source = NULL;
 }
 
-/* Reads {"start": s, ...} into vals; where names the object for errors. */
+/* Reads {"start": s, ...} into vals; where names the object for errors.
+ * Returns the bit set of kinds given, or -1. A "suspend" that no object gives
+ * follows "restart" (resuming is then no cheaper than restarting). */
 static int read_kinds(const cJSON *obj, double *vals, const char *path, const char *where,
                       mls_err_t *err)
 {
+    int given = 0;
     if (!cJSON_IsObject(obj))
         return mls_fail(err, "%s: %s: must be an object of seconds", path, where);
     const cJSON *it;
@@ -45,16 +49,20 @@ static int read_kinds(const cJSON *obj, double *vals, const char *path, const ch
         while (k < OVH_KINDS && strcmp(it->string, kind_names[k]))
             k++;
         if (k == OVH_KINDS)
-            return mls_fail(err, "%s: %s.%s: unknown overhead (start, restart, resize, migrate)",
+            return mls_fail(err,
+                            "%s: %s.%s: unknown overhead (start, restart, resize, migrate, "
+                            "suspend)",
                             path, where, it->string);
         if (!cJSON_IsNumber(it) || it->valuedouble < 0 || !isfinite(it->valuedouble))
             return mls_fail(err, "%s: %s.%s: must be seconds >= 0", path, where, it->string);
         vals[k] = it->valuedouble;
+        given |= 1 << k;
     }
-    return 0;
+    return given;
 }
 
-static int read_workloads(overheads_t *o, const cJSON *ws, const char *path, mls_err_t *err)
+static int read_workloads(overheads_t *o, const cJSON *ws, int def_suspend, const char *path,
+                          mls_err_t *err)
 {
     if (!cJSON_IsObject(ws))
         return mls_fail(err, "%s: workloads: must be an object", path);
@@ -66,8 +74,11 @@ static int read_workloads(overheads_t *o, const cJSON *ws, const char *path, mls
         memcpy(o->per[i], o->def, sizeof o->def);
         char where[300];
         snprintf(where, sizeof where, "workloads[\"%s\"]", w->string);
-        if (read_kinds(w, o->per[i], path, where, err) < 0)
+        int given = read_kinds(w, o->per[i], path, where, err);
+        if (given < 0)
             return -1;
+        if (!def_suspend && !(given & (1 << OVH_SUSPEND)))
+            o->per[i][OVH_SUSPEND] = o->per[i][OVH_RESTART];
     }
     return 0;
 }
@@ -89,11 +100,16 @@ int overheads_load_json(overheads_t *o, const char *path, mls_err_t *err)
             rc = mls_fail(err, "%s: %s: unknown key (default, workloads)", path, it->string);
     }
     const cJSON *def = cJSON_GetObjectItemCaseSensitive(root, "default");
+    int given = 0;
     if (rc == 0 && def)
-        rc = read_kinds(def, o->def, path, "default", err);
+        rc = given = read_kinds(def, o->def, path, "default", err);
+    if (rc >= 0 && !(given & (1 << OVH_SUSPEND)))
+        o->def[OVH_SUSPEND] = o->def[OVH_RESTART];
     const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "workloads");
-    if (rc == 0 && ws)
-        rc = read_workloads(o, ws, path, err);
+    if (rc >= 0 && ws)
+        rc = read_workloads(o, ws, given & (1 << OVH_SUSPEND), path, err);
+    if (rc > 0)
+        rc = 0;
     cJSON_Delete(root);
     if (rc == 0)
         o->source = xstrdup(path);

@@ -22,6 +22,10 @@ const char *perf_default_catalog(void)
 int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err)
 {
     *pm = NULL;
+    if (perf_is_pollux_catalog(path))
+        return perf_pollux_load(pm, path, err);
+    if (perf_curves_sniff(path))
+        return perf_curves_load(pm, path, err);
     return perf_table_load(pm, path, err);
 }
 
@@ -47,4 +51,29 @@ int perf_gpu_type_index(const mls_perf_t *pm, const char *name)
         if (!strcasecmp(pm->ops->gpu_type_name(pm, t), name))
             return t;
     return -1;
+}
+
+int perf_max_gpus(const mls_perf_t *pm, int w, int t)
+{
+    return pm->ops->max_gpus ? pm->ops->max_gpus(pm, w, t) : 1 << 30;
+}
+
+int perf_named_n_workloads(const mls_perf_t *pm)
+{
+    return (int)pm->workload_names->n;
+}
+
+const char *perf_named_workload(const mls_perf_t *pm, int w)
+{
+    return pm->workload_names->names[w];
+}
+
+int perf_named_n_types(const mls_perf_t *pm)
+{
+    return (int)pm->type_names->n;
+}
+
+const char *perf_named_type(const mls_perf_t *pm, int t)
+{
+    return pm->type_names->names[t];
 }

@@ -222,26 +222,6 @@ static void parse_model_names(table_t *tb)
 
 /* ---- ops ------------------------------------------------------------------------ */
 
-static int t_n_workloads(const mls_perf_t *pm)
-{
-    return (int)((const table_t *)pm)->workloads.n;
-}
-
-static const char *t_workload_name(const mls_perf_t *pm, int w)
-{
-    return ((const table_t *)pm)->workloads.names[w];
-}
-
-static int t_n_types(const mls_perf_t *pm)
-{
-    return (int)((const table_t *)pm)->types.n;
-}
-
-static const char *t_type_name(const mls_perf_t *pm, int t)
-{
-    return ((const table_t *)pm)->types.names[t];
-}
-
 /* The sibling workload of w at another batch size, or w. */
 static int with_batch(const table_t *tb, int w, int batch)
 {
@@ -304,9 +284,26 @@ static void t_destroy(mls_perf_t *pm)
     free(tb);
 }
 
-static const perf_ops_t table_ops = {"table",      t_n_workloads, t_workload_name,
-                                     t_n_types,    t_type_name,   t_throughput,
-                                     t_pair,       t_destroy};
+static int t_max_gpus(const mls_perf_t *pm, int w, int t)
+{
+    const table_t *tb = (const table_t *)pm;
+    if (w < 0 || t < 0 || (size_t)w >= tb->workloads.n || (size_t)t >= tb->types.n)
+        return 0;
+    for (int sf = MAX_SF; sf >= 1; sf--)
+        if (!isnan(*iso_at(tb, t, 0, w, sf)) || !isnan(*iso_at(tb, t, 1, w, sf)))
+            return sf;
+    return 0;
+}
+
+static const perf_ops_t table_ops = {.backend = "table",
+                                     .n_workloads = perf_named_n_workloads,
+                                     .workload_name = perf_named_workload,
+                                     .n_gpu_types = perf_named_n_types,
+                                     .gpu_type_name = perf_named_type,
+                                     .throughput = t_throughput,
+                                     .pair = t_pair,
+                                     .destroy = t_destroy,
+                                     .max_gpus = t_max_gpus};
 
 static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err)
 {
@@ -345,6 +342,8 @@ int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err)
     table_t *tb = xcalloc(1, sizeof *tb);
     tb->base.ops = &table_ops;
     tb->base.source = xstrdup(path);
+    tb->base.workload_names = &tb->workloads;
+    tb->base.type_names = &tb->types;
     strtab_init(&tb->workloads);
     strtab_init(&tb->types);
     int rc;

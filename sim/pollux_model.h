@@ -50,6 +50,13 @@ double pollux_iter_time(const pollux_params_t *p, int nodes, int gpus, double lo
 double pollux_throughput(const pollux_params_t *p, int nodes, int gpus, double local_bsz,
                          int accum);
 double pollux_efficiency(double phi, double m0, double total_batch);
+/* Pollux's split of a per-GPU batch `local` (samples per GPU per optimizer
+ * step) into an atomic batch and accumulation steps that fit `max_local`
+ * (adaptdl simulator's Job.update_local_bsz): accum = ceil(local/max_local)
+ * - 1, at least 1 on one GPU above the initial batch m0; atomic =
+ * ceil(local / (accum + 1)), capped so the total stays <= max_batch. */
+void pollux_split_batch(double local, int gpus, int m0, int max_batch, int max_local,
+                        int *atomic, int *accum);
 int pollux_fit(const pollux_sample_t *s, size_t n, pollux_params_t *out, pollux_fit_report_t *rep,
                mls_err_t *err);
 

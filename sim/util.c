@@ -77,11 +77,43 @@ static int only_blanks(const char *s)
     return *s == '\0';
 }
 
+/* "[-]digits[.digits]" with at most 15 significant digits: the integer of
+ * its digits and the power of ten are exact doubles, so one division is the
+ * correctly rounded value (Clinger's fast path; strtod gives the same). */
+static int fast_decimal(const char *s, double *out)
+{
+    int neg = *s == '-';
+    if (neg)
+        s++;
+    unsigned long long m = 0;
+    int digits = 0, frac = 0, dot = 0;
+    for (;; s++) {
+        if (*s >= '0' && *s <= '9') {
+            if (++digits > 15)
+                return -1;
+            m = m * 10 + (unsigned long long)(*s - '0');
+            frac += dot;
+        } else if (*s == '.' && !dot) {
+            dot = 1;
+        } else
+            break;
+    }
+    if (*s || !digits)
+        return -1;
+    static const double pow10[16] = {1,    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    double v = (double)m / pow10[frac];
+    *out = neg ? -v : v;
+    return 0;
+}
+
 int mls_parse_double(const char *s, double *out)
 {
     char *end;
     if (!s || !*s)
         return -1;
+    if (fast_decimal(s, out) == 0)
+        return 0;
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || errno == ERANGE || !only_blanks(end))

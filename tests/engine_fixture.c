@@ -60,9 +60,14 @@ static void fp_destroy(mls_perf_t *pm)
     free(pm);
 }
 
-static const perf_ops_t fixture_ops = {"fixture",     fp_n_workloads, fp_workload_name,
-                                       fp_n_types,    fp_type_name,   fp_throughput,
-                                       fp_pair,       fp_destroy};
+static const perf_ops_t fixture_ops = {.backend = "fixture",
+                                       .n_workloads = fp_n_workloads,
+                                       .workload_name = fp_workload_name,
+                                       .n_gpu_types = fp_n_types,
+                                       .gpu_type_name = fp_type_name,
+                                       .throughput = fp_throughput,
+                                       .pair = fp_pair,
+                                       .destroy = fp_destroy};
 
 mls_perf_t *fixture_perf(int n_workloads, const double *rates)
 {

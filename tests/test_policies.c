@@ -3,7 +3,8 @@
  * Each test builds a small view by hand (1-3 GPU types, 3-6 jobs, a perf table
  * where a GPU of type t does rate[t] work units/s) and asserts exactly which
  * jobs run on which type. Every plan is also checked against the rules the
- * mechanism enforces (capacity per type, a job at most once, rigid counts). */
+ * mechanism enforces (capacity per type, a job at most once, rigid counts,
+ * explicit GPU ids on up nodes of the right type, each given once). */
 #include "policies/policy.h"
 
 #include <check.h>
@@ -46,13 +47,13 @@ static void fx_init(fx_t *f, int n_types, const int *gpus, const double *rate)
         f->rate[t] = rate[t];
         for (int k = 0; k < 2; k++) {
             int g = gpus[t] / 2 + (k == 0 ? gpus[t] % 2 : 0);
-            f->nodes[f->v.n_nodes++] = (view_node_t){t, g, id, 0, 1};
+            f->nodes[f->v.n_nodes++] = (view_node_t){t, g, id, 0, 1, 8 * g, 64.0 * g};
             id += g;
         }
     }
     for (int i = 0; i < 64; i++)
         f->holder[i] = -1;
-    f->perf = (view_perf_t){f, fx_tput, NULL};
+    f->perf = (view_perf_t){.ctx = f, .throughput = fx_tput};
     f->v.n_types = n_types;
     f->v.types = f->types;
     f->v.nodes = f->nodes;
@@ -102,10 +103,29 @@ static void fx_queued(fx_t *f, int j)
     jb->cur_gpus = 0;
 }
 
-/* The rules the mechanism checks, plus rigidity. */
+/* Explicit GPU ids: distinct, on up nodes of the allocation's type. */
+static void check_ids(const fx_t *f, const plan_t *p, const plan_alloc_t *a, char *seen)
+{
+    for (int i = 0; i < a->gpus; i++) {
+        int id = p->ids[a->ids_off + i], node = -1;
+        ck_assert_int_ge(id, 0);
+        ck_assert_int_lt(id, f->v.n_gpus);
+        ck_assert(!seen[id]);
+        seen[id] = 1;
+        for (int k = 0; k < f->v.n_nodes; k++)
+            if (id >= f->nodes[k].first_gpu && id < f->nodes[k].first_gpu + f->nodes[k].gpus)
+                node = k;
+        ck_assert_int_ge(node, 0);
+        ck_assert_int_eq(f->nodes[node].type, a->type);
+        ck_assert(f->nodes[node].up);
+    }
+}
+
+/* The rules the mechanism checks (rigid jobs: exactly their request). */
 static void check_plan(const fx_t *f, const plan_t *p)
 {
     int used[MAXT] = {0};
+    char seen[64] = {0};
     for (int k = 0; k < p->n; k++) {
         const plan_alloc_t *a = &p->allocs[k];
         ck_assert_int_ge(a->job, 0);
@@ -113,8 +133,10 @@ static void check_plan(const fx_t *f, const plan_t *p)
         ck_assert_int_eq(plan_find(p, a->job), k);
         ck_assert_int_ge(a->type, 0);
         ck_assert_int_lt(a->type, f->v.n_types);
-        ck_assert_int_eq(a->gpus, f->jobs[a->job].gpus_requested);
-        ck_assert_int_eq(a->has_ids, 0);
+        ck_assert_int_ge(a->gpus, f->jobs[a->job].min_gpus);
+        ck_assert_int_le(a->gpus, f->jobs[a->job].max_gpus);
+        if (a->has_ids)
+            check_ids(f, p, a, seen);
         used[a->type] += a->gpus;
     }
     for (int t = 0; t < f->v.n_types; t++)

@@ -36,15 +36,17 @@ static ssize_t read_line(csv_reader_t *r)
     return n;
 }
 
-static void add_field(csv_reader_t *r, size_t off)
+static inline void add_field(csv_reader_t *r, size_t off)
 {
-    xgrow((void **)&r->fields, &r->fields_cap, r->n_fields + 1, sizeof *r->fields);
+    if (r->n_fields + 1 > r->fields_cap)
+        xgrow((void **)&r->fields, &r->fields_cap, r->n_fields + 1, sizeof *r->fields);
     r->fields[r->n_fields++] = (char *)(uintptr_t)off; /* fixed up to pointers at the end */
 }
 
-static void put(csv_reader_t *r, size_t *len, char c)
+static inline void put(csv_reader_t *r, size_t *len, char c)
 {
-    xgrow((void **)&r->rec, &r->rec_cap, *len + 2, 1);
+    if (*len + 2 > r->rec_cap)
+        xgrow((void **)&r->rec, &r->rec_cap, *len + 2, 1);
     r->rec[(*len)++] = c;
 }
 

@@ -1,6 +1,7 @@
 /* import.c: the table of trace formats and what importers share (see
  * import.h). */
 #include "import.h"
+#include "import_b.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,24 @@
 static const import_format_t formats[] = {
     {"gavel",
      "Gavel's 10-column TSV, its older 7-column per-VC format, Shockwave's 12-column format",
-     import_gavel},
+     import_gavel, NULL},
+    {"philly",
+     "Philly cluster_job_log JSON (+ cluster_machine_list), Pollux's philly.csv, DIR-LAB CSV",
+     NULL, import_philly},
+    {"helios", "Helios cluster_log CSV, Acme (Seren/Kalos) trace CSV, DIR-LAB CSV", NULL,
+     import_helios},
+    {"itp", "Microsoft ITP raw CSVs and ElasticFlow's generated ones", NULL, import_itp},
+    {"pai2020",
+     "Alibaba PAI 2020: job/task/instance tables (a directory or the job table), machine spec",
+     NULL, pai_read_records},
+    {"openb2023", "Alibaba openb 2023 pod lists (fractional GPUs) and node lists", NULL,
+     openb_read_records},
+    {"pollux", "Pollux's workload-N.csv (name,time,application,num_replicas,batch_size)",
+     import_pollux, NULL},
+    {"sia", "Sia's workload CSVs (Pollux's format; Philly, Helios Saturn, ITP samples)",
+     import_pollux, NULL},
+    {"tiresias", "Tiresias job CSVs (60_job.csv, tf_job.csv): model, GPUs, submit, duration",
+     NULL, tiresias_read_records},
 };
 
 size_t import_count(void)

@@ -7,14 +7,21 @@
 #ifndef MLS_IMPORT_H
 #define MLS_IMPORT_H
 
+#include "records.h"
 #include "trace.h"
 
 enum { IMPORT_SKIP_BAD = 1 };
 
+/* A format sets either `read` (it yields jobs: gavel) or `read_records`
+ * (production traces: it yields records that the pipeline of mapping.h
+ * filters and maps to workloads). Readers append; *skipped counts the bad
+ * rows skipped under IMPORT_SKIP_BAD. */
 typedef struct import_format {
     const char *name, *summary;
     int (*read)(mls_trace_t *t, const char *path, unsigned flags, long *skipped,
                 mls_err_t *err);
+    int (*read_records)(import_records_t *rs, const char *path, unsigned flags, long *skipped,
+                        mls_err_t *err);
 } import_format_t;
 
 const import_format_t *import_find(const char *name);
@@ -26,5 +33,11 @@ void import_sort_renumber(mls_trace_t *t);
 
 int import_gavel(mls_trace_t *t, const char *path, unsigned flags, long *skipped,
                  mls_err_t *err);
+int import_philly(import_records_t *rs, const char *path, unsigned flags, long *skipped,
+                  mls_err_t *err);
+int import_helios(import_records_t *rs, const char *path, unsigned flags, long *skipped,
+                  mls_err_t *err);
+int import_itp(import_records_t *rs, const char *path, unsigned flags, long *skipped,
+               mls_err_t *err);
 
 #endif

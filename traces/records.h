@@ -51,6 +51,7 @@ typedef struct import_record {
     int batch_size;    /* 0 unknown */
     double deadline;   /* absolute, the submit clock; INFINITY none */
     long line;         /* source line, for messages */
+    int file;          /* index into records->files (set by records_add), for messages */
 } import_record_t;
 
 typedef struct import_machine {
@@ -67,6 +68,9 @@ typedef struct import_records {
     strtab_t users, vcs, gpu_types, workloads;
     import_machine_t *machines;
     size_t n_machines, machines_cap;
+    strtab_t files;   /* input paths; records_begin_file() sets the current one */
+    int cur_file;     /* stamped on each record records_add() appends */
+    int clock_epoch;  /* 1 when submit is Unix time (calendar dates mean something) */
 } import_records_t;
 
 void records_init(import_records_t *rs);
@@ -75,5 +79,15 @@ void records_free(import_records_t *rs);
 import_record_t record_blank(void);
 size_t records_add(import_records_t *rs, const import_record_t *r);
 size_t records_add_machine(import_records_t *rs, const import_machine_t *m);
+/* Names the input the next records come from (the pipeline calls it before
+ * each reader; readers need not). */
+void records_begin_file(import_records_t *rs, const char *path);
+/* The path a record came from ("-" when none). */
+const char *records_file(const import_records_t *rs, const import_record_t *r);
+
+/* "YYYY-MM-DD[ |T]HH:MM[:SS[.fff]][Z|+HH:MM|-HH:MM|+HHMM]" or "YYYY-MM-DD" ->
+ * Unix seconds. Without a zone the wall-clock time is read as UTC. -1 when
+ * the text is not such a time (NaN, empty, out-of-range fields). */
+int rec_parse_time(const char *s, double *epoch);
 
 #endif

@@ -19,6 +19,7 @@ typedef struct summary {
     double span, gpu_hours;
     double *dur; /* sorted durations, s */
     long gpu_hist[8]; /* 1, 2, 3-4, 5-8, 9-16, 17-32, 33-64, >64 */
+    double gpu_hours_by_bin[8];
     user_share_t *users;
 } summary_t;
 
@@ -46,6 +47,7 @@ static void summarize(const mls_trace_t *t, summary_t *s)
             s->dur[s->with_duration++] = j->duration;
             s->gpu_hours += j->duration * j->gpus / 3600;
             s->users[j->user].gpu_hours += j->duration * j->gpus / 3600;
+            s->gpu_hours_by_bin[gpu_bin(j->gpus)] += j->duration * j->gpus / 3600;
         }
     }
     gsl_sort(s->dur, 1, s->with_duration);
@@ -56,6 +58,54 @@ static double pct(const summary_t *s, double q)
 {
     return s->with_duration ? gsl_stats_quantile_from_sorted_data(s->dur, 1, s->with_duration, q)
                             : NAN;
+}
+
+enum { MAX_DAYS = 366 };
+
+/* Arrivals per day of the trace (day 0 = the first submit's); returns days. */
+static int per_day(const mls_trace_t *t, long *days)
+{
+    memset(days, 0, sizeof(long) * MAX_DAYS);
+    int n = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        long d = (long)((t->jobs[i].submit - t->jobs[0].submit) / 86400);
+        if (d < MAX_DAYS) {
+            days[d]++;
+            if (d + 1 > n)
+                n = (int)d + 1;
+        }
+    }
+    return n;
+}
+
+typedef struct user_rank {
+    double gpu_hours;
+    int user;
+} user_rank_t;
+
+/* Users by GPU-hours, largest first (ties: index order). */
+static int by_gpu_hours(const void *a, const void *b)
+{
+    const user_rank_t *x = a, *y = b;
+    if (x->gpu_hours != y->gpu_hours)
+        return x->gpu_hours > y->gpu_hours ? -1 : 1;
+    return x->user - y->user;
+}
+
+static void print_top_users(const mls_trace_t *t, const summary_t *s, FILE *o)
+{
+    if (!(s->gpu_hours > 0) || t->users.n < 2)
+        return;
+    user_rank_t *rank = xmalloc(sizeof *rank * t->users.n);
+    for (size_t u = 0; u < t->users.n; u++)
+        rank[u] = (user_rank_t){s->users[u].gpu_hours, (int)u};
+    qsort(rank, t->users.n, sizeof *rank, by_gpu_hours);
+    fprintf(o, "top users by GPU-hours:");
+    for (size_t k = 0; k < t->users.n && k < 10; k++)
+        fprintf(o, " %s %.1f%%", t->users.names[rank[k].user],
+                100 * rank[k].gpu_hours / s->gpu_hours);
+    fprintf(o, "\n");
+    free(rank);
 }
 
 static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o)
@@ -79,6 +129,20 @@ static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o)
         if (s->gpu_hist[b])
             fprintf(o, "%s: %ld (%.1f%%)  ", gpu_bins[b], s->gpu_hist[b],
                     100.0 * s->gpu_hist[b] / (double)s->n);
+    if (s->gpu_hours > 0) {
+        fprintf(o, "\nGPU-hours by size ");
+        for (int b = 0; b < 8; b++)
+            if (s->gpu_hist[b])
+                fprintf(o, "%s: %.1f%%  ", gpu_bins[b],
+                        100 * s->gpu_hours_by_bin[b] / s->gpu_hours);
+    }
+    long days[MAX_DAYS];
+    int nd = per_day(t, days);
+    fprintf(o, "\narrivals per day (%d days):", nd);
+    for (int d = 0; d < nd && d < 120; d++)
+        fprintf(o, " %ld", days[d]);
+    if (nd > 120)
+        fprintf(o, " ...");
     fprintf(o, "\narrivals per hour of the trace (first 24):");
     long per_hour[24] = {0};
     for (size_t i = 0; i < t->n; i++) {
@@ -95,6 +159,7 @@ static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o)
                 s->gpu_hours > 0 ? 100 * s->users[u].gpu_hours / s->gpu_hours : 0);
     if (t->users.n > 50)
         fprintf(o, "... %zu more users\n", t->users.n - 50);
+    print_top_users(t, s, o);
 }
 
 static void json_num(FILE *o, const char *k, double v, const char *after)
@@ -120,7 +185,15 @@ static void print_json(const mls_trace_t *t, const summary_t *s, FILE *o)
     fprintf(o, "\"gpu_histogram\": {");
     for (int b = 0; b < 8; b++)
         fprintf(o, "%s\"%s\": %ld", b ? ", " : "", gpu_bins[b], s->gpu_hist[b]);
-    fprintf(o, "}}\n");
+    fprintf(o, "}, \"gpu_hours_by_size\": {");
+    for (int b = 0; b < 8; b++)
+        fprintf(o, "%s\"%s\": %.6g", b ? ", " : "", gpu_bins[b], s->gpu_hours_by_bin[b]);
+    long days[MAX_DAYS];
+    int nd = per_day(t, days);
+    fprintf(o, "}, \"arrivals_per_day\": [");
+    for (int d = 0; d < nd; d++)
+        fprintf(o, "%s%ld", d ? ", " : "", days[d]);
+    fprintf(o, "]}\n");
 }
 
 void trace_stats_print(const mls_trace_t *t, FILE *out, int json)

@@ -26,13 +26,16 @@ enum col {
     C_MAX_GPUS,
     C_BATCH,
     C_MODE,
+    C_CPUS,
+    C_MEM,
     N_COLS
 };
 
 static const char *const col_names[N_COLS] = {
     "id",       "submit_time", "user",     "workload", "gpus",       "total_work", "duration",
-    "priority", "deadline",    "min_gpus", "max_gpus", "batch_size", "mode"};
-static const int col_required[N_COLS] = {1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+    "priority", "deadline",    "min_gpus", "max_gpus", "batch_size", "mode",
+    "cpus",     "mem_gb"};
+static const int col_required[N_COLS] = {1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 static const char *const mode_names[] = {"static", "accordion", "gns"};
 
 void trace_init(mls_trace_t *t)
@@ -84,21 +87,45 @@ static int check_job(const mls_job_t *j, const char *where, mls_err_t *err)
         return mls_fail(err, "%s: field 'batch_size': %d, must be >= 0", where, j->batch_size);
     if (!isnan(j->duration) && !(j->duration > 0))
         return mls_fail(err, "%s: field 'duration': %g, must be > 0", where, j->duration);
+    if (!(j->cpus >= 0) || !isfinite(j->cpus))
+        return mls_fail(err, "%s: field 'cpus': %g, must be > 0 (0 or empty: default)", where,
+                        j->cpus);
+    if (!(j->mem_gb >= 0) || !isfinite(j->mem_gb))
+        return mls_fail(err, "%s: field 'mem_gb': %g, must be > 0 (0 or empty: default)", where,
+                        j->mem_gb);
     return 0;
+}
+
+/* check_job's conditions without the message (validation's fast path). */
+static int job_ok(const mls_job_t *j)
+{
+    return j->submit >= 0 && isfinite(j->submit) && j->gpus >= 1 && j->work > 0 &&
+           isfinite(j->work) && j->min_gpus >= 1 && j->min_gpus <= j->gpus &&
+           j->max_gpus >= j->gpus && j->priority > 0 && isfinite(j->priority) &&
+           j->batch_size >= 0 && (isnan(j->duration) || j->duration > 0);
 }
 
 int trace_validate(const mls_trace_t *t, mls_err_t *err)
 {
     const char *path = t->path ? t->path : "trace";
-    char where[512];
+    int increasing = 1;
     for (size_t i = 0; i < t->n; i++) {
-        snprintf(where, sizeof where, "%s: job %lld", path, (long long)t->jobs[i].id);
-        if (check_job(&t->jobs[i], where, err) < 0)
-            return -1;
+        if (!job_ok(&t->jobs[i])) {
+            char where[512];
+            snprintf(where, sizeof where, "%s: job %lld", path, (long long)t->jobs[i].id);
+            if (check_job(&t->jobs[i], where, err) < 0)
+                return -1;
+        }
         if (i && t->jobs[i].submit < t->jobs[i - 1].submit)
-            return mls_fail(err, "%s: field 'submit_time': %g is before the previous job's %g",
-                            where, t->jobs[i].submit, t->jobs[i - 1].submit);
+            return mls_fail(err,
+                            "%s: job %lld: field 'submit_time': %g is before the previous job's %g",
+                            path, (long long)t->jobs[i].id, t->jobs[i].submit,
+                            t->jobs[i - 1].submit);
+        if (i && t->jobs[i].id <= t->jobs[i - 1].id)
+            increasing = 0;
     }
+    if (increasing) /* ids in increasing order (the usual 0..n-1) are distinct */
+        return 0;
     const int64_t **ids = xmalloc(sizeof *ids * (t->n ? t->n : 1));
     for (size_t i = 0; i < t->n; i++)
         ids[i] = &t->jobs[i].id;
@@ -238,8 +265,13 @@ static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
         get_double(r, C_PRIORITY, 1, &j->priority) < 0 ||
         get_double(r, C_DEADLINE, INFINITY, &j->deadline) < 0 ||
         get_int(r, C_MIN_GPUS, gpus, 1, &mn) < 0 || get_int(r, C_MAX_GPUS, gpus, 1, &mx) < 0 ||
-        get_int(r, C_BATCH, 0, 0, &bs) < 0 || parse_mode(r, &j->mode) < 0)
+        get_int(r, C_BATCH, 0, 0, &bs) < 0 || parse_mode(r, &j->mode) < 0 ||
+        get_double(r, C_CPUS, 0, &j->cpus) < 0 || get_double(r, C_MEM, 0, &j->mem_gb) < 0)
         return -1;
+    if (*field(r, C_CPUS) && !(j->cpus > 0))
+        return bad_field(r, C_CPUS, "must be > 0");
+    if (*field(r, C_MEM) && !(j->mem_gb > 0))
+        return bad_field(r, C_MEM, "must be > 0");
     if (gpus > 1 << 20 || mn > 1 << 20 || mx > 1 << 20)
         return bad_field(r, C_GPUS, "is absurdly large");
     if (j->submit < 0)
@@ -296,15 +328,200 @@ int trace_read_csv(mls_trace_t *t, const char *path, unsigned flags, mls_err_t *
 
 /* ---- writing ---------------------------------------------------------------- */
 
-/* The shortest %g form that reads back to the same double. */
+/* An integer in decimal (fprintf's %lld, without its cost). */
+static void put_int(FILE *f, long long v)
+{
+    char buf[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        buf[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        fputc('-', f);
+    while (n)
+        fputc(buf[--n], f);
+}
+
+static int round_trips(char *buf, size_t cap, int prec, double v)
+{
+    snprintf(buf, cap, "%.*g", prec, v);
+    return strtod(buf, NULL) == v;
+}
+
+/* The %g text at precision p of the p leading digits d (exponent x of d[0])
+ * of a number with the given sign; trailing zeros dropped as %g does. */
+static void g_style(char *buf, int neg, const char *d, int p, int x)
+{
+    int last = p - 1;
+    while (last > 0 && d[last] == '0')
+        last--;
+    char *o = buf;
+    if (neg)
+        *o++ = '-';
+    if (x < -4 || x >= p) {
+        *o++ = d[0];
+        if (last > 0) {
+            *o++ = '.';
+            for (int k = 1; k <= last; k++)
+                *o++ = d[k];
+        }
+        o += sprintf(o, "e%c%02d", x < 0 ? '-' : '+', x < 0 ? -x : x);
+    } else if (x >= 0) {
+        for (int k = 0; k <= x; k++)
+            *o++ = k <= last ? d[k] : '0';
+        if (last > x) {
+            *o++ = '.';
+            for (int k = x + 1; k <= last; k++)
+                *o++ = d[k];
+        }
+        *o = '\0';
+    } else {
+        *o++ = '0';
+        *o++ = '.';
+        for (int k = 0; k < -x - 1; k++)
+            *o++ = '0';
+        for (int k = 0; k <= last; k++)
+            *o++ = d[k];
+        *o = '\0';
+    }
+}
+
+/* The p-digit rounding of the 17 digits d17 into d (exponent *x adjusted on
+ * a carry); -1 when the dropped digits are exactly a half, where rounding the
+ * 17 digits may differ from rounding the double itself. */
+static int round_digits(const char *d17, int p, char *d, int *x)
+{
+    memcpy(d, d17, (size_t)p);
+    if (p == 17)
+        return 0;
+    if (d17[p] == '5') {
+        int k = p + 1;
+        while (k < 17 && d17[k] == '0')
+            k++;
+        if (k == 17)
+            return -1;
+    }
+    if (d17[p] >= '5') {
+        int k = p - 1;
+        while (k >= 0 && d[k] == '9')
+            d[k--] = '0';
+        if (k >= 0)
+            d[k]++;
+        else {
+            d[0] = '1'; /* 99..9 -> 100..0 */
+            (*x)++;
+        }
+    }
+    return 0;
+}
+
+/* The shortest %g form, at 10 to 17 digits, that reads back to the same
+ * double (what "%.*g" with p = 10, 11, ... 17 and a strtod check gives).
+ * Integers below 1e10 print as themselves; other numbers are formatted once
+ * at 17 digits and rounded in decimal for each p (printf again only where
+ * that rounding is a tie), which keeps writing a million-row trace cheap. */
+/* The decimal digits of n at buf (no terminator); returns their count. */
+static int utoa(char *buf, unsigned long long n)
+{
+    char tmp[24];
+    int len = 0;
+    do {
+        tmp[len++] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n);
+    for (int i = 0; i < len; i++)
+        buf[i] = tmp[len - 1 - i];
+    return len;
+}
+
+/* v as a decimal of at most 15 significant digits in fixed notation, when
+ * it is one: v = q / 10^k exactly as strtod reads it. Then that text is what
+ * the search below finds (fewer digits read back to another double). */
+static int short_decimal(char *buf, size_t cap, double v)
+{
+    static const double pow10[16] = {1,    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    double a = fabs(v);
+    if (!(a >= 1e-4 && a < 1e10) || cap < 40)
+        return -1;
+    for (int k = 1; k <= 15; k++) {
+        double q = nearbyint(a * pow10[k]);
+        if (q >= 1e15)
+            return -1;
+        if (q / pow10[k] != a)
+            continue;
+        char digits[24];
+        int len = utoa(digits, (unsigned long long)q), pad = len <= k ? k + 1 - len : 0;
+        char *o = buf;
+        if (v < 0)
+            *o++ = '-';
+        /* digits with `pad` leading zeros, the point before the last k */
+        int total = len + pad, int_len = total - k, last = total - 1;
+        while (last >= int_len && (last < pad ? '0' : digits[last - pad]) == '0')
+            last--;
+        for (int i = 0; i <= last; i++) {
+            if (i == int_len)
+                *o++ = '.';
+            *o++ = i < pad ? '0' : digits[i - pad];
+        }
+        *o = '\0';
+        return 0;
+    }
+    return -1;
+}
+
+void trace_format_num(char *buf, size_t cap, double v)
+{
+    if (fabs(v) < 1e10 && v == (double)(long long)v && !(v == 0 && signbit(v)) && cap >= 24) {
+        char *o = buf;
+        if (v < 0)
+            *o++ = '-';
+        o[utoa(o, (unsigned long long)fabs(v))] = '\0';
+        return;
+    }
+    if (short_decimal(buf, cap, v) == 0)
+        return;
+    char e17[40];
+    if (!isfinite(v) || cap < 32 || snprintf(e17, sizeof e17, "%.16e", v) >= (int)sizeof e17) {
+        for (int prec = 10; prec <= 17 && !round_trips(buf, cap, prec, v); prec++)
+            ;
+        return;
+    }
+    const char *s = e17;
+    int neg = *s == '-';
+    if (neg)
+        s++;
+    char d17[17], d[17];
+    d17[0] = s[0];
+    memcpy(d17 + 1, s + 2, 16); /* "d.dddddddddddddddde+XX" */
+    int x17 = atoi(s + 19);
+    char tried[40] = "";
+    for (int p = 10; p <= 17; p++) {
+        int x = x17;
+        if (round_digits(d17, p, d, &x) < 0) {
+            if (round_trips(buf, cap, p, v))
+                return;
+            continue;
+        }
+        g_style(buf, neg, d, p, x);
+        if (!strcmp(buf, tried))
+            continue; /* the same text as at p - 1 (trailing zeros): it did not read back */
+        double back;
+        if (mls_parse_double(buf, &back) < 0)
+            back = strtod(buf, NULL); /* subnormals: ERANGE, but they read back */
+        if (p == 17 || back == v)
+            return;
+        snprintf(tried, sizeof tried, "%s", buf);
+    }
+    snprintf(buf, cap, "%.17g", v);
+}
+
 static void put_num(FILE *f, double v)
 {
     char buf[40];
-    for (int prec = 10; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
+    trace_format_num(buf, sizeof buf, v);
     fputs(buf, f);
 }
 
@@ -323,15 +540,18 @@ static void put_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j)
+static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j, int host_cols)
 {
-    fprintf(f, "%lld,", (long long)j->id);
+    put_int(f, (long long)j->id);
+    fputc(',', f);
     put_num(f, j->submit);
     fputc(',', f);
     put_str(f, t->users.names[j->user]);
     fputc(',', f);
     put_str(f, t->workloads.names[j->workload]);
-    fprintf(f, ",%d,", j->gpus);
+    fputc(',', f);
+    put_int(f, j->gpus);
+    fputc(',', f);
     put_num(f, j->work);
     fputc(',', f);
     if (!isnan(j->duration))
@@ -341,7 +561,32 @@ static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j)
     fputc(',', f);
     if (isfinite(j->deadline))
         put_num(f, j->deadline);
-    fprintf(f, ",%d,%d,%d,%s\n", j->min_gpus, j->max_gpus, j->batch_size, mode_names[j->mode]);
+    fputc(',', f);
+    put_int(f, j->min_gpus);
+    fputc(',', f);
+    put_int(f, j->max_gpus);
+    fputc(',', f);
+    put_int(f, j->batch_size);
+    fputc(',', f);
+    fputs(mode_names[j->mode], f);
+    if (host_cols) {
+        fputc(',', f);
+        if (j->cpus > 0)
+            put_num(f, j->cpus);
+        fputc(',', f);
+        if (j->mem_gb > 0)
+            put_num(f, j->mem_gb);
+    }
+    fputc('\n', f);
+}
+
+/* 1 when some job sets cpus or mem_gb (the writer then adds those columns). */
+static int has_host_cols(const mls_trace_t *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->jobs[i].cpus > 0 || t->jobs[i].mem_gb > 0)
+            return 1;
+    return 0;
 }
 
 int trace_write_csv(const mls_trace_t *t, const char *path, mls_err_t *err)
@@ -350,10 +595,12 @@ int trace_write_csv(const mls_trace_t *t, const char *path, mls_err_t *err)
     if (mls_atomic_open(&af, path, err) < 0)
         return -1;
     FILE *f = af.fp;
-    for (int c = 0; c < N_COLS; c++)
+    int host_cols = has_host_cols(t);
+    int n_cols = host_cols ? N_COLS : C_CPUS;
+    for (int c = 0; c < n_cols; c++)
         fprintf(f, "%s%s", c ? "," : "", col_names[c]);
     fputc('\n', f);
     for (size_t i = 0; i < t->n; i++)
-        write_job(f, t, &t->jobs[i]);
+        write_job(f, t, &t->jobs[i], host_cols);
     return mls_atomic_commit(&af, err);
 }

@@ -15,7 +15,13 @@
  *   min_gpus, max_gpus   elastic range, default = gpus
  *   batch_size    per-GPU batch, default 0 (the workload's own)
  *   mode          batch-size adaptation: static (default), accordion, gns
+ *   cpus          CPU cores the job asks for, > 0; empty = the cluster's CPUs per
+ *                 GPU times gpus (filled where the view is built)
+ *   mem_gb        host memory in GB, > 0; empty = the cluster's memory per GPU
+ *                 times gpus
  *
+ * The writer emits the cpus and mem_gb columns only when some job sets them,
+ * so traces without them are written exactly as before.
  * Fields may be double-quoted (RFC 4180). Lines starting with '#' are comments.
  * A column not listed above is an error unless TRACE_IGNORE_EXTRA is given.
  * Every error names the file, the line and the field. */
@@ -42,6 +48,8 @@ typedef struct mls_job {
     int min_gpus, max_gpus;
     int batch_size;
     mls_adapt_mode_t mode;
+    double cpus;   /* CPU cores asked for, 0 = not given (cluster default) */
+    double mem_gb; /* host memory in GB, 0 = not given (cluster default) */
 } mls_job_t;
 
 typedef struct mls_trace {
@@ -63,6 +71,9 @@ size_t trace_add(mls_trace_t *t, const mls_job_t *job);
  * min <= gpus <= max. */
 int trace_validate(const mls_trace_t *t, mls_err_t *err);
 int trace_read_csv(mls_trace_t *t, const char *path, unsigned flags, mls_err_t *err);
+/* The shortest "%.*g" text, precision 10 to 17, that reads back to v (the
+ * writer's number format). */
+void trace_format_num(char *buf, size_t cap, double v);
 /* Writes atomically (a failed write leaves no file). */
 int trace_write_csv(const mls_trace_t *t, const char *path, mls_err_t *err);
 

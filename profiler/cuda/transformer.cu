@@ -11,46 +11,30 @@
  * compute exact gradients (nothing is learned; only time is measured); GEMM
  * shapes and counts are exact. Timed with CUDA events after warm-up; prints one
  * curve row per batch size (median, p10, p90 of the iteration time, samples/s,
- * peak device memory from cudaMemGetInfo).
+ * peak device memory from cudaMemGetInfo) as a curve file (# mlsched-curves v1);
+ * with --progress BATCH it runs one batch and prints mlsched-progress lines, the
+ * protocol `mlsched profile run` reads.
  *
- *   mlsched-gpu-bench [--self-test] [--batch-sizes 8,16,...] [--hidden 512]
- *       [--heads 8] [--layers 6] [--seq 128] [--iters 30] [--warmup 10]   */
-#include <cublas_v2.h>
+ * The command line, timing and output are bench.cu's (shared by all workloads).
+ *
+ *   mlsched-gpu-bench [transformer] [--self-test] [--batch-sizes 8,16,...] [--hidden 512]
+ *       [--heads 8] [--layers 6] [--seq 128] [--iters 30] [--warmup 10]
+ *       [--gpu-type T] [--progress BATCH] [--grad-bytes SIZE]   */
+#include "bench.h"
+
 #include <cuda_bf16.h>
-#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <vector>
-
-#define CK(x)                                                                                \
-    do {                                                                                     \
-        cudaError_t e_ = (x);                                                                \
-        if (e_ != cudaSuccess) {                                                             \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
-#define CB(x)                                                                                \
-    do {                                                                                     \
-        cublasStatus_t s_ = (x);                                                             \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                   \
-            fprintf(stderr, "%s:%d: %s: cublas status %d\n", __FILE__, __LINE__, #x, (int)s_); \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
 
 typedef __nv_bfloat16 bf16;
 
 struct cfg {
-    int hidden = 512, heads = 8, layers = 6, seq = 128, iters = 30, warmup = 10;
-    std::vector<int> batches{8, 16, 32, 64, 128};
+    int hidden = 512, heads = 8, layers = 6, seq = 128;
 };
 
-__global__ void fill_kernel(bf16 *p, size_t n, unsigned seed)
+static __global__ void fill_kernel(bf16 *p, size_t n, unsigned seed)
 {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i < n) {
@@ -62,7 +46,7 @@ __global__ void fill_kernel(bf16 *p, size_t n, unsigned seed)
 }
 
 /* one warp per row: max, exp, sum, normalize */
-__global__ void softmax_rows(bf16 *x, int rows, int cols)
+static __global__ void softmax_rows(bf16 *x, int rows, int cols)
 {
     int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
     if (row >= rows)
@@ -82,7 +66,7 @@ __global__ void softmax_rows(bf16 *x, int rows, int cols)
         r[c] = __float2bfloat16(__expf(__bfloat162float(r[c]) - m) / s);
 }
 
-__global__ void layernorm_rows(const bf16 *x, bf16 *y, int rows, int cols)
+static __global__ void layernorm_rows(const bf16 *x, bf16 *y, int rows, int cols)
 {
     int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
     if (row >= rows)
@@ -103,7 +87,7 @@ __global__ void layernorm_rows(const bf16 *x, bf16 *y, int rows, int cols)
         y[(size_t)row * cols + c] = __float2bfloat16((__bfloat162float(r[c]) - mean) * inv);
 }
 
-__global__ void gelu(bf16 *x, size_t n)
+static __global__ void gelu(bf16 *x, size_t n)
 {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i < n) {
@@ -112,7 +96,7 @@ __global__ void gelu(bf16 *x, size_t n)
     }
 }
 
-__global__ void sgd_momentum(bf16 *p, const bf16 *g, float *m, size_t n, float lr)
+static __global__ void sgd_momentum(bf16 *p, const bf16 *g, float *m, size_t n, float lr)
 {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     if (i < n) {
@@ -124,7 +108,7 @@ __global__ void sgd_momentum(bf16 *p, const bf16 *g, float *m, size_t n, float l
 
 static unsigned blocks(size_t n, int t)
 {
-    return (unsigned)((n + t - 1) / t);
+    return bench_blocks(n, t);
 }
 
 /* C[m,n] = A[m,k] B[k,n] in column-major bf16, fp32 accumulation */
@@ -161,17 +145,16 @@ struct buffers {
     size_t n_params = 0;
 };
 
-static bf16 *dalloc(size_t n)
+static bf16 *dalloc(dev_pool &pool, size_t n)
 {
-    bf16 *p;
-    CK(cudaMalloc(&p, n * sizeof(bf16)));
+    bf16 *p = pool.get<bf16>(n);
     fill_kernel<<<blocks(n, 256), 256>>>(p, n, (unsigned)n);
     CK(cudaGetLastError());
     return p;
 }
 
-/* One iteration: forward and backward through every layer, then the optimizer. */
-static void iteration(cublasHandle_t h, const cfg &c, int B, buffers &bf)
+/* Forward and backward through every layer (the optimizer step is update()). */
+static void forward_backward(cublasHandle_t h, const cfg &c, int B, buffers &bf)
 {
     int H = c.hidden, S = c.seq, nh = c.heads, dh = H / nh, F = 4 * H, T = B * S;
     for (int l = 0; l < c.layers; l++) {
@@ -205,15 +188,20 @@ static void iteration(cublasHandle_t h, const cfg &c, int B, buffers &bf)
         gemm_batched(h, S, dh, S, a[2], a[1] + (size_t)T * H, g + (size_t)T * H, B * nh); /* dK */
         gemm_bwd(h, 3 * H, T, H, gl + o0, g, w[0], a[0], a[1]);
     }
-    sgd_momentum<<<blocks(bf.n_params, 256), 256>>>(bf.w[0], gw, bf.mom, bf.n_params, 1e-4f);
 }
 
-static void setup(const cfg &c, int B, buffers &bf)
+static void update(const buffers &bf)
+{
+    sgd_momentum<<<blocks(bf.n_params, 256), 256>>>(bf.w[0], bf.grad_w, bf.mom, bf.n_params,
+                                                    1e-4f);
+}
+
+static void setup(const cfg &c, int B, buffers &bf, dev_pool &pool)
 {
     int H = c.hidden, S = c.seq, nh = c.heads, F = 4 * H;
     size_t T = (size_t)B * S;
     bf.n_params = (size_t)c.layers * 12 * H * H;
-    bf16 *wall = dalloc(bf.n_params);
+    bf16 *wall = dalloc(pool, bf.n_params);
     for (int l = 0; l < c.layers; l++) {
         bf16 *base = wall + (size_t)l * 12 * H * H;
         bf.w.push_back(base);
@@ -222,28 +210,17 @@ static void setup(const cfg &c, int B, buffers &bf)
         bf.w.push_back(base + (size_t)4 * H * H + (size_t)F * H);
         size_t sizes[8] = {T * H, 3 * T * H, (size_t)B * nh * S * S, T * H, T * H, T * H, T * F, T * H};
         for (int k = 0; k < 8; k++)
-            bf.act.push_back(dalloc(sizes[k]));
+            bf.act.push_back(dalloc(pool, sizes[k]));
     }
-    bf.grad_w = dalloc(bf.n_params);
+    bf.grad_w = dalloc(pool, bf.n_params);
     size_t sc = std::max(T * (H + F), (size_t)2 * B * nh * S * S);
-    bf.scratch = dalloc(sc + 3 * T * H);
-    CK(cudaMalloc(&bf.mom, bf.n_params * sizeof(float)));
+    bf.scratch = dalloc(pool, sc + 3 * T * H);
+    bf.mom = pool.get<float>(bf.n_params);
     CK(cudaMemset(bf.mom, 0, bf.n_params * sizeof(float)));
 }
 
-static void teardown(buffers &bf)
-{
-    cudaFree(bf.w[0]);
-    for (bf16 *p : bf.act)
-        cudaFree(p);
-    cudaFree(bf.grad_w);
-    cudaFree(bf.scratch);
-    cudaFree(bf.mom);
-    bf = buffers();
-}
-
 /* GEMM check against a CPU reference on a small random problem. */
-static int self_test(cublasHandle_t h)
+static int self_test(cublasHandle_t h, FILE *out)
 {
     const int m = 67, n = 45, k = 129;
     std::vector<bf16> A(m * k), B(k * n), C(m * n);
@@ -270,7 +247,7 @@ static int self_test(cublasHandle_t h)
             den += ref * ref;
         }
     double rel = sqrt(num / den);
-    printf("self-test: GEMM %dx%dx%d bf16 vs float64 CPU: relative error %.2e (%s)\n", m, n, k,
+    fprintf(out, "self-test: GEMM %dx%dx%d bf16 vs float64 CPU: relative error %.2e (%s)\n", m, n, k,
            rel, rel < 1e-2 ? "ok" : "FAIL");
     cudaFree(dA);
     cudaFree(dB);
@@ -278,85 +255,82 @@ static int self_test(cublasHandle_t h)
     return rel < 1e-2 ? 0 : 1;
 }
 
-static std::vector<int> parse_list(const char *s)
-{
-    std::vector<int> v;
-    for (const char *p = s; *p;) {
-        v.push_back(atoi(p));
-        const char *c = strchr(p, ',');
-        if (!c)
-            break;
-        p = c + 1;
-    }
-    return v;
-}
-
-int main(int argc, char **argv)
-{
+/* The workload for bench.cu: one encoder stack per batch size. */
+class transformer_workload : public bench_workload {
+  public:
     cfg c;
-    int only_test = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "0";
-        if (!strcmp(a, "--self-test")) only_test = 1;
-        else if (!strcmp(a, "--batch-sizes")) { c.batches = parse_list(v); i++; }
-        else if (!strcmp(a, "--hidden")) { c.hidden = atoi(v); i++; }
-        else if (!strcmp(a, "--heads")) { c.heads = atoi(v); i++; }
-        else if (!strcmp(a, "--layers")) { c.layers = atoi(v); i++; }
-        else if (!strcmp(a, "--seq")) { c.seq = atoi(v); i++; }
-        else if (!strcmp(a, "--iters")) { c.iters = atoi(v); i++; }
-        else if (!strcmp(a, "--warmup")) { c.warmup = atoi(v); i++; }
-        else { fprintf(stderr, "mlsched-gpu-bench: unknown argument %s\n", a); return 2; }
+    cublasHandle_t h = nullptr;
+    buffers bf;
+    dev_pool pool;
+    int batch = 0;
+
+    ~transformer_workload() override
+    {
+        if (h)
+            cublasDestroy(h);
     }
-    int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
-        fprintf(stderr, "mlsched-gpu-bench: no CUDA device\n");
-        return 77;
+    cublasHandle_t handle()
+    {
+        if (!h)
+            CB(cublasCreate(&h));
+        return h;
     }
-    cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
-    int drv = 0, rt = 0;
-    cudaDriverGetVersion(&drv);
-    cudaRuntimeGetVersion(&rt);
-    printf("# gpu_name=%s\n# cuda_driver=%d cuda_runtime=%d sms=%d\n", prop.name, drv, rt,
-           prop.multiProcessorCount);
-    cublasHandle_t h;
-    CB(cublasCreate(&h));
-    if (self_test(h) || only_test)
-        return only_test ? 0 : 1;
-    printf("workload,gpu_type,num_gpus,num_nodes,local_bsz,accum_steps,iter_time_s,"
-           "iter_time_p10_s,iter_time_p90_s,sync_time_s,samples_per_s,mem_bytes,iters\n");
-    for (int B : c.batches) {
-        buffers bf;
-        size_t free0, total;
-        CK(cudaMemGetInfo(&free0, &total));
-        setup(c, B, bf);
-        cudaEvent_t e0, e1;
-        CK(cudaEventCreate(&e0));
-        CK(cudaEventCreate(&e1));
-        std::vector<float> ms;
-        for (int it = 0; it < c.warmup + c.iters; it++) {
-            CK(cudaEventRecord(e0));
-            iteration(h, c, B, bf);
-            CK(cudaEventRecord(e1));
-            CK(cudaEventSynchronize(e1));
-            CK(cudaGetLastError());
-            float t;
-            CK(cudaEventElapsedTime(&t, e0, e1));
-            if (it >= c.warmup)
-                ms.push_back(t);
-        }
-        size_t free1;
-        CK(cudaMemGetInfo(&free1, &total));
-        std::sort(ms.begin(), ms.end());
-        double med = ms[ms.size() / 2] / 1e3, p10 = ms[ms.size() / 10] / 1e3,
-               p90 = ms[ms.size() * 9 / 10] / 1e3;
-        printf("transformer-h%d-l%d-s%d,h100,1,1,%d,1,%.6f,%.6f,%.6f,0,%.2f,%zu,%zu\n",
-               c.hidden, c.layers, c.seq, B, med, p10, p90, B / med, free0 - free1, ms.size());
-        fflush(stdout);
-        cudaEventDestroy(e0);
-        cudaEventDestroy(e1);
-        teardown(bf);
+    std::string name() const override
+    {
+        return "transformer-h" + std::to_string(c.hidden) + "-l" + std::to_string(c.layers) +
+               "-s" + std::to_string(c.seq);
     }
-    cublasDestroy(h);
-    return 0;
+    std::string notes() const override
+    {
+        return "built-in Transformer encoder (profiler/cuda/transformer.cu): bf16 storage, "
+               "fp32 accumulation; mem_bytes = device memory taken (cudaMemGetInfo difference)";
+    }
+    int self_test(FILE *out) override { return ::self_test(handle(), out); }
+    void setup(int B) override
+    {
+        batch = B;
+        ::setup(c, B, bf, pool);
+    }
+    void forward_backward() override { ::forward_backward(handle(), c, batch, bf); }
+    void update() override { ::update(bf); }
+    void teardown() override
+    {
+        pool.free_all();
+        bf = buffers();
+    }
+    size_t param_bytes() const override
+    {
+        return (size_t)c.layers * 12 * c.hidden * c.hidden * sizeof(bf16);
+    }
+    void describe(FILE *out) const override
+    {
+        fprintf(out, "%s: %d layers, hidden %d, %d heads, FFN %d, sequence %d; %zu parameters "
+                     "(bf16)\n",
+                name().c_str(), c.layers, c.hidden, c.heads, 4 * c.hidden, c.seq,
+                param_bytes() / sizeof(bf16));
+    }
+};
+
+int transformer_main(int argc, char **argv)
+{
+    transformer_workload w;
+    bench_common bc;
+    bc.batches = {8, 16, 32, 64, 128};
+    std::vector<bench_opt> opts = {
+        {"hidden", &w.c.hidden, 8, "model width H"},
+        {"heads", &w.c.heads, 1, "attention heads (must divide H)"},
+        {"layers", &w.c.layers, 1, "encoder layers"},
+        {"seq", &w.c.seq, 1, "sequence length"},
+    };
+    int rc = bench_parse(argc, argv, "transformer",
+                         "One training iteration of an L-layer Transformer encoder (cuBLAS, bf16 "
+                         "with fp32\naccumulation): forward, backward, SGD with momentum.",
+                         bc, opts);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (w.c.hidden % w.c.heads) {
+        fprintf(stderr, "mlsched-gpu-bench transformer: --heads must divide --hidden\n");
+        return 2;
+    }
+    return bench_run_training(w, bc);
 }

@@ -5,13 +5,18 @@ Trains ResNet-50, ResNet-18 (torchvision) or a Transformer encoder stack with a 
 optimizer step, and prints one progress line per iteration in mlsched's progress
 protocol:
 
-    mlsched-progress iter=<n> samples=<n> iter_time=<s> batch=<b>
+    mlsched-progress iter=<n> samples=<n> iter_time=<s> batch=<b> mem=<bytes>
 
 Iteration times are measured between CUDA synchronizations. At the end it prints
 one line `mlsched-summary {json}` with the median/p10/p90 iteration time and the peak
 GPU memory (torch.cuda.max_memory_allocated).
 
     python3 train.py --model resnet50 --bs 64 --iters 40 --warmup 10 [--amp bf16]
+
+Under `mlsched profile run` (which drops warm-up and stops the job itself):
+
+    mlsched profile run -b 16,32,64 --workload resnet50-224-fp32 -o r50.csv -- \
+        python3 train.py --model resnet50 --bs {batch} --iters 100000 --warmup 0
 """
 import argparse
 import json
@@ -71,7 +76,7 @@ def main():
         dt = time.perf_counter() - t0
         done += args.bs
         print(f"mlsched-progress iter={it + 1} samples={done} iter_time={dt:.6f} "
-              f"batch={args.bs}", flush=True)
+              f"batch={args.bs} mem={torch.cuda.max_memory_allocated()}", flush=True)
         if it >= args.warmup:
             times.append(dt)
     times.sort()

@@ -1,0 +1,252 @@
+/* allox.c: AlloX (Le et al., "AlloX: Compute Allocation in Hybrid Clusters",
+ * EuroSys 2020), as Gavel and Shockwave run it on heterogeneous GPUs.
+ *
+ * AlloX (section 3) minimises the total completion time of the waiting jobs
+ * on machines of different speeds by reducing scheduling to a min-cost
+ * bipartite matching: job j placed k-th from the end of machine m's queue
+ * adds k * p_jm to the sum of completion times (p_jm its processing time
+ * there), so matching jobs to (machine, position-from-end) pairs at cost
+ * k * p_jm is exact (Bruno, Coffman and Sethi, 1974). Its fairness knob alpha
+ * (section 4) restricts each decision to the jobs that have waited longest:
+ * of the m waiting jobs only the max(floor(alpha * m), n) earliest arrivals
+ * are matched (n the free GPUs), so a small alpha favours waiting jobs and
+ * alpha = 1 is pure efficiency. Shockwave uses alpha = 0.2.
+ *
+ * Here machines are GPUs, identical within a type, so the positions of a
+ * type aggregate: slot (t, k) takes up to F_t jobs (F_t the type's free
+ * GPUs) at cost k * p_jt, k = 1..ceil(m'/F_t), which is a transportation
+ * problem whose LP relaxation is integral; it is solved with GLPK
+ * (gl_assign). On each type the matched jobs run in the order the matching
+ * implies: highest position-from-end first, ties by shortest processing time
+ * (Smith's rule, which the matching agrees with). Non-preemptive: a running
+ * job keeps its GPUs until it finishes.
+ *
+ * Simplifications:
+ * - Processing time p_jt = remaining work / profiled throughput (oracle, as in
+ *   Gavel's and Shockwave's AlloX, which read the remaining steps).
+ * - Multi-GPU jobs (AlloX assumes one GPU per job; Shockwave allows them):
+ *   each job takes one slot in the matching; when started it needs its
+ *   whole GPU count free on the matched type, and a job that does not fit
+ *   waits for the next decision while later jobs on that type may start.
+ * - Jobs with unknown throughput on every type are never matched.
+ * - Decides at round boundaries (cadence rounds), as in Gavel's simulator.
+ *   A matching that started nobody is not solved again while its inputs (the
+ *   matched jobs, their remaining work, the free GPUs per type) stay the same:
+ *   it would give the same answer. */
+#include "gavel_lp.h"
+#include "policies.h"
+#include "policy_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The inputs of the last matching that started nobody: the same inputs give
+ * the same matching, so it is not solved again (an exact cache). */
+typedef struct idle_key {
+    int64_t *id;
+    double *remaining;
+    int m;
+    int *room; /* free GPUs per type */
+    int n_types;
+} idle_key_t;
+
+typedef struct allox_state {
+    double alpha;
+    idle_key_t idle; /* m = -1: none */
+} allox_state_t;
+
+static void key_clear(idle_key_t *k)
+{
+    free(k->id);
+    free(k->remaining);
+    free(k->room);
+    *k = (idle_key_t){NULL, NULL, -1, NULL, 0};
+}
+
+static int key_matches(const idle_key_t *k, const view_t *v, const int *jobs, int m,
+                       const int *room)
+{
+    if (k->m != m || k->n_types != v->n_types)
+        return 0;
+    for (int t = 0; t < v->n_types; t++)
+        if (k->room[t] != room[t])
+            return 0;
+    for (int i = 0; i < m; i++) {
+        const view_job_t *j = &v->jobs[jobs[i]];
+        if (k->id[i] != j->id || !(k->remaining[i] == j->remaining_work))
+            return 0;
+    }
+    return 1;
+}
+
+static void key_set(idle_key_t *k, const view_t *v, const int *jobs, int m, const int *room)
+{
+    key_clear(k);
+    k->id = pu_alloc((size_t)m, sizeof *k->id);
+    k->remaining = pu_alloc((size_t)m, sizeof *k->remaining);
+    k->room = pu_alloc((size_t)v->n_types, sizeof *k->room);
+    for (int i = 0; i < m; i++) {
+        k->id[i] = v->jobs[jobs[i]].id;
+        k->remaining[i] = v->jobs[jobs[i]].remaining_work;
+    }
+    for (int t = 0; t < v->n_types; t++)
+        k->room[t] = room[t];
+    k->m = m;
+    k->n_types = v->n_types;
+}
+
+int allox_create(void **state, const policy_args_t *args, char *err, size_t errlen)
+{
+    static const char *const known[] = {"alpha", NULL};
+    *state = NULL;
+    if (policy_args_check(args, known, "allox", err, errlen))
+        return -1;
+    double alpha;
+    if (policy_arg_double(args, "alpha", 0.2, &alpha, err, errlen))
+        return -1;
+    if (!(alpha >= 0 && alpha <= 1)) {
+        snprintf(err, errlen, "allox: alpha must be in [0, 1] (got %g)", alpha);
+        return -1;
+    }
+    allox_state_t *s = pu_alloc(1, sizeof *s);
+    s->alpha = alpha;
+    s->idle.m = -1;
+    *state = s;
+    return 0;
+}
+
+void allox_destroy(void *state)
+{
+    allox_state_t *s = state;
+    if (s)
+        key_clear(&s->idle);
+    free(s);
+}
+
+/* Processing time of job j on type t; INFINITY when it cannot run there. */
+static double proc_time(const view_t *v, int j, int t)
+{
+    const view_job_t *jb = &v->jobs[j];
+    if (jb->gpus_requested > v->types[t].total_gpus)
+        return INFINITY;
+    double r = pu_rate(v, j, t);
+    if (!(r > 0))
+        return INFINITY;
+    double rem = isnan(jb->remaining_work) ? 0 : jb->remaining_work;
+    return rem / r;
+}
+
+typedef struct start {
+    int job, type, level;
+    double p;
+} start_t;
+
+static int cmp_start(const void *pa, const void *pb)
+{
+    const start_t *a = pa, *b = pb;
+    if (a->type != b->type)
+        return a->type - b->type;
+    if (a->level != b->level)
+        return b->level - a->level; /* furthest from the end runs first */
+    if (a->p != b->p)
+        return a->p < b->p ? -1 : 1;
+    return a->job - b->job;
+}
+
+/* Matches the chosen waiting jobs to (type, position) slots; fills st. */
+static int match(const view_t *v, const int *jobs, int m, const int *free_gpus, start_t *st,
+                 char *err, size_t errlen)
+{
+    int T = v->n_types, n_slots = 0;
+    int *levels = pu_alloc((size_t)T, sizeof *levels);
+    for (int t = 0; t < T; t++) {
+        levels[t] = free_gpus[t] > 0 ? (m + free_gpus[t] - 1) / free_gpus[t] : 0;
+        n_slots += levels[t];
+    }
+    int *slot_type = pu_alloc((size_t)n_slots, sizeof *slot_type);
+    int *slot_level = pu_alloc((size_t)n_slots, sizeof *slot_level);
+    int *slot_cap = pu_alloc((size_t)n_slots, sizeof *slot_cap);
+    for (int t = 0, s = 0; t < T; t++)
+        for (int k = 1; k <= levels[t]; k++, s++)
+            slot_type[s] = t, slot_level[s] = k, slot_cap[s] = free_gpus[t];
+    double *cost = pu_alloc((size_t)m * n_slots, sizeof *cost);
+    for (int i = 0; i < m; i++)
+        for (int s = 0; s < n_slots; s++)
+            cost[(size_t)i * n_slots + s] = slot_level[s] * proc_time(v, jobs[i], slot_type[s]);
+    int *slot_of = pu_alloc((size_t)m, sizeof *slot_of);
+    int rc = gl_assign(m, n_slots, cost, slot_cap, slot_of, err, errlen);
+    for (int i = 0; rc == 0 && i < m; i++) {
+        int s = slot_of[i];
+        st[i] = (start_t){jobs[i], s >= 0 ? slot_type[s] : -1, s >= 0 ? slot_level[s] : 0,
+                          s >= 0 ? proc_time(v, jobs[i], slot_type[s]) : INFINITY};
+    }
+    free(slot_of);
+    free(cost);
+    free(slot_cap);
+    free(slot_level);
+    free(slot_type);
+    free(levels);
+    return rc;
+}
+
+int allox_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
+{
+    allox_state_t *s = state;
+    pu_room_t room;
+    pu_room_init(&room, v);
+    int *wait = pu_alloc((size_t)v->n_jobs, sizeof *wait);
+    int n_wait = 0, rc = 0;
+    pu_arrival_order(v, wait);
+    for (int i = 0; i < v->n_jobs; i++) /* running jobs keep their GPUs */
+        if (pu_holds(&v->jobs[wait[i]]))
+            pu_keep(v, &room, plan, wait[i]);
+    for (int i = 0; i < v->n_jobs; i++) {
+        int j = wait[i], runnable = 0;
+        if (plan_find(plan, j) >= 0 || pu_holds(&v->jobs[j]))
+            continue;
+        for (int t = 0; t < v->n_types; t++) /* a type with free GPUs it can use */
+            runnable |= room.room[t] > 0 && isfinite(proc_time(v, j, t));
+        if (runnable)
+            wait[n_wait++] = j; /* longest waiting first: arrival order */
+    }
+    int n_free = pu_room_total(&room);
+    if (n_free > 0 && n_wait > 0) {
+        int m = (int)floor(s->alpha * n_wait);
+        if (m < n_free)
+            m = n_free;
+        if (m > n_wait)
+            m = n_wait;
+        start_t *st = pu_alloc((size_t)m, sizeof *st);
+        int cached = key_matches(&s->idle, v, wait, m, room.room), started = 0;
+        if (!cached) {
+            int *room_before = pu_alloc((size_t)v->n_types, sizeof *room_before);
+            for (int t = 0; t < v->n_types; t++)
+                room_before[t] = room.room[t];
+            rc = match(v, wait, m, room.room, st, err, errlen);
+            if (rc == 0) {
+                qsort(st, (size_t)m, sizeof *st, cmp_start);
+                for (int i = 0; i < m; i++) {
+                    int t = st[i].type, g = v->jobs[st[i].job].gpus_requested;
+                    if (t >= 0 && room.room[t] >= g) {
+                        plan_run(plan, st[i].job, t, g);
+                        room.room[t] -= g;
+                        started++;
+                    }
+                }
+                if (!started)
+                    key_set(&s->idle, v, wait, m, room_before);
+            }
+            free(room_before);
+        }
+        if (rc != 0) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", err);
+            snprintf(err, errlen, "allox at t=%.0f s: %s", v->now, msg);
+        }
+        free(st);
+    }
+    free(wait);
+    pu_room_free(&room);
+    return rc;
+}

@@ -1,0 +1,369 @@
+/* gavel_round.c: Gavel's round mechanism (see gavel_round.h): priorities from
+ * allocation over received share, greedy per-type filling, lease extension by
+ * listing kept jobs first, recompute gating. State lives in gr_state_t, keyed
+ * by job id, so it survives the view's reindexing between calls. */
+#include "gavel_round.h"
+#include "policy_util.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct gr_row {
+    int64_t id[2]; /* id[1] = -1 for a single job */
+    double *x;     /* n_types: allocation */
+    double *recv;  /* n_types: s received since the recompute */
+    double *prio;  /* n_types: priority at the last fill */
+} gr_row_t;
+
+typedef struct gr_last {
+    int row; /* index into rows, -1 for a job run from leftovers */
+    int type;
+} gr_last_t;
+
+struct gr_state {
+    int n_types;
+    gr_row_t *rows;
+    int n_rows;
+    int have_alloc;
+    double reset_time;  /* time of the last recompute */
+    int64_t *alloc_ids; /* sorted active job ids at the last recompute */
+    int n_alloc_ids;
+    gr_last_t *last; /* what the previous fill scheduled */
+    int n_last;
+    double last_call; /* NAN before the first call */
+    gsl_rng *rng;     /* type-order shuffles, seeded from the view at first use */
+};
+
+gr_state_t *gr_create(void)
+{
+    gr_state_t *s = pu_alloc(1, sizeof *s);
+    s->last_call = NAN;
+    return s;
+}
+
+static void free_rows(gr_state_t *s)
+{
+    for (int r = 0; r < s->n_rows; r++) {
+        free(s->rows[r].x);
+        free(s->rows[r].recv);
+        free(s->rows[r].prio);
+    }
+    free(s->rows);
+    s->rows = NULL;
+    s->n_rows = 0;
+}
+
+void gr_destroy(gr_state_t *s)
+{
+    if (!s)
+        return;
+    free_rows(s);
+    free(s->alloc_ids);
+    free(s->last);
+    if (s->rng)
+        gsl_rng_free(s->rng);
+    free(s);
+}
+
+void gr_begin(gr_state_t *s, const view_t *v)
+{
+    double dt = isnan(s->last_call) ? 0.0 : v->now - s->last_call;
+    if (dt > 0)
+        for (int k = 0; k < s->n_last; k++)
+            if (s->last[k].row >= 0 && s->last[k].row < s->n_rows)
+                s->rows[s->last[k].row].recv[s->last[k].type] += dt;
+    s->last_call = v->now;
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+static int64_t *sorted_ids(const view_t *v)
+{
+    int64_t *ids = pu_alloc((size_t)v->n_jobs, sizeof *ids);
+    for (int j = 0; j < v->n_jobs; j++)
+        ids[j] = v->jobs[j].id;
+    qsort(ids, (size_t)v->n_jobs, sizeof *ids, cmp_i64);
+    return ids;
+}
+
+int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
+{
+    if (!s->have_alloc)
+        return 1;
+    if (v->now - s->reset_time < min_interval)
+        return 0;
+    if (s->n_alloc_ids != v->n_jobs)
+        return 1;
+    int64_t *ids = sorted_ids(v);
+    int same = v->n_jobs == 0 ||
+               memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
+    free(ids);
+    return !same;
+}
+
+void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],
+                       const double *x)
+{
+    free_rows(s);
+    int T = s->n_types = v->n_types;
+    s->rows = pu_alloc((size_t)n_rows, sizeof *s->rows);
+    s->n_rows = n_rows;
+    for (int r = 0; r < n_rows; r++) {
+        gr_row_t *row = &s->rows[r];
+        row->id[0] = v->jobs[jobs[r][0]].id;
+        row->id[1] = jobs[r][1] >= 0 ? v->jobs[jobs[r][1]].id : -1;
+        row->x = pu_alloc((size_t)T, sizeof *row->x);
+        row->recv = pu_alloc((size_t)T, sizeof *row->recv);
+        row->prio = pu_alloc((size_t)T, sizeof *row->prio);
+        memcpy(row->x, x + (size_t)r * T, (size_t)T * sizeof *row->x);
+    }
+    free(s->alloc_ids);
+    s->alloc_ids = sorted_ids(v);
+    s->n_alloc_ids = v->n_jobs;
+    s->have_alloc = 1;
+    s->reset_time = v->now;
+    s->n_last = 0; /* rows were replaced: nothing to credit */
+}
+
+/* ---- filling ----------------------------------------------------------- */
+
+typedef struct id_idx {
+    int64_t id;
+    int idx;
+} id_idx_t;
+
+static int cmp_id_idx(const void *pa, const void *pb)
+{
+    return cmp_i64(&((const id_idx_t *)pa)->id, &((const id_idx_t *)pb)->id);
+}
+
+/* View index of a job id, -1 when not active. */
+static int index_of(const id_idx_t *map, int n, int64_t id)
+{
+    if (id < 0 || n == 0)
+        return -1;
+    id_idx_t key = {id, 0};
+    const id_idx_t *hit = bsearch(&key, map, (size_t)n, sizeof key, cmp_id_idx);
+    return hit ? hit->idx : -1;
+}
+
+/* A candidate for a type's queue. */
+typedef struct entry {
+    int row;    /* allocation row, or -1 - job for a job run from leftovers */
+    int job[2]; /* view indices */
+    double prio, deficit, x;
+    int seq; /* tie-break: position in row order */
+} entry_t;
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+    const entry_t *a = pa, *b = pb;
+    if (a->prio != b->prio)
+        return a->prio > b->prio ? -1 : 1;
+    if (a->deficit != b->deficit)
+        return a->deficit > b->deficit ? -1 : 1;
+    if (a->x != b->x)
+        return a->x > b->x ? -1 : 1;
+    return a->seq - b->seq;
+}
+
+/* A single job may run on a type when it fits and its rate is not known 0. */
+static int single_usable(const view_t *v, int j, int t)
+{
+    int g = v->jobs[j].gpus_requested;
+    if (g <= 0 || g > v->types[t].total_gpus)
+        return 0;
+    double r = pu_rate(v, j, t);
+    return isnan(r) || r > 0;
+}
+
+/* Types fastest first: by the mean over jobs of rate / the job's best rate. */
+static void type_order(const view_t *v, int *order)
+{
+    double *score = pu_alloc((size_t)v->n_types, sizeof *score);
+    for (int j = 0; j < v->n_jobs; j++) {
+        double best = pu_best_rate(v, j);
+        for (int t = 0; t < v->n_types && best > 0; t++) {
+            double r = pu_rate(v, j, t);
+            if (r > 0)
+                score[t] += r / best;
+        }
+    }
+    for (int t = 0; t < v->n_types; t++)
+        order[t] = t;
+    for (int a = 1; a < v->n_types; a++) /* insertion sort: few types */
+        for (int b = a; b > 0 && score[order[b]] > score[order[b - 1]]; b--) {
+            int tmp = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = tmp;
+        }
+    free(score);
+}
+
+/* The queue of type t: allocation rows with every member active, then every
+ * active job without a single row of its own (priority 0). */
+static int build_queue(gr_state_t *s, const view_t *v, const id_idx_t *map, int t,
+                       const unsigned char *has_single, entry_t *q)
+{
+    int n = 0;
+    double elapsed = v->now - s->reset_time;
+    for (int r = 0; r < s->n_rows; r++) {
+        gr_row_t *row = &s->rows[r];
+        int a = index_of(map, v->n_jobs, row->id[0]);
+        int b = row->id[1] >= 0 ? index_of(map, v->n_jobs, row->id[1]) : -1;
+        double x = t < s->n_types ? row->x[t] : 0.0;
+        double recv = t < s->n_types ? row->recv[t] : 0.0;
+        double prio = 0.0;
+        if (x > 0)
+            prio = recv > 0 && elapsed > 0 ? x / (recv / elapsed) : x * GR_NEW_PRIORITY;
+        if (t < s->n_types)
+            row->prio[t] = prio;
+        if (a < 0 || (row->id[1] >= 0 && b < 0))
+            continue; /* a member finished */
+        if (b < 0 ? !single_usable(v, a, t) : !(x > 0))
+            continue; /* pairs run only where they are allocated */
+        q[n++] = (entry_t){r, {a, b}, prio, x * elapsed - recv, x, r};
+    }
+    for (int j = 0; j < v->n_jobs; j++)
+        if (!has_single[j] && single_usable(v, j, t))
+            q[n++] = (entry_t){-1 - j, {j, -1}, 0.0, 0.0, 0.0, s->n_rows + j};
+    qsort(q, (size_t)n, sizeof *q, cmp_entry);
+    return n;
+}
+
+typedef struct chosen {
+    entry_t e;
+    int type, gpus, kept;
+} chosen_t;
+
+static int cmp_chosen(const void *pa, const void *pb)
+{
+    const chosen_t *a = pa, *b = pb;
+    if (a->kept != b->kept)
+        return b->kept - a->kept; /* kept jobs first */
+    if (a->gpus != b->gpus)
+        return b->gpus - a->gpus; /* then large jobs first */
+    return a->e.seq - b->e.seq;
+}
+
+/* 1 when every member already holds exactly this type and count. */
+static int keeps(const view_t *v, const entry_t *e, int type, int gpus)
+{
+    for (int k = 0; k < 2; k++) {
+        if (e->job[k] < 0)
+            continue;
+        const view_job_t *j = &v->jobs[e->job[k]];
+        if (!pu_holds(j) || j->cur_type != type || j->cur_gpus != gpus)
+            return 0;
+    }
+    return 1;
+}
+
+static void emit(const view_t *v, chosen_t *ch, int n, plan_t *plan)
+{
+    qsort(ch, (size_t)n, sizeof *ch, cmp_chosen);
+    (void)v;
+    for (int i = 0; i < n; i++) {
+        int a = ch[i].e.job[0], b = ch[i].e.job[1];
+        int ia = plan_run(plan, a, ch[i].type, ch[i].gpus);
+        if (b >= 0) {
+            int ib = plan_run(plan, b, ch[i].type, ch[i].gpus);
+            plan->allocs[ia].pack_with = b;
+            plan->allocs[ib].pack_with = a;
+        }
+    }
+}
+
+void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
+{
+    int J = v->n_jobs;
+    id_idx_t *map = pu_alloc((size_t)J, sizeof *map);
+    for (int j = 0; j < J; j++)
+        map[j] = (id_idx_t){v->jobs[j].id, j};
+    qsort(map, (size_t)J, sizeof *map, cmp_id_idx);
+    unsigned char *has_single = pu_alloc((size_t)J, 1);
+    for (int r = 0; r < s->n_rows; r++)
+        if (s->rows[r].id[1] < 0) {
+            int a = index_of(map, J, s->rows[r].id[0]);
+            if (a >= 0)
+                has_single[a] = 1;
+        }
+    unsigned char *taken = pu_alloc((size_t)J, 1);
+    int *order = pu_alloc((size_t)v->n_types, sizeof *order);
+    type_order(v, order);
+    if (shuffle_types && v->n_types > 1) {
+        if (!s->rng) {
+            s->rng = gsl_rng_alloc(gsl_rng_mt19937);
+            if (!s->rng) {
+                fprintf(stderr, "mlsched: out of memory in a policy\n");
+                abort();
+            }
+            gsl_rng_set(s->rng, (unsigned long)v->seed);
+        }
+        gsl_ran_shuffle(s->rng, order, (size_t)v->n_types, sizeof *order);
+    }
+    entry_t *q = pu_alloc((size_t)(s->n_rows + J), sizeof *q);
+    chosen_t *ch = pu_alloc((size_t)J, sizeof *ch);
+    int n_ch = 0;
+    pu_room_t room;
+    pu_room_init(&room, v);
+    for (int oi = 0; oi < v->n_types; oi++) {
+        int t = order[oi];
+        int nq = build_queue(s, v, map, t, has_single, q);
+        for (int i = 0; i < nq && room.room[t] > 0; i++) {
+            const entry_t *e = &q[i];
+            int a = e->job[0], b = e->job[1];
+            int g = v->jobs[a].gpus_requested;
+            if (taken[a] || (b >= 0 && taken[b]) || g > room.room[t])
+                continue;
+            if (skip_zero && !(e->prio > 0))
+                continue;
+            taken[a] = 1;
+            if (b >= 0)
+                taken[b] = 1;
+            room.room[t] -= g;
+            ch[n_ch++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
+        }
+    }
+    free(s->last);
+    s->last = pu_alloc((size_t)n_ch, sizeof *s->last);
+    s->n_last = n_ch;
+    for (int i = 0; i < n_ch; i++)
+        s->last[i] = (gr_last_t){ch[i].e.row, ch[i].type};
+    emit(v, ch, n_ch, plan);
+    pu_room_free(&room);
+    free(ch);
+    free(q);
+    free(order);
+    free(taken);
+    free(has_single);
+    free(map);
+}
+
+static const gr_row_t *single_row(const gr_state_t *s, int64_t job_id)
+{
+    for (int r = 0; r < s->n_rows; r++)
+        if (s->rows[r].id[0] == job_id && s->rows[r].id[1] < 0)
+            return &s->rows[r];
+    return NULL;
+}
+
+double gr_priority(const gr_state_t *s, int64_t job_id, int type)
+{
+    const gr_row_t *row = single_row(s, job_id);
+    return row && type >= 0 && type < s->n_types ? row->prio[type] : NAN;
+}
+
+double gr_received(const gr_state_t *s, int64_t job_id, int type)
+{
+    const gr_row_t *row = single_row(s, job_id);
+    return row && type >= 0 && type < s->n_types ? row->recv[type] : NAN;
+}

@@ -1,0 +1,66 @@
+/* gavel_round.h: Gavel's round-based mechanism, on the policy side.
+ *
+ * Gavel (Narayanan et al., OSDI 2020, section 5) turns an allocation X (the
+ * fraction of time each job, or pair of jobs, should spend on each GPU type)
+ * into concrete per-round decisions:
+ *   - priority[r][t] = X[r][t] / (time r received on t / time since the
+ *     allocation was recomputed); a row that has received nothing on t yet
+ *     gets X[r][t] * 1e9 (huge, so that new allocations start at once);
+ *   - per GPU type, fastest type first (heterogeneity-agnostic policies:
+ *     a shuffled type order each round, from a generator seeded with the
+ *     run's seed, as Gavel shuffles for them), rows sorted by (priority, deficit,
+ *     X) descending fill that type's GPUs greedily: a row is taken when none
+ *     of its jobs is already scheduled this round and its GPUs fit; rows
+ *     with X = 0 come last (priority 0), so leftover GPUs are not left idle;
+ *   - placement: jobs that keep last round's type and count are listed
+ *     first (the mechanism then keeps them on their GPUs: lease extension),
+ *     new ones by GPU count descending (large jobs placed first);
+ *   - the allocation is recomputed only when the set of active jobs changed
+ *     (an arrival or a completion) and at least `min_interval` seconds have
+ *     passed since the last recompute (Gavel: 1920 s).
+ * Time received is credited from the module's own memory of what it
+ * scheduled at its previous call (now - previous call, to that row and type).
+ * One departure from Gavel: jobs that arrived after the last recompute (no
+ * row yet) may take leftover GPUs at priority 0; Gavel's placement gives
+ * them workers only if they already held some.
+ *
+ * Usage per schedule() call: gr_begin (credits the last round), then, when
+ * gr_need_recompute says so, the policy computes X and hands it over with
+ * gr_set_allocation, then gr_fill writes the plan. Deterministic. */
+#ifndef MLS_GAVEL_ROUND_H
+#define MLS_GAVEL_ROUND_H
+
+#include "policy.h"
+
+typedef struct gr_state gr_state_t;
+
+/* The huge priority of a row that has received nothing yet (times X). */
+#define GR_NEW_PRIORITY 1e9
+
+gr_state_t *gr_create(void);
+void gr_destroy(gr_state_t *s);
+
+/* Credits the time since the previous call to the rows scheduled then. */
+void gr_begin(gr_state_t *s, const view_t *v);
+/* 1 when no allocation exists yet, or the set of active jobs changed since
+ * the last recompute and at least min_interval s have passed. */
+int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval);
+/* A new allocation: n_rows rows, each one job (jobs[r][1] = -1) or a pair,
+ * as indices into v->jobs, with x[r * n_types + t]. Resets received time. */
+void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],
+                       const double *x);
+/* Chooses this round's rows and writes the plan. skip_zero: rows with
+ * priority 0 are never scheduled (Gavel's rule for FIFO). shuffle_types:
+ * visit the types in a random order (Gavel's rule for agnostic policies). */
+void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types);
+
+/* For tests: the priority of job j's single row on type t at the last
+ * gr_fill (NAN when the job has no row). */
+double gr_priority(const gr_state_t *s, int64_t job_id, int type);
+/* Seconds job_id's single row has received on type t since the recompute. */
+double gr_received(const gr_state_t *s, int64_t job_id, int type);
+
+/* For tests: the round state inside a Gavel policy's state (gavel.c). */
+const gr_state_t *gavel_round_state(const void *policy_state);
+
+#endif

@@ -1,0 +1,17 @@
+#!/bin/sh
+# scripts/gavel-jct-vs-load.sh: Gavel's evaluation figure (OSDI 2020, average JCT
+# vs input job rate) on 36 V100 + 36 P100 + 36 K80, Gavel's multi-GPU job mix,
+# jobs 4000-5000 measured, 360 s rounds, no restart overhead (as Gavel).
+# Reduced grid to fit ~20 CPU minutes on 2 cores: RATES and SEEDS below.
+# Run from the build directory (./mlsched) or set MLSCHED.
+set -eu
+MLSCHED=${MLSCHED:-./mlsched}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+DB=${DB:-results/gavel-jct-vs-load.db}
+RATES=${RATES:-1,2,3}
+SEEDS=${SEEDS:-0}
+"$MLSCHED" sweep --trace-gen "--jobs 5000 --multi-gpu" --rates "$RATES" --seeds "$SEEDS" \
+    --cluster "$SRC/traces/clusters/gavel-108.json" \
+    --policies fifo,max-min-fairness,max-min-fairness-perf,max-min-fairness-packed,finish-time-fairness,allox \
+    --round 360 --restart-overhead 0 --measure 4000:5000 -j "${JOBS:-1}" --db "$DB" --format markdown
+"$MLSCHED" plot --db "$DB" -o "${PLOTS:-results/plots-gavel}"

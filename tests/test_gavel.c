@@ -1,0 +1,431 @@
+/* test_gavel.c: Gavel's LPs against hand-solved cases, its round mechanism
+ * (priorities, alternation, lease extension), AlloX's matching, and bad
+ * parameters.
+ *
+ * The hand-solved LPs (2-3 jobs, 1-2 GPU types of one GPU each) have unique
+ * optima worked out in the comments; the view fixture gives each job its own
+ * per-type rate (work units/s per GPU). */
+#include "config.h"
+
+#include "policies/gavel_lp.h"
+#include "policies/gavel_round.h"
+#include "policies/policies.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPS 1e-6
+#define MAXJ 6
+#define MAXT 2
+
+/* ---- the LPs directly ----------------------------------------------------- */
+
+/* Singles of n jobs over T types: rate[j][t]. */
+static gl_lp_t singles(int n, int T, const double rate[][MAXT], const double *cap, gl_row_t *rows,
+                       double *r2)
+{
+    for (int j = 0; j < n; j++) {
+        rows[j] = (gl_row_t){{j, -1}, 1};
+        for (int t = 0; t < T; t++) {
+            r2[(j * T + t) * 2] = rate[j][t];
+            r2[(j * T + t) * 2 + 1] = 0;
+        }
+    }
+    return (gl_lp_t){n, T, n, rows, r2, cap};
+}
+
+START_TEST(lp_max_min_perf_hand_solved)
+{
+    /* A: (4, 1), B: (2, 1) on two 1-GPU types. Gavel's weights 1/prop with
+     * prop = mean rate: wA = 1/2.5, wB = 1/1.5. Any z > 1 needs a0 > 1/2 and
+     * b0 > 1/2 at once, so z = 1 and X = 1/2 everywhere is the only optimum. */
+    const double rate[2][MAXT] = {{4, 1}, {2, 1}}, cap[2] = {1, 1}, w[2] = {1 / 2.5, 1 / 1.5};
+    gl_row_t rows[2];
+    double r2[8], x[4];
+    char err[256];
+    gl_lp_t lp = singles(2, 2, rate, cap, rows, r2);
+    ck_assert_int_eq(gl_max_min(&lp, w, x, err, sizeof err), 0);
+    for (int k = 0; k < 4; k++)
+        ck_assert_double_eq_tol(x[k], 0.5, EPS);
+}
+END_TEST
+
+START_TEST(lp_min_makespan_hand_solved)
+{
+    /* A: (2, 1) with 4 units left, B: (1, 1) with 2. A alone at its best
+     * needs 2 s, so T >= 2; T = 2 forces A wholly on t0 and B on t1. */
+    const double rate[2][MAXT] = {{2, 1}, {1, 1}}, cap[2] = {1, 1}, R[2] = {4, 2};
+    gl_row_t rows[2];
+    double r2[8], x[4], T;
+    char err[256];
+    gl_lp_t lp = singles(2, 2, rate, cap, rows, r2);
+    ck_assert_int_eq(gl_min_makespan(&lp, R, x, &T, err, sizeof err), 0);
+    ck_assert_double_eq_tol(T, 2.0, 1e-6);
+    ck_assert_double_eq_tol(x[0], 1, EPS);
+    ck_assert_double_eq_tol(x[1], 0, EPS);
+    ck_assert_double_eq_tol(x[2], 0, EPS);
+    ck_assert_double_eq_tol(x[3], 1, EPS);
+}
+END_TEST
+
+START_TEST(lp_max_sum_hand_solved)
+{
+    /* A: (3, 1), B: (2, 2): A on t0 and B on t1 give 5, the swap 3. */
+    const double rate[2][MAXT] = {{3, 1}, {2, 2}}, cap[2] = {1, 1}, w[2] = {1, 1};
+    gl_row_t rows[2];
+    double r2[8], x[4];
+    char err[256];
+    gl_lp_t lp = singles(2, 2, rate, cap, rows, r2);
+    ck_assert_int_eq(gl_max_sum(&lp, w, x, err, sizeof err), 0);
+    ck_assert_double_eq_tol(x[0], 1, EPS);
+    ck_assert_double_eq_tol(x[3], 1, EPS);
+    ck_assert_double_eq_tol(x[1] + x[2], 0, EPS);
+}
+END_TEST
+
+START_TEST(lp_ftf_bisection_hand_solved)
+{
+    /* One 1-GPU type, two jobs at rate 1 with 1 unit left, just arrived:
+     * isolated rate 1/2, so c = 2 and rho_j = 1 / (2 eff_j); eff_A + eff_B <= 1
+     * gives min max rho = 1 at X = (1/2, 1/2). Bisection from [0.5, 2]. */
+    const double rate[2][MAXT] = {{1}, {1}}, cap[1] = {1};
+    const double a[2] = {0, 0}, c[2] = {2, 2}, R[2] = {1, 1};
+    gl_row_t rows[2];
+    double r2[4], x[2], rho;
+    char err[256];
+    gl_lp_t lp = singles(2, 1, rate, cap, rows, r2);
+    ck_assert_int_eq(gl_ftf(&lp, a, c, R, 0.5, 2.0, 1e-4, x, &rho, err, sizeof err), 0);
+    ck_assert_double_eq_tol(rho, 1.0, 1e-3);
+    ck_assert_double_eq_tol(x[0], 0.5, 1e-3);
+    ck_assert_double_eq_tol(x[1], 0.5, 1e-3);
+}
+END_TEST
+
+START_TEST(lp_packed_prefers_a_good_pair)
+{
+    /* One 1-GPU type; A and B run at 1 alone and at 0.8 each when sharing.
+     * Time-slicing gives each 1/2; the pair row gives both 0.8. */
+    gl_row_t rows[3] = {{{0, -1}, 1}, {{1, -1}, 1}, {{0, 1}, 1}};
+    const double r2[6] = {1, 0, 1, 0, 0.8, 0.8}, cap[1] = {1}, w[2] = {1, 1};
+    double x[3], eff[2];
+    char err[256];
+    gl_lp_t lp = {2, 1, 3, rows, r2, cap};
+    ck_assert_int_eq(gl_max_min(&lp, w, x, err, sizeof err), 0);
+    ck_assert_double_eq_tol(x[2], 1, EPS);
+    gl_effective(&lp, x, eff);
+    ck_assert_double_eq_tol(eff[0], 0.8, EPS);
+    ck_assert_double_eq_tol(eff[1], 0.8, EPS);
+}
+END_TEST
+
+START_TEST(lp_assign_is_integral)
+{
+    /* Two jobs, two slots of capacity 1: the diagonal costs 1 + 1, the
+     * anti-diagonal 3 + 3. */
+    const double cost[4] = {1, 3, 3, 1};
+    const int cap[2] = {1, 1};
+    int slot[2];
+    char err[256];
+    ck_assert_int_eq(gl_assign(2, 2, cost, cap, slot, err, sizeof err), 0);
+    ck_assert_int_eq(slot[0], 0);
+    ck_assert_int_eq(slot[1], 1);
+}
+END_TEST
+
+/* ---- a view for the policies -------------------------------------------- */
+
+typedef struct fx {
+    view_gpu_type_t types[MAXT];
+    view_node_t nodes[MAXT];
+    view_job_t jobs[MAXJ];
+    int holder[16];
+    double rate[MAXJ][MAXT]; /* per GPU, by workload index */
+    view_perf_t perf;
+    view_t v;
+} fx_t;
+
+static double fx_tput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
+{
+    (void)nodes, (void)batch;
+    const fx_t *f = ctx;
+    return f->rate[j->workload][type] * gpus;
+}
+
+/* n_types types of gpus[t] GPUs, one node each. */
+static void fx_init(fx_t *f, int n_types, const int *gpus)
+{
+    static const char *const names[] = {"t0", "t1"};
+    memset(f, 0, sizeof *f);
+    int id = 0;
+    for (int t = 0; t < n_types; t++) {
+        f->types[t] = (view_gpu_type_t){names[t], gpus[t], gpus[t], 16.0};
+        f->nodes[t] = (view_node_t){t, gpus[t], id, 0, 1};
+        id += gpus[t];
+    }
+    for (int i = 0; i < 16; i++)
+        f->holder[i] = -1;
+    f->perf = (view_perf_t){f, fx_tput, NULL};
+    f->v = (view_t){.round_len = 360, .n_types = n_types, .types = f->types,
+                    .n_nodes = n_types, .nodes = f->nodes, .n_gpus = id,
+                    .gpu_holder = f->holder, .jobs = f->jobs, .perf = &f->perf};
+}
+
+static int fx_job(fx_t *f, int gpus, double work, double r0, double r1)
+{
+    int j = f->v.n_jobs++;
+    f->jobs[j] = (view_job_t){.id = 10 + j, .workload = j, .submit = j, .priority = 1,
+                              .deadline = INFINITY, .duration_estimate = NAN,
+                              .gpus_requested = gpus, .min_gpus = gpus, .max_gpus = gpus,
+                              .cur_type = -1, .first_start = NAN, .last_start = NAN,
+                              .throughput = NAN, .total_work = work, .remaining_work = work};
+    f->rate[j][0] = r0;
+    f->rate[j][1] = r1;
+    return j;
+}
+
+/* Makes the view show plan p as running (what the mechanism would do). */
+static void fx_apply(fx_t *f, const plan_t *p)
+{
+    for (int j = 0; j < f->v.n_jobs; j++) {
+        int k = plan_find(p, j);
+        f->jobs[j].state = k >= 0 ? VIEW_RUNNING : VIEW_QUEUED;
+        f->jobs[j].cur_type = k >= 0 ? p->allocs[k].type : -1;
+        f->jobs[j].cur_gpus = k >= 0 ? p->allocs[k].gpus : 0;
+    }
+}
+
+static int type_of(const plan_t *p, int j)
+{
+    int k = plan_find(p, j);
+    return k < 0 ? -1 : p->allocs[k].type;
+}
+
+START_TEST(round_alternates_by_priority)
+{
+    /* The hand-solved max-min case above: X = 1/2 everywhere. Round 1: every
+     * priority is new (X * 1e9), t0 (the faster type) is filled first, A
+     * (earlier) takes it, B gets t1. Round 2: A has received its share of t0
+     * (priority X / 1 = 0.5) but none of t1 (0.5e9), B the reverse: they swap. */
+    fx_t f;
+    const int gpus[2] = {1, 1};
+    fx_init(&f, 2, gpus);
+    int A = fx_job(&f, 1, 1e6, 4, 1), B = fx_job(&f, 1, 1e6, 2, 1);
+    const policy_ops_t *ops = policy_find("max-min-fairness-perf");
+    ck_assert_ptr_nonnull(ops);
+    void *st;
+    char err[256];
+    ck_assert_int_eq(ops->create(&st, NULL, err, sizeof err), 0);
+    plan_t p;
+    plan_init(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    const gr_state_t *rs = gavel_round_state(st);
+    ck_assert_double_eq_tol(gr_priority(rs, 10, 0), 0.5 * GR_NEW_PRIORITY, 1);
+    ck_assert_int_eq(type_of(&p, A), 0);
+    ck_assert_int_eq(type_of(&p, B), 1);
+    fx_apply(&f, &p);
+    f.v.now = 360;
+    plan_clear(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    ck_assert_double_eq_tol(gr_received(rs, 10, 0), 360, EPS);
+    ck_assert_double_eq_tol(gr_priority(rs, 10, 0), 0.5, EPS);
+    ck_assert_double_eq_tol(gr_priority(rs, 10, 1), 0.5 * GR_NEW_PRIORITY, 1);
+    ck_assert_int_eq(type_of(&p, A), 1);
+    ck_assert_int_eq(type_of(&p, B), 0);
+    plan_free(&p);
+    ops->destroy(st);
+}
+END_TEST
+
+START_TEST(round_lease_extension_lists_kept_jobs_first)
+{
+    /* One type of 4 GPUs: A (1 GPU) runs there, B (2 GPUs) waits. Both fit
+     * and run; A keeps its type and count, so it is listed first (the
+     * mechanism keeps it in place) although B is larger. */
+    fx_t f;
+    const int gpus[1] = {4};
+    fx_init(&f, 1, gpus);
+    int A = fx_job(&f, 1, 1e6, 1, 0), B = fx_job(&f, 2, 1e6, 1, 0);
+    f.jobs[A].state = VIEW_RUNNING;
+    f.jobs[A].cur_type = 0;
+    f.jobs[A].cur_gpus = 1;
+    const policy_ops_t *ops = policy_find("max-min-fairness");
+    void *st;
+    char err[256];
+    ck_assert_int_eq(ops->create(&st, NULL, err, sizeof err), 0);
+    plan_t p;
+    plan_init(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    ck_assert_int_eq(p.n, 2);
+    ck_assert_int_eq(p.allocs[0].job, A);
+    ck_assert_int_eq(p.allocs[1].job, B);
+    plan_free(&p);
+    ops->destroy(st);
+}
+END_TEST
+
+START_TEST(round_recompute_waits_for_interval)
+{
+    /* A job arriving before recompute_interval has passed gets no allocation
+     * row yet (it may only take leftover GPUs, priority 0). */
+    fx_t f;
+    const int gpus[1] = {1};
+    fx_init(&f, 1, gpus);
+    fx_job(&f, 1, 1e6, 1, 0);
+    const policy_ops_t *ops = policy_find("max-min-fairness");
+    const char *k[] = {"recompute_interval"}, *val[] = {"1000"};
+    policy_args_t args = {1, k, val};
+    void *st;
+    char err[256];
+    ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
+    plan_t p;
+    plan_init(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    fx_apply(&f, &p);
+    fx_job(&f, 1, 1e6, 1, 0);
+    f.v.now = 360;
+    plan_clear(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    const gr_state_t *rs = gavel_round_state(st);
+    ck_assert(isnan(gr_priority(rs, 11, 0))); /* no row yet */
+    ck_assert_int_eq(type_of(&p, 0), 0);
+    f.v.now = 1080;
+    plan_clear(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    ck_assert(!isnan(gr_priority(rs, 11, 0))); /* recomputed: both new, */
+    ck_assert_int_eq(type_of(&p, 0), 0);       /* the earlier first */
+    fx_apply(&f, &p);
+    f.v.now = 1440;
+    plan_clear(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    ck_assert_int_eq(type_of(&p, 1), 0); /* then the new job's turn */
+    plan_free(&p);
+    ops->destroy(st);
+}
+END_TEST
+
+/* One AlloX decision with alpha. */
+static void allox_once(fx_t *f, const char *alpha, plan_t *p)
+{
+    const policy_ops_t *ops = policy_find("allox");
+    ck_assert_ptr_nonnull(ops);
+    const char *k[] = {"alpha"}, *val[] = {alpha};
+    policy_args_t args = {1, k, val};
+    void *st;
+    char err[256];
+    ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
+    plan_clear(p);
+    ck_assert_int_eq(ops->schedule(st, &f->v, p, err, sizeof err), 0);
+    ops->destroy(st);
+}
+
+START_TEST(allox_matching_hand_solved)
+{
+    /* t0 rate 2, t1 rate 0.9; A, B, C with 4, 2, 1 units left. Enumerating
+     * the schedules, the least total completion time (5.11) is t0: B then A,
+     * t1: C. alpha = 1 matches all three: B starts on t0, C on t1, A waits.
+     * alpha = 0 matches only the two longest-waiting (A, B): both go to t0
+     * (B then A, 1 + 3 = 4 beats A on t0 and B on t1, 2 + 2.22), so B runs
+     * on t0 and t1 stays idle. */
+    fx_t f;
+    const int gpus[2] = {1, 1};
+    fx_init(&f, 2, gpus);
+    int A = fx_job(&f, 1, 4, 2, 0.9), B = fx_job(&f, 1, 2, 2, 0.9), C = fx_job(&f, 1, 1, 2, 0.9);
+    plan_t p;
+    plan_init(&p);
+    allox_once(&f, "1", &p);
+    ck_assert_int_eq(type_of(&p, A), -1);
+    ck_assert_int_eq(type_of(&p, B), 0);
+    ck_assert_int_eq(type_of(&p, C), 1);
+    allox_once(&f, "0", &p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(type_of(&p, B), 0);
+    plan_free(&p);
+}
+END_TEST
+
+START_TEST(policies_run_every_lp)
+{
+    /* Every LP policy decides on a small mixed case without error and fills
+     * both GPUs (work-conserving on the first round). */
+    static const char *const names[] = {"max-min-fairness", "max-min-fairness-perf",
+                                        "max-min-fairness-packed", "finish-time-fairness",
+                                        "min-total-duration", "max-sum-throughput-perf",
+                                        "fifo-perf"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        fx_t f;
+        const int gpus[2] = {1, 1};
+        fx_init(&f, 2, gpus);
+        fx_job(&f, 1, 100, 4, 1);
+        fx_job(&f, 1, 50, 2, 1);
+        fx_job(&f, 1, 10, 1, 1);
+        const policy_ops_t *ops = policy_find(names[i]);
+        ck_assert_msg(ops != NULL, "%s not registered", names[i]);
+        void *st;
+        char err[256] = "";
+        ck_assert_int_eq(ops->create(&st, NULL, err, sizeof err), 0);
+        plan_t p;
+        plan_init(&p);
+        ck_assert_msg(ops->schedule(st, &f.v, &p, err, sizeof err) == 0, "%s: %s", names[i], err);
+        ck_assert_msg(p.n == 2, "%s ran %d jobs", names[i], p.n);
+        plan_free(&p);
+        ops->destroy(st);
+    }
+}
+END_TEST
+
+static int create_fails(const char *policy, const char *key, const char *value)
+{
+    const policy_ops_t *ops = policy_find(policy);
+    const char *k[] = {key}, *val[] = {value};
+    policy_args_t args = {1, k, val};
+    void *st = NULL;
+    char err[256] = "";
+    int rc = ops->create(&st, &args, err, sizeof err);
+    if (rc == 0)
+        ops->destroy(st);
+    return rc != 0 && err[0];
+}
+
+START_TEST(bad_params_rejected)
+{
+    ck_assert(create_fails("max-min-fairness", "recompute_interval", "-1"));
+    ck_assert(create_fails("max-min-fairness", "recompute_interval", "soon"));
+    ck_assert(create_fails("max-min-fairness-packed", "pair_candidates", "-3"));
+    ck_assert(create_fails("finish-time-fairness", "alpha", "0.2"));
+    ck_assert(create_fails("allox", "alpha", "1.5"));
+    ck_assert(create_fails("allox", "alpha", "nan"));
+    ck_assert(create_fails("allox", "recompute_interval", "10"));
+    ck_assert(!create_fails("allox", "alpha", "0.5"));
+}
+END_TEST
+
+int main(void)
+{
+#ifndef HAVE_GLPK
+    puts("test_gavel: SKIP: built without GLPK (libglpk-dev)");
+    return 77;
+#endif
+    Suite *s = suite_create("gavel");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, lp_max_min_perf_hand_solved);
+    tcase_add_test(tc, lp_min_makespan_hand_solved);
+    tcase_add_test(tc, lp_max_sum_hand_solved);
+    tcase_add_test(tc, lp_ftf_bisection_hand_solved);
+    tcase_add_test(tc, lp_packed_prefers_a_good_pair);
+    tcase_add_test(tc, lp_assign_is_integral);
+    tcase_add_test(tc, round_alternates_by_priority);
+    tcase_add_test(tc, round_lease_extension_lists_kept_jobs_first);
+    tcase_add_test(tc, round_recompute_waits_for_interval);
+    tcase_add_test(tc, allox_matching_hand_solved);
+    tcase_add_test(tc, policies_run_every_lp);
+    tcase_add_test(tc, bad_params_rejected);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
