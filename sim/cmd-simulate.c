@@ -138,10 +138,7 @@ static int add_param(sim_opts_t *o, const char *kv)
 
 static int bad_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "mlsched simulate: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see mlsched simulate --help)\n");
-    return MLS_EXIT_USAGE;
+    return cmd_usage_error("simulate", fmt, arg);
 }
 
 static int parse_args(int argc, char **argv, sim_opts_t *o)

@@ -17,4 +17,9 @@ typedef struct cmd_entry {
 
 enum { MLS_EXIT_OK = 0, MLS_EXIT_FAIL = 1, MLS_EXIT_USAGE = 2 };
 
+/* Prints "mlsched WHO: " fmt (with one string argument) " (see mlsched WHO
+ * --help)" to stderr; returns MLS_EXIT_USAGE. */
+int cmd_usage_error(const char *who, const char *fmt, const char *arg)
+    __attribute__((format(printf, 2, 0)));
+
 #endif
