@@ -27,33 +27,6 @@ static int usage_error(const char *verb, const char *msg, const char *arg)
     return MLS_EXIT_USAGE;
 }
 
-/* "3", "3/h", "0.5/min", "0.01/s" -> jobs per hour */
-static int parse_rate(const char *s, double *per_hour)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    double scale = 1;
-    char *slash = strchr(buf, '/');
-    if (slash) {
-        if (!strcmp(slash, "/h"))
-            scale = 1;
-        else if (!strcmp(slash, "/min"))
-            scale = 60;
-        else if (!strcmp(slash, "/s"))
-            scale = 3600;
-        else if (!strcmp(slash, "/d"))
-            scale = 1.0 / 24;
-        else
-            return -1;
-        *slash = '\0';
-    }
-    double r;
-    if (mls_parse_double(buf, &r) < 0 || !(r > 0) || !isfinite(r))
-        return -1;
-    *per_hour = r * scale;
-    return 0;
-}
-
 /* ---- generate ------------------------------------------------------------------ */
 
 static void generate_help(void)
@@ -100,7 +73,8 @@ static int cmd_generate(int argc, char **argv)
             have_jobs = 1;
             break;
         case 'r':
-            if (parse_rate(optarg, &g.rate_per_hour) < 0)
+            if (mls_parse_rate(optarg, "h,min,s,d", &g.rate_per_hour) < 0 ||
+                !(g.rate_per_hour > 0))
                 return usage_error("generate", "--rate wants a positive rate, got", optarg);
             have_rate = 1;
             break;

@@ -16,6 +16,7 @@
  * and one hash probe for pairs. */
 #include "perf.h"
 #include "strtab.h"
+#include "json_util.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -334,11 +335,9 @@ static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err
 
 int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err)
 {
-    char *text = mls_read_file(path, err);
-    if (!text)
+    cJSON *root = mls_json_load(path, err);
+    if (!root)
         return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     table_t *tb = xcalloc(1, sizeof *tb);
     tb->base.ops = &table_ops;
     tb->base.source = xstrdup(path);
@@ -346,17 +345,8 @@ int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err)
     tb->base.type_names = &tb->types;
     strtab_init(&tb->workloads);
     strtab_init(&tb->types);
-    int rc;
-    if (!root) {
-        long line = 1;
-        for (const char *p = text; end && p < end; p++)
-            line += *p == '\n';
-        rc = mls_fail(err, "%s:%ld: not valid JSON", path, line);
-    } else {
-        rc = fill(tb, root, path, err);
-    }
+    int rc = fill(tb, root, path, err);
     cJSON_Delete(root);
-    free(text);
     if (rc < 0) {
         t_destroy(&tb->base);
         return -1;
