@@ -17,7 +17,7 @@
 enum { O_BASE = 256, O_PLOTS, O_LABEL };
 
 typedef struct cmp_opts {
-    const char *trace, *cluster, *policies, *seeds, *plots, *baseline, *label;
+    const char *cluster, *plots, *baseline, *label;
     exp_opts_t x; /* the options compare shares with sweep */
 } cmp_opts_t;
 
@@ -53,65 +53,36 @@ static int bad(const char *fmt, const char *arg)
     return cmd_usage_error("compare", fmt, arg);
 }
 
-/* compare's own options; the rest go to exp_opts_parse(). */
-static int parse_own(cmp_opts_t *o, int c, const char *arg)
+/* compare's own options; the shared ones go to exp_opts_parse(). */
+static int parse_own(void *opts, int c, const char *arg)
 {
-    switch (c) {
-    case 't':
-        o->trace = arg;
-        break;
-    case 'c':
+    cmp_opts_t *o = opts;
+    if (c == 'c')
         o->cluster = arg;
-        break;
-    case 'p':
-        o->policies = arg;
-        break;
-    case 's':
-        o->seeds = arg;
-        break;
-    case O_BASE:
+    else if (c == O_BASE)
         o->baseline = arg;
-        break;
-    case O_PLOTS:
+    else if (c == O_PLOTS)
         o->plots = arg;
-        break;
-    case O_LABEL:
+    else if (c == O_LABEL)
         o->label = arg;
-        break;
-    case 'h':
-        usage(stdout);
-        return -1;
-    default:
-        if ((c = exp_opts_parse(&o->x, c, arg, "compare")) == EXP_OPT_NOT_MINE)
-            return bad("%s", "unknown option");
-        return c;
-    }
+    else
+        return EXP_OPT_NOT_MINE;
     return 0;
 }
 
 static int parse_args(int argc, char **argv, cmp_opts_t *o)
 {
-    static const struct option lo[] = {{"trace", required_argument, 0, 't'},
-                                       {"cluster", required_argument, 0, 'c'},
-                                       {"policies", required_argument, 0, 'p'},
-                                       {"seeds", required_argument, 0, 's'},
+    static const struct option lo[] = {{"cluster", required_argument, 0, 'c'},
                                        {"baseline", required_argument, 0, O_BASE},
                                        {"plots", required_argument, 0, O_PLOTS},
                                        {"label", required_argument, 0, O_LABEL},
-                                       {"help", no_argument, 0, 'h'},
                                        EXP_OPTS_LONGOPTS,
                                        {0, 0, 0, 0}};
-    exp_opts_init(&o->x);
-    o->policies = "all";
-    o->seeds = "1";
-    optind = 1;
-    int c, rc;
-    while ((c = getopt_long(argc, argv, "t:c:p:s:h" EXP_OPTS_SHORTOPTS, lo, NULL)) != -1)
-        if ((rc = parse_own(o, c, optarg)) != 0)
-            return rc;
-    if (optind < argc)
-        return bad("unexpected argument '%s'", argv[optind]);
-    if (!o->trace || !o->cluster)
+    exp_opts_init(&o->x, "1");
+    int rc = exp_opts_getopt(&o->x, argc, argv, "c:", lo, parse_own, o, usage, "compare");
+    if (rc)
+        return rc;
+    if (!o->x.trace || !o->cluster)
         return bad("%s", "--trace and --cluster are required");
     return 0;
 }
@@ -155,7 +126,7 @@ static void build_runs(const cmp_opts_t *o, experiment_t *e, char **pol, size_t 
             snprintf(name, sizeof name, "%s seed %ld", pol[i], seeds[k]);
             exp_run_t *r = exp_add_run(e, name, "simulate");
             exp_arg(r, "--trace");
-            exp_arg(r, "%s", o->trace);
+            exp_arg(r, "%s", o->x.trace);
             exp_arg(r, "--cluster");
             exp_arg(r, "%s", o->cluster);
             exp_arg(r, "--policy");
@@ -216,10 +187,10 @@ static int run(const cmp_opts_t *o)
     long *seeds = NULL;
     const char *badp;
     int rc = 0;
-    if (exp_policies(o->policies, &pol, &np, &badp) < 0)
+    if (exp_policies(o->x.policies, &pol, &np, &badp) < 0)
         rc = bad("unknown policy '%s' in --policies (see mlsched policies)", badp);
-    else if (exp_seeds(o->seeds, &seeds, &ns) < 0)
-        rc = bad("--seeds wants a comma list of integers >= 0, got '%s'", o->seeds);
+    else if (exp_seeds(o->x.seeds, &seeds, &ns) < 0)
+        rc = bad("--seeds wants a comma list of integers >= 0, got '%s'", o->x.seeds);
     else
         rc = check_params(o, pol, np);
     const char *baseline = rc ? NULL : pick_baseline(o, pol, np);

@@ -38,7 +38,7 @@ typedef struct axis {
 } axis_t;
 
 typedef struct sweep_opts {
-    const char *trace, *trace_gen, *rates, *clusters, *policies, *seeds, *trace_dir, *metrics;
+    const char *trace_gen, *rates, *clusters, *trace_dir, *metrics;
     const char *cluster_list[MAX_AXES];
     size_t n_cluster_list;
     axis_t axes[MAX_AXES];
@@ -129,13 +129,11 @@ static int add_axis(sweep_opts_t *o, const char *spec)
                a->key);
 }
 
-/* sweep's own options; the rest go to exp_opts_parse(). */
-static int parse_own(sweep_opts_t *o, int c, const char *arg)
+/* sweep's own options; the shared ones go to exp_opts_parse(). */
+static int parse_own(void *opts, int c, const char *arg)
 {
+    sweep_opts_t *o = opts;
     switch (c) {
-    case 't':
-        o->trace = arg;
-        break;
     case O_GEN:
         o->trace_gen = arg;
         break;
@@ -153,54 +151,33 @@ static int parse_own(sweep_opts_t *o, int c, const char *arg)
     case O_CLS:
         o->clusters = arg;
         break;
-    case 'p':
-        o->policies = arg;
-        break;
-    case 's':
-        o->seeds = arg;
-        break;
     case 'g':
         return add_axis(o, arg);
     case O_MET:
         o->metrics = arg;
         break;
-    case 'h':
-        usage(stdout);
-        return -1;
     default:
-        if ((c = exp_opts_parse(&o->x, c, arg, "sweep")) == EXP_OPT_NOT_MINE)
-            return bad("%s", "unknown option");
-        return c;
+        return EXP_OPT_NOT_MINE;
     }
     return 0;
 }
 
 static int parse_args(int argc, char **argv, sweep_opts_t *o)
 {
-    static const struct option lo[] = {{"trace", required_argument, 0, 't'},
-                                       {"trace-gen", required_argument, 0, O_GEN},
+    static const struct option lo[] = {{"trace-gen", required_argument, 0, O_GEN},
                                        {"rates", required_argument, 0, O_RATES},
                                        {"trace-dir", required_argument, 0, O_TDIR},
                                        {"cluster", required_argument, 0, 'c'},
                                        {"clusters", required_argument, 0, O_CLS},
-                                       {"policies", required_argument, 0, 'p'},
-                                       {"seeds", required_argument, 0, 's'},
                                        {"grid", required_argument, 0, 'g'},
                                        {"metrics", required_argument, 0, O_MET},
-                                       {"help", no_argument, 0, 'h'},
                                        EXP_OPTS_LONGOPTS,
                                        {0, 0, 0, 0}};
-    exp_opts_init(&o->x);
-    o->policies = "all";
-    o->seeds = "0,1,2";
-    optind = 1;
-    int c, rc;
-    while ((c = getopt_long(argc, argv, "t:c:p:s:g:h" EXP_OPTS_SHORTOPTS, lo, NULL)) != -1)
-        if ((rc = parse_own(o, c, optarg)) != 0)
-            return rc;
-    if (optind < argc)
-        return bad("unexpected argument '%s'", argv[optind]);
-    if (!o->trace == !o->trace_gen)
+    exp_opts_init(&o->x, "0,1,2");
+    int rc = exp_opts_getopt(&o->x, argc, argv, "c:g:", lo, parse_own, o, usage, "sweep");
+    if (rc)
+        return rc;
+    if (!o->x.trace == !o->trace_gen)
         return bad("%s", "give either --trace or --trace-gen (with --rates)");
     if (!o->trace_gen != !o->rates)
         return bad("%s", "--trace-gen and --rates go together");
@@ -313,10 +290,10 @@ static int make_sweep_plan(const sweep_opts_t *o, sweep_plan_t *p)
 {
     const char *badp;
     int rc = 0;
-    if (exp_policies(o->policies, &p->pol, &p->np, &badp) < 0)
+    if (exp_policies(o->x.policies, &p->pol, &p->np, &badp) < 0)
         return bad("unknown policy '%s' in --policies (see mlsched policies)", badp);
-    if (exp_seeds(o->seeds, &p->seeds, &p->ns) < 0)
-        return bad("--seeds wants a comma list of integers >= 0, got '%s'", o->seeds);
+    if (exp_seeds(o->x.seeds, &p->seeds, &p->ns) < 0)
+        return bad("--seeds wants a comma list of integers >= 0, got '%s'", o->x.seeds);
     if ((rc = plan_clusters(o, p)) || (rc = plan_rates(o, p)) || (rc = plan_metrics(o, p)))
         return rc;
     for (int i = 0; i < o->x.n_params; i++) {
@@ -403,7 +380,7 @@ static void run_args(const sweep_opts_t *o, const sweep_plan_t *p, const point_t
     if (p->nr)
         trace_path(p, pt->rate, seed, path, sizeof path);
     exp_arg(r, "--trace");
-    exp_arg(r, "%s", p->nr ? path : o->trace);
+    exp_arg(r, "%s", p->nr ? path : o->x.trace);
     exp_arg(r, "--cluster");
     exp_arg(r, "%s", p->clusters[pt->cluster]);
     exp_arg(r, "--policy");

@@ -7,9 +7,11 @@
 
 #include <string.h>
 
-void exp_opts_init(exp_opts_t *o)
+void exp_opts_init(exp_opts_t *o, const char *seeds)
 {
     memset(o, 0, sizeof *o);
+    o->policies = "all";
+    o->seeds = seeds;
     o->db = "results/results.db";
     o->jobs = exp_ncpu();
 }
@@ -45,6 +47,12 @@ static int parse_backend(exp_opts_t *o, const char *arg, const char *who)
 static const char **string_slot(exp_opts_t *o, int c)
 {
     switch (c) {
+    case 't':
+        return &o->trace;
+    case 'p':
+        return &o->policies;
+    case 's':
+        return &o->seeds;
     case 'd':
         return &o->db;
     case 'r':
@@ -104,6 +112,31 @@ int exp_opts_parse(exp_opts_t *o, int c, const char *arg, const char *who)
     else
         return EXP_OPT_NOT_MINE;
     return EXP_OPT_TAKEN;
+}
+
+int exp_opts_getopt(exp_opts_t *o, int argc, char **argv, const char *own_short,
+                    const struct option *longopts, exp_own_opt_fn own, void *cmd_opts,
+                    void (*usage)(FILE *), const char *who)
+{
+    char shortopts[64];
+    snprintf(shortopts, sizeof shortopts, "%st:p:s:hj:d:r:P:q", own_short);
+    optind = 1;
+    int c, rc;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return -1;
+        }
+        if ((rc = own(cmd_opts, c, optarg)) == EXP_OPT_NOT_MINE)
+            rc = exp_opts_parse(o, c, optarg, who);
+        if (rc == EXP_OPT_NOT_MINE)
+            return cmd_usage_error(who, "%s", "unknown option");
+        if (rc != 0)
+            return rc;
+    }
+    if (optind < argc)
+        return cmd_usage_error(who, "unexpected argument '%s'", argv[optind]);
+    return 0;
 }
 
 void exp_opts_usage(FILE *out)

@@ -21,6 +21,7 @@
 #define EXP_MAX_SBATCH 32
 
 typedef struct exp_opts {
+    const char *trace, *policies, *seeds; /* -t, -p, -s */
     const char *db;                                         /* -d */
     const char *throughputs, *round, *overhead, *cadence, *measure; /* passed to simulate */
     const char *params[EXP_MAX_PARAMS];                     /* -P POLICY.KEY=VALUE */
@@ -46,9 +47,10 @@ enum {
     EXP_O_DRY
 };
 
-#define EXP_OPTS_SHORTOPTS "j:d:r:P:q"
 #define EXP_OPTS_LONGOPTS                                                                          \
-    {"jobs", required_argument, 0, 'j'}, {"db", required_argument, 0, 'd'},                        \
+    {"trace", required_argument, 0, 't'}, {"policies", required_argument, 0, 'p'},                 \
+        {"seeds", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},                       \
+        {"jobs", required_argument, 0, 'j'}, {"db", required_argument, 0, 'd'},                    \
         {"format", required_argument, 0, EXP_O_FMT},                                               \
         {"throughputs", required_argument, 0, EXP_O_THR}, {"round", required_argument, 0, 'r'},    \
         {"cadence", required_argument, 0, EXP_O_CAD},                                              \
@@ -62,12 +64,23 @@ enum {
 /* What exp_opts_parse() made of an option. */
 enum { EXP_OPT_TAKEN = 0, EXP_OPT_NOT_MINE = -1 };
 
-/* Defaults: db results/results.db, as many jobs as cores, table format. */
-void exp_opts_init(exp_opts_t *o);
+/* Defaults: all policies, the given seeds, db results/results.db, as many
+ * jobs as cores, table format. */
+void exp_opts_init(exp_opts_t *o, const char *seeds);
 /* Handles getopt code c with argument arg: EXP_OPT_TAKEN, EXP_OPT_NOT_MINE
  * (not a shared option: the caller's "unknown option"), or MLS_EXIT_USAGE
  * after printing why (a bad -j, --format or --backend, too many -P). */
 int exp_opts_parse(exp_opts_t *o, int c, const char *arg, const char *who);
+/* A command's own options: handles c, or answers EXP_OPT_NOT_MINE; 0 or an
+ * exit status otherwise. */
+typedef int (*exp_own_opt_fn)(void *cmd_opts, int c, const char *arg);
+/* The whole command line: getopt_long over argv with the command's short
+ * options `own_short` plus the shared ones, each option to own() first, then
+ * to exp_opts_parse(); -h prints usage(stdout). Returns 0, -1 after --help,
+ * or MLS_EXIT_USAGE after printing why (also for a stray argument). */
+int exp_opts_getopt(exp_opts_t *o, int argc, char **argv, const char *own_short,
+                    const struct option *longopts, exp_own_opt_fn own, void *cmd_opts,
+                    void (*usage)(FILE *), const char *who);
 /* --format FMT: 0, or MLS_EXIT_USAGE after printing why (report's -f too). */
 int exp_opts_format(const char *arg, result_format_t *format, const char *who);
 /* The --help lines of the shared options. */

@@ -266,10 +266,8 @@ static int read_json(import_records_t *rs, FILE *fp, const char *path, unsigned 
         cJSON_Delete(o);
         if (row_rc == 0)
             records_add(rs, &rec);
-        else if (flags & IMPORT_SKIP_BAD)
-            (*skipped)++;
         else
-            rc = -1;
+            rc = import_bad_row(flags, skipped);
         c = jget_nonspace(s);
         if (c == ',')
             c = jget_nonspace(s);
@@ -307,7 +305,8 @@ static int read_machines(import_records_t *rs, FILE *fp, const char *path, unsig
             size_t n = strlen(mem);
             if (n >= 2 && !strcasecmp(mem + n - 2, "GB"))
                 mem[n - 2] = '\0';
-            if (*mem && (mls_parse_double(mls_trim(mem), &m.gpu_mem_gb) < 0 || !(m.gpu_mem_gb >= 0)))
+            if (*mem &&
+                (mls_parse_double(mls_trim(mem), &m.gpu_mem_gb) < 0 || !(m.gpu_mem_gb >= 0)))
                 row_rc = mls_fail(err, "%s:%ld: field 'single GPU mem': '%s' is not a size "
                                        "like 24GB",
                                   path, r.line_no, r.fields[2]);
@@ -315,10 +314,8 @@ static int read_machines(import_records_t *rs, FILE *fp, const char *path, unsig
         }
         if (row_rc == 0)
             records_add_machine(rs, &m);
-        else if (flags & IMPORT_SKIP_BAD)
-            (*skipped)++;
         else
-            rc = -1;
+            rc = import_bad_row(flags, skipped);
     }
     csv_close(&r);
     return rc;
