@@ -21,10 +21,10 @@
 #define EXP_MAX_SBATCH 32
 
 typedef struct exp_opts {
-    const char *trace, *policies, *seeds; /* -t, -p, -s */
-    const char *db;                                         /* -d */
+    const char *trace, *policies, *seeds;                           /* -t, -p, -s */
+    const char *db;                                                 /* -d */
     const char *throughputs, *round, *overhead, *cadence, *measure; /* passed to simulate */
-    const char *params[EXP_MAX_PARAMS];                     /* -P POLICY.KEY=VALUE */
+    const char *params[EXP_MAX_PARAMS];                             /* -P POLICY.KEY=VALUE */
     int n_params;
     char *sbatch[EXP_MAX_SBATCH]; /* --sbatch-arg */
     size_t n_sbatch;
@@ -47,19 +47,21 @@ enum {
     EXP_O_DRY
 };
 
+/* clang-format off */
 #define EXP_OPTS_LONGOPTS                                                                          \
     {"trace", required_argument, 0, 't'}, {"policies", required_argument, 0, 'p'},                 \
-        {"seeds", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},                       \
-        {"jobs", required_argument, 0, 'j'}, {"db", required_argument, 0, 'd'},                    \
-        {"format", required_argument, 0, EXP_O_FMT},                                               \
-        {"throughputs", required_argument, 0, EXP_O_THR}, {"round", required_argument, 0, 'r'},    \
-        {"cadence", required_argument, 0, EXP_O_CAD},                                              \
-        {"restart-overhead", required_argument, 0, EXP_O_OVH},                                     \
-        {"measure", required_argument, 0, EXP_O_MEAS}, {"param", required_argument, 0, 'P'},       \
-        {"backend", required_argument, 0, EXP_O_BACK}, {"wait", no_argument, 0, EXP_O_WAIT},       \
-        {"slurm-dir", required_argument, 0, EXP_O_SDIR},                                           \
-        {"sbatch-arg", required_argument, 0, EXP_O_SARG}, {"dry-run", no_argument, 0, EXP_O_DRY},  \
-        {"quiet", no_argument, 0, 'q'}
+    {"seeds", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},                           \
+    {"jobs", required_argument, 0, 'j'}, {"db", required_argument, 0, 'd'},                        \
+    {"format", required_argument, 0, EXP_O_FMT},                                                   \
+    {"throughputs", required_argument, 0, EXP_O_THR}, {"round", required_argument, 0, 'r'},        \
+    {"cadence", required_argument, 0, EXP_O_CAD},                                                  \
+    {"restart-overhead", required_argument, 0, EXP_O_OVH},                                         \
+    {"measure", required_argument, 0, EXP_O_MEAS}, {"param", required_argument, 0, 'P'},           \
+    {"backend", required_argument, 0, EXP_O_BACK}, {"wait", no_argument, 0, EXP_O_WAIT},           \
+    {"slurm-dir", required_argument, 0, EXP_O_SDIR},                                               \
+    {"sbatch-arg", required_argument, 0, EXP_O_SARG}, {"dry-run", no_argument, 0, EXP_O_DRY},      \
+    {"quiet", no_argument, 0, 'q'}
+/* clang-format on */
 
 /* What exp_opts_parse() made of an option. */
 enum { EXP_OPT_TAKEN = 0, EXP_OPT_NOT_MINE = -1 };

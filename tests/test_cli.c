@@ -8,7 +8,7 @@
 #include "json_util.h"
 #include "util.h"
 
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,18 +168,11 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("cli");
-    TCase *tc = tcase_create("core");
-    tcase_add_test(tc, shared_options_parse);
-    tcase_add_test(tc, slurm_without_j_has_no_throttle);
-    tcase_add_test(tc, own_and_shared_options_in_one_line);
-    tcase_add_test(tc, rates_and_trim);
-    tcase_add_test(tc, json_file_errors_name_file_and_line);
-    tcase_add_test(tc, bad_rows_skip_or_fail);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {shared_options_parse,
+                                  slurm_without_j_has_no_throttle,
+                                  own_and_shared_options_in_one_line,
+                                  rates_and_trim,
+                                  json_file_errors_name_file_and_line,
+                                  bad_rows_skip_or_fail};
+    return check_main("cli", tests, sizeof tests / sizeof tests[0]);
 }
