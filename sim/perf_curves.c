@@ -203,9 +203,7 @@ static void c_destroy(mls_perf_t *pm)
     free(cp->cells);
     free(cp->gpu_mem);
     free(cp->default_batch);
-    strtab_free(&cp->workloads);
-    strtab_free(&cp->types);
-    free(cp->base.source);
+    perf_named_free(&cp->base, &cp->workloads, &cp->types);
     free(cp);
 }
 
@@ -315,12 +313,7 @@ int perf_curves_load(mls_perf_t **pm, const char *path, mls_err_t *err)
         return -1;
     }
     curves_perf_t *cp = xcalloc(1, sizeof *cp);
-    cp->base.ops = &curves_ops;
-    cp->base.source = xstrdup(path);
-    cp->base.workload_names = &cp->workloads;
-    cp->base.type_names = &cp->types;
-    strtab_init(&cp->workloads);
-    strtab_init(&cp->types);
+    perf_named_init(&cp->base, &curves_ops, path, &cp->workloads, &cp->types);
     build(cp, &cat);
     catalog_free(&cat);
     *pm = &cp->base;

@@ -198,9 +198,7 @@ static void p_destroy(mls_perf_t *pm)
         free(c->apps[w].model);
     }
     free(c->apps);
-    strtab_free(&c->workloads);
-    strtab_free(&c->types);
-    free(c->base.source);
+    perf_named_free(&c->base, &c->workloads, &c->types);
     free(c);
 }
 
@@ -457,12 +455,7 @@ int perf_pollux_load(mls_perf_t **pm, const char *path, mls_err_t *err)
     if (!root)
         return -1;
     pcat_t *c = xcalloc(1, sizeof *c);
-    c->base.ops = &pollux_ops;
-    c->base.source = xstrdup(path);
-    c->base.workload_names = &c->workloads;
-    c->base.type_names = &c->types;
-    strtab_init(&c->workloads);
-    strtab_init(&c->types);
+    perf_named_init(&c->base, &pollux_ops, path, &c->workloads, &c->types);
     rd_t r = {path, err};
     int rc = fill(c, root, &r);
     cJSON_Delete(root);

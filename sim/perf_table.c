@@ -275,13 +275,11 @@ static int t_pair(const mls_perf_t *pm, int a, int b, int t, int gpus, double ou
 static void t_destroy(mls_perf_t *pm)
 {
     table_t *tb = (table_t *)pm;
-    strtab_free(&tb->workloads);
-    strtab_free(&tb->types);
     free(tb->iso);
     free(tb->pairs);
     free(tb->model);
     free(tb->batch);
-    free(tb->base.source);
+    perf_named_free(&tb->base, &tb->workloads, &tb->types);
     free(tb);
 }
 
@@ -339,12 +337,7 @@ int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err)
     if (!root)
         return -1;
     table_t *tb = xcalloc(1, sizeof *tb);
-    tb->base.ops = &table_ops;
-    tb->base.source = xstrdup(path);
-    tb->base.workload_names = &tb->workloads;
-    tb->base.type_names = &tb->types;
-    strtab_init(&tb->workloads);
-    strtab_init(&tb->types);
+    perf_named_init(&tb->base, &table_ops, path, &tb->workloads, &tb->types);
     int rc = fill(tb, root, path, err);
     cJSON_Delete(root);
     if (rc < 0) {
