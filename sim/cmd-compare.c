@@ -159,25 +159,12 @@ static const char *pick_baseline(const cmp_opts_t *o, char **pol, size_t np)
 
 static int execute(const cmp_opts_t *o, experiment_t *e, const char *baseline)
 {
-    exp_outcome_t out;
-    mls_err_t err = {{0}};
-    int rc = exp_opts_run(&o->x, e, &out, &err);
-    if (rc == 0 && out.submitted)
-        return MLS_EXIT_OK;
-    if (rc == 0) {
-        result_print_opts_t po = {o->x.format, NULL, 0, 0, baseline != NULL, baseline, RES_BY_ALL};
-        rc = exp_show(o->x.db, &out.merged, RES_BY_ALL, baseline, &po, &err);
-    }
-    if (rc < 0) {
-        fprintf(stderr, "mlsched compare: %s\n", err.msg);
+    result_print_opts_t po = {o->x.format, NULL, 0, 0, baseline != NULL, baseline, RES_BY_ALL};
+    long merged;
+    int rc = exp_opts_execute(&o->x, e, RES_BY_ALL, baseline, &po, &merged);
+    if (o->plots && merged && exp_plots(o->x.db, o->plots) < 0)
         return MLS_EXIT_FAIL;
-    }
-    if (out.failed)
-        fprintf(stderr, "mlsched compare: %zu of %zu runs FAILED (see above); %ld merged into %s\n",
-                out.failed, e->n_runs, out.merged.runs, o->x.db);
-    if (o->plots && out.merged.runs && exp_plots(o->x.db, o->plots) < 0)
-        return MLS_EXIT_FAIL;
-    return out.failed ? MLS_EXIT_FAIL : MLS_EXIT_OK;
+    return rc;
 }
 
 static int run(const cmp_opts_t *o)

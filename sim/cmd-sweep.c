@@ -450,29 +450,15 @@ static void add_runs(experiment_t *e, const sweep_opts_t *o, const sweep_plan_t 
 
 static int execute(const sweep_opts_t *o, const sweep_plan_t *p, experiment_t *e)
 {
-    exp_outcome_t out;
-    mls_err_t err = {{0}};
-    int rc = 0;
-    if (p->nr && mkdir(p->trace_dir, 0777) < 0 && errno != EEXIST)
-        rc =
-            mls_fail(&err, "%s: cannot create the trace folder: %s", p->trace_dir, strerror(errno));
-    if (rc == 0)
-        rc = exp_opts_run(&o->x, e, &out, &err);
-    if (rc == 0 && out.submitted)
-        return MLS_EXIT_OK;
-    if (rc == 0) {
-        unsigned by = RES_BY_LABEL | RES_BY_CLUSTER | RES_BY_PARAMS;
-        result_print_opts_t po = {o->x.format, p->metrics, p->n_metrics, 1, 0, NULL, by};
-        rc = exp_show(o->x.db, &out.merged, by, NULL, &po, &err);
-    }
-    if (rc < 0) {
-        fprintf(stderr, "mlsched sweep: %s\n", err.msg);
+    if (p->nr && mkdir(p->trace_dir, 0777) < 0 && errno != EEXIST) {
+        fprintf(stderr, "mlsched sweep: %s: cannot create the trace folder: %s\n", p->trace_dir,
+                strerror(errno));
         return MLS_EXIT_FAIL;
     }
-    if (out.failed)
-        fprintf(stderr, "mlsched sweep: %zu of %zu runs FAILED (see above); %ld merged into %s\n",
-                out.failed, e->n_runs, out.merged.runs, o->x.db);
-    return out.failed ? MLS_EXIT_FAIL : MLS_EXIT_OK;
+    unsigned by = RES_BY_LABEL | RES_BY_CLUSTER | RES_BY_PARAMS;
+    result_print_opts_t po = {o->x.format, p->metrics, p->n_metrics, 1, 0, NULL, by};
+    long merged;
+    return exp_opts_execute(&o->x, e, by, NULL, &po, &merged);
 }
 
 static int exec_sweep(int argc, char **argv)

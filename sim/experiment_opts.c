@@ -187,3 +187,25 @@ int exp_opts_run(const exp_opts_t *o, experiment_t *e, exp_outcome_t *out, mls_e
     exp_slurm_t so = {o->slurm_dir, o->sbatch, o->n_sbatch, o->wait, 0};
     return exp_run_slurm(e, &so, out, err);
 }
+
+int exp_opts_execute(const exp_opts_t *o, experiment_t *e, unsigned by, const char *baseline,
+                     const result_print_opts_t *po, long *merged)
+{
+    exp_outcome_t out;
+    mls_err_t err = {{0}};
+    *merged = 0;
+    int rc = exp_opts_run(o, e, &out, &err);
+    if (rc == 0 && out.submitted)
+        return MLS_EXIT_OK;
+    if (rc == 0)
+        rc = exp_show(o->db, &out.merged, by, baseline, po, &err);
+    if (rc < 0) {
+        fprintf(stderr, "mlsched %s: %s\n", e->who, err.msg);
+        return MLS_EXIT_FAIL;
+    }
+    *merged = out.merged.runs;
+    if (out.failed)
+        fprintf(stderr, "mlsched %s: %zu of %zu runs FAILED (see above); %ld merged into %s\n",
+                e->who, out.failed, e->n_runs, out.merged.runs, o->db);
+    return out.failed ? MLS_EXIT_FAIL : MLS_EXIT_OK;
+}
