@@ -208,10 +208,7 @@ static void c_destroy(mls_perf_t *pm)
 }
 
 static const perf_ops_t curves_ops = {.backend = "curves",
-                                      .n_workloads = perf_named_n_workloads,
-                                      .workload_name = perf_named_workload,
-                                      .n_gpu_types = perf_named_n_types,
-                                      .gpu_type_name = perf_named_type,
+                                      PERF_NAMED_OPS,
                                       .throughput = c_throughput,
                                       .pair = c_pair,
                                       .destroy = c_destroy,

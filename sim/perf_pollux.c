@@ -203,10 +203,7 @@ static void p_destroy(mls_perf_t *pm)
 }
 
 static const perf_ops_t pollux_ops = {.backend = "pollux",
-                                      .n_workloads = perf_named_n_workloads,
-                                      .workload_name = perf_named_workload,
-                                      .n_gpu_types = perf_named_n_types,
-                                      .gpu_type_name = perf_named_type,
+                                      PERF_NAMED_OPS,
                                       .throughput = p_throughput,
                                       .pair = NULL,
                                       .destroy = p_destroy,

@@ -295,10 +295,7 @@ static int t_max_gpus(const mls_perf_t *pm, int w, int t)
 }
 
 static const perf_ops_t table_ops = {.backend = "table",
-                                     .n_workloads = perf_named_n_workloads,
-                                     .workload_name = perf_named_workload,
-                                     .n_gpu_types = perf_named_n_types,
-                                     .gpu_type_name = perf_named_type,
+                                     PERF_NAMED_OPS,
                                      .throughput = t_throughput,
                                      .pair = t_pair,
                                      .destroy = t_destroy,
