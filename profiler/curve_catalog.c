@@ -2,6 +2,7 @@
  * (see curve_catalog.h). The JSON is written with cJSON in a fixed key order
  * so that the same curves give byte-identical catalogs. */
 #include "curve_catalog.h"
+#include "json_util.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -261,16 +262,8 @@ int catalog_write(const curve_catalog_t *cat, const char *path, mls_err_t *err)
     cJSON *fits = cJSON_AddArrayToObject(root, "fits");
     for (size_t i = 0; i < cat->n_fits; i++)
         cJSON_AddItemToArray(fits, fit_json(&cat->fits[i]));
-    char *text = cJSON_Print(root);
+    int rc = mls_json_save(path, root, err);
     cJSON_Delete(root);
-    mls_atomic_file_t af;
-    int rc = mls_atomic_open(&af, path, err);
-    if (rc == 0) {
-        fputs(text, af.fp);
-        fputc('\n', af.fp);
-        rc = mls_atomic_commit(&af, err);
-    }
-    free(text);
     return rc;
 }
 
@@ -474,22 +467,13 @@ static int read_fits(curve_catalog_t *cat, const cJSON *root, const char *path, 
 
 int catalog_read(curve_catalog_t *cat, const char *path, mls_err_t *err)
 {
-    char *text = mls_read_file(path, err);
-    if (!text)
+    cJSON *root = mls_json_load(path, err);
+    if (!root)
         return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     int rc = 0;
-    if (!root) {
-        long line = 1;
-        for (const char *p = text; end && p < end; p++)
-            line += *p == '\n';
-        rc = mls_fail(err, "%s:%ld: not valid JSON", path, line);
-    } else {
-        const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
-        if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, CATALOG_FORMAT))
-            rc = mls_fail(err, "%s: format: must be \"%s\"", path, CATALOG_FORMAT);
-    }
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, CATALOG_FORMAT))
+        rc = mls_fail(err, "%s: format: must be \"%s\"", path, CATALOG_FORMAT);
     if (rc == 0)
         rc = read_sources(cat, root, path, err);
     if (rc == 0)
@@ -505,6 +489,5 @@ int catalog_read(curve_catalog_t *cat, const char *path, mls_err_t *err)
     if (rc == 0)
         derive_defaults(cat);
     cJSON_Delete(root);
-    free(text);
     return rc;
 }

@@ -172,16 +172,6 @@ typedef struct reader {
     int n_fields;
 } reader_t;
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
 /* Splits s at commas in place; returns the field count (at most cap). */
 static int split(char *s, char **f, int cap)
 {
@@ -189,7 +179,7 @@ static int split(char *s, char **f, int cap)
     for (;;) {
         char *c = strchr(s, ',');
         if (n < cap)
-            f[n] = trim(s);
+            f[n] = mls_trim(s);
         n++;
         if (!c)
             break;
@@ -341,16 +331,16 @@ static int parse_lines(curve_set_t *cs, int file, reader_t *rd, char *text, mls_
         if (len && p[len - 1] == '\r')
             p[len - 1] = '\0';
         if (rd->line_no == 1) {
-            if (strcmp(trim(p), CURVES_MAGIC))
+            if (strcmp(mls_trim(p), CURVES_MAGIC))
                 return mls_fail(err, "%s:1: not a curve file: the first line must be '%s'",
                                 rd->name, CURVES_MAGIC);
             continue;
         }
-        char *s = trim(p);
+        char *s = mls_trim(p);
         if (!*s)
             continue;
         if (*s == '#') {
-            if (!have_header && read_meta(cs, file, rd, trim(s + 1), err) < 0)
+            if (!have_header && read_meta(cs, file, rd, mls_trim(s + 1), err) < 0)
                 return -1;
             continue;
         }

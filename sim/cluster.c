@@ -9,6 +9,8 @@
  * order) unless the file says otherwise. */
 #include "cluster.h"
 
+#include "json_util.h"
+
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
@@ -204,22 +206,11 @@ static int parse_cluster_json(mls_cluster_t *c, const cJSON *root, const char *p
 int cluster_from_json_file(mls_cluster_t *c, const char *path, mls_err_t *err)
 {
     memset(c, 0, sizeof *c);
-    char *text = mls_read_file(path, err);
-    if (!text)
+    cJSON *root = mls_json_load(path, err);
+    if (!root)
         return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    int rc;
-    if (!root) {
-        long line = 1;
-        for (const char *p = text; end && p < end; p++)
-            line += *p == '\n';
-        rc = mls_fail(err, "%s:%ld: not valid JSON", path, line);
-    } else {
-        rc = parse_cluster_json(c, root, path, err);
-    }
+    int rc = parse_cluster_json(c, root, path, err);
     cJSON_Delete(root);
-    free(text);
     if (rc == 0) {
         c->source = xstrdup(path);
         finish(c);

@@ -28,15 +28,8 @@ static void usage(FILE *out)
 
 static int write_text(const char *path, const char *text)
 {
-    mls_atomic_file_t af;
     mls_err_t err = {{0}};
-    if (mls_atomic_open(&af, path, &err) < 0) {
-        fprintf(stderr, "mlsched model: %s\n", err.msg);
-        return -1;
-    }
-    fputs(text, (FILE *)af.fp);
-    fputc(10, (FILE *)af.fp);
-    if (mls_atomic_commit(&af, &err) < 0) {
+    if (mls_write_text_file(path, text, &err) < 0) {
         fprintf(stderr, "mlsched model: %s\n", err.msg);
         return -1;
     }

@@ -29,16 +29,9 @@
 
 #define MAX_POINTS 64
 
-typedef struct verb {
-    const char *name, *summary;
-    int (*exec)(int argc, char **argv);
-} verb_t;
-
 static int usage_error(const char *verb, const char *msg, const char *arg)
 {
-    fprintf(stderr, "mlsched profile %s: %s%s%s (see mlsched profile %s --help)\n", verb, msg,
-            arg ? " " : "", arg ? arg : "", verb);
-    return MLS_EXIT_USAGE;
+    return cmd_verb_usage_error("profile", verb, msg, arg);
 }
 
 /* "16,32,64" -> values >= lo; the count, or -1. */
@@ -624,7 +617,7 @@ static int cmd_builtin(int argc, char **argv)
 
 /* ---- the command ----------------------------------------------------------------- */
 
-static const verb_t verbs[] = {
+static const cmd_verb_t verbs[] = {
     {"run", "measure a training command's throughput curve (wrap mode)", cmd_run},
     {"fit", "fit Pollux's model to curve files; write a simulator catalog", cmd_fit},
     {"builtin", "run a built-in CUDA workload (mlsched-gpu-bench)", cmd_builtin},
@@ -634,25 +627,13 @@ static void profile_help(FILE *out)
 {
     fprintf(out, "usage: mlsched profile <verb> [options]   (mlsched profile <verb> --help)\n\n"
                  "verbs:\n");
-    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-        fprintf(out, "  %-8s %s\n", verbs[i].name, verbs[i].summary);
+    cmd_list_verbs(out, verbs, sizeof verbs / sizeof verbs[0], 8);
 }
 
 static int profile_exec(int argc, char **argv)
 {
-    if (argc < 2) {
-        profile_help(stderr);
-        return MLS_EXIT_USAGE;
-    }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        profile_help(stdout);
-        return MLS_EXIT_OK;
-    }
-    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-        if (!strcmp(argv[1], verbs[i].name))
-            return verbs[i].exec(argc - 1, argv + 1);
-    fprintf(stderr, "mlsched profile: unknown verb '%s' (see mlsched profile --help)\n", argv[1]);
-    return MLS_EXIT_USAGE;
+    return cmd_run_verb("profile", verbs, sizeof verbs / sizeof verbs[0], profile_help, argc,
+                        argv);
 }
 
 const cmd_entry_t cmd_profile_entry = {"profile", "measure throughput curves (run, fit, builtin)",

@@ -10,6 +10,7 @@
  *
  * Golden file: {"version": 1, "runs": {"KEY": {"avg_jct": 123.4, ...}, ...}} */
 #include "cmd.h"
+#include "json_util.h"
 #include "util.h"
 
 #include <cjson/cJSON.h>
@@ -96,16 +97,8 @@ static int write_golden(const char *path, const run_vals_t *runs, size_t n, mls_
         cJSON_DeleteItemFromObjectCaseSensitive(rs, runs[i].key);
         cJSON_AddItemToObject(rs, runs[i].key, o);
     }
-    char *text = cJSON_Print(root);
+    int rc = mls_json_save(path, root, err);
     cJSON_Delete(root);
-    mls_atomic_file_t af;
-    int rc = mls_atomic_open(&af, path, err);
-    if (rc == 0) {
-        fputs(text, af.fp);
-        fputc('\n', af.fp);
-        rc = mls_atomic_commit(&af, err);
-    }
-    cJSON_free(text);
     return rc;
 }
 

@@ -4,6 +4,7 @@
  * as aligned text, markdown, CSV or JSON (see results.h). */
 #include "cmd.h"
 #include "experiment.h"
+#include "experiment_opts.h"
 #include "results.h"
 
 #include <getopt.h>
@@ -52,10 +53,7 @@ static void usage(FILE *out)
 
 static int bad(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "mlsched report: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see mlsched report --help)\n");
-    return MLS_EXIT_USAGE;
+    return cmd_usage_error("report", fmt, arg);
 }
 
 static int parse_by(const char *s, unsigned *by)
@@ -133,16 +131,15 @@ static int parse_args(int argc, char **argv, rep_opts_t *o)
     o->db = "results/results.db";
     o->by = RES_BY_ALL;
     optind = 1;
-    int c, fmt;
+    int c;
     while ((c = getopt_long(argc, argv, "d:f:b:h", lo, NULL)) != -1) {
         switch (c) {
         case 'd':
             o->db = optarg;
             break;
         case 'f':
-            if ((fmt = results_format_parse(optarg)) < 0)
-                return bad("--format wants table, markdown, csv or json, got '%s'", optarg);
-            o->po.format = (result_format_t)fmt;
+            if (exp_opts_format(optarg, &o->po.format, "report") != 0)
+                return MLS_EXIT_USAGE;
             break;
         case 'b':
             o->baseline = optarg;

@@ -101,27 +101,6 @@ static int parse_cadence(const char *s, unsigned *out)
     return 0;
 }
 
-/* "R", "R/h" (per hour) or "R/d" (per day) -> per hour. */
-static int parse_rate(const char *s, double *per_hour)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    double scale = 1;
-    char *slash = strchr(buf, '/');
-    if (slash) {
-        if (!strcmp(slash, "/d"))
-            scale = 1.0 / 24;
-        else if (strcmp(slash, "/h"))
-            return -1;
-        *slash = '\0';
-    }
-    double r;
-    if (mls_parse_double(buf, &r) < 0 || r < 0 || !isfinite(r))
-        return -1;
-    *per_hour = r * scale;
-    return 0;
-}
-
 static int add_param(sim_opts_t *o, const char *kv)
 {
     const char *eq = strchr(kv, '=');
@@ -138,10 +117,7 @@ static int add_param(sim_opts_t *o, const char *kv)
 
 static int bad_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "mlsched simulate: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see mlsched simulate --help)\n");
-    return MLS_EXIT_USAGE;
+    return cmd_usage_error("simulate", fmt, arg);
 }
 
 static int parse_args(int argc, char **argv, sim_opts_t *o)
@@ -228,7 +204,7 @@ static int parse_args(int argc, char **argv, sim_opts_t *o)
         case O_FAULTS: o->faults_file = optarg; break;
         case O_OVHF: o->overheads_file = optarg; break;
         case O_FRATE:
-            if (parse_rate(optarg, &o->faults.rate_per_hour) < 0)
+            if (mls_parse_rate(optarg, "h,d", &o->faults.rate_per_hour) < 0)
                 return bad_usage("--failure-rate wants R (per node per hour) or R/d, got '%s'",
                                  optarg);
             break;

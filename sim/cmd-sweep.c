@@ -11,6 +11,7 @@
  * multiply along it). The runs are enumerated with a mixed-radix counter. */
 #include "cmd.h"
 #include "experiment.h"
+#include "experiment_opts.h"
 #include "policy.h"
 #include "results.h"
 
@@ -24,8 +25,9 @@
 #include <sys/stat.h>
 
 #define MAX_AXES 16
-#define MAX_PARAMS 64
-#define MAX_SBATCH 32
+
+/* sweep's own long options without a short letter */
+enum { O_GEN = 256, O_RATES, O_TDIR, O_CLS, O_MET };
 
 typedef struct axis {
     char key[128];    /* "round", or "las.quantum" */
@@ -36,19 +38,12 @@ typedef struct axis {
 } axis_t;
 
 typedef struct sweep_opts {
-    const char *trace, *trace_gen, *rates, *clusters, *policies, *seeds, *db, *trace_dir;
-    const char *throughputs, *round, *overhead, *cadence, *measure, *metrics;
+    const char *trace_gen, *rates, *clusters, *trace_dir, *metrics;
     const char *cluster_list[MAX_AXES];
     size_t n_cluster_list;
-    const char *params[MAX_PARAMS];
-    int n_params;
     axis_t axes[MAX_AXES];
     size_t n_axes;
-    char *sbatch[MAX_SBATCH];
-    size_t n_sbatch;
-    int jobs, jobs_set, quiet, dry_run, slurm, wait;
-    const char *slurm_dir;
-    result_format_t format;
+    exp_opts_t x; /* the options sweep shares with compare */
 } sweep_opts_t;
 
 /* Everything derived from the options. */
@@ -64,50 +59,40 @@ typedef struct sweep_plan {
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: mlsched sweep (--trace FILE | --trace-gen ARGS --rates LIST)\n"
-            "                     --cluster FILE|SPEC [options]\n"
-            "\n"
-            "Runs every policy over a grid of settings and seeds (each run its own\n"
-            "`mlsched simulate` process), labels each run with its grid point, merges them\n"
-            "into the database in one transaction, and prints per grid point and policy the\n"
-            "mean and 95%% confidence interval over seeds.\n"
-            "\n"
-            "  -t, --trace FILE          one trace for every run, or:\n"
-            "      --trace-gen ARGS      `mlsched trace generate` arguments (e.g. \"--jobs 2000\n"
-            "                            --multi-gpu\"); one trace per rate and seed\n"
-            "      --rates LIST          arrival rates, jobs/hour (e.g. 2,4,6,8): an axis\n"
-            "      --trace-dir DIR       where generated traces go (default: sweep-traces/\n"
-            "                            beside the database)\n"
-            "  -c, --cluster FILE|SPEC   the cluster (repeat for a cluster axis)\n"
-            "      --clusters LIST       clusters separated by ';' (or ',' when no item is an\n"
-            "                            inline spec)\n"
-            "  -p, --policies LIST       all (default) or a comma list\n"
-            "  -s, --seeds LIST          seeds (default 0,1,2)\n"
-            "  -g, --grid KEY=V1,V2...   an axis: round, restart-overhead, cadence, measure\n"
-            "                            (values split on ','), or POLICY.KEY (repeatable)\n"
-            "      --metrics LIST        more columns besides avg_jct (keys of run_summary,\n"
-            "                            see mlsched report --help) or 'all'\n"
-            "  -j, --jobs N              runs at once (default: number of cores)\n"
-            "  -d, --db FILE             results database (default results/results.db)\n"
-            "      --format FMT          table (default), markdown, csv or json\n"
-            "  passed to every simulate: --throughputs FILE, -r/--round S, --cadence MODE,\n"
-            "      --restart-overhead S, --measure LO:HI, -P/--param POLICY.KEY=VALUE\n"
-            "  backends: --backend local|slurm, --wait, --slurm-dir DIR, --sbatch-arg ARG\n"
-            "      (as in mlsched compare --help)\n"
-            "      --dry-run             print the runs it would do, do nothing\n"
-            "  -q, --quiet               no progress line\n"
-            "  -h, --help                this text\n"
-            "\n"
-            "Exit status: 0 all runs done, 1 a run failed (or the sweep), 2 usage.\n");
+    fputs("usage: mlsched sweep (--trace FILE | --trace-gen ARGS --rates LIST)\n"
+          "                     --cluster FILE|SPEC [options]\n"
+          "\n"
+          "Runs every policy over a grid of settings and seeds (each run its own\n"
+          "`mlsched simulate` process), labels each run with its grid point, merges them\n"
+          "into the database in one transaction, and prints per grid point and policy the\n"
+          "mean and 95% confidence interval over seeds.\n"
+          "\n"
+          "  -t, --trace FILE          one trace for every run, or:\n"
+          "      --trace-gen ARGS      `mlsched trace generate` arguments (e.g. \"--jobs 2000\n"
+          "                            --multi-gpu\"); one trace per rate and seed\n"
+          "      --rates LIST          arrival rates, jobs/hour (e.g. 2,4,6,8): an axis\n"
+          "      --trace-dir DIR       where generated traces go (default: sweep-traces/\n"
+          "                            beside the database)\n"
+          "  -c, --cluster FILE|SPEC   the cluster (repeat for a cluster axis)\n"
+          "      --clusters LIST       clusters separated by ';' (or ',' when no item is an\n"
+          "                            inline spec)\n"
+          "  -p, --policies LIST       all (default) or a comma list\n"
+          "  -s, --seeds LIST          seeds (default 0,1,2)\n"
+          "  -g, --grid KEY=V1,V2...   an axis: round, restart-overhead, cadence, measure\n"
+          "                            (values split on ','), or POLICY.KEY (repeatable)\n"
+          "      --metrics LIST        more columns besides avg_jct (keys of run_summary,\n"
+          "                            see mlsched report --help) or 'all'\n",
+          out);
+    exp_opts_usage(out);
+    fputs("  -h, --help                this text\n"
+          "\n"
+          "Exit status: 0 all runs done, 1 a run failed (or the sweep), 2 usage.\n",
+          out);
 }
 
 static int bad(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "mlsched sweep: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see mlsched sweep --help)\n");
-    return MLS_EXIT_USAGE;
+    return cmd_usage_error("sweep", fmt, arg);
 }
 
 static const char *const engine_keys[] = {"round", "restart-overhead", "cadence", "measure", NULL};
@@ -144,160 +129,55 @@ static int add_axis(sweep_opts_t *o, const char *spec)
                a->key);
 }
 
+/* sweep's own options; the shared ones go to exp_opts_parse(). */
+static int parse_own(void *opts, int c, const char *arg)
+{
+    sweep_opts_t *o = opts;
+    switch (c) {
+    case O_GEN:
+        o->trace_gen = arg;
+        break;
+    case O_RATES:
+        o->rates = arg;
+        break;
+    case O_TDIR:
+        o->trace_dir = arg;
+        break;
+    case 'c':
+        if (o->n_cluster_list >= MAX_AXES)
+            return bad("%s", "too many --cluster");
+        o->cluster_list[o->n_cluster_list++] = arg;
+        break;
+    case O_CLS:
+        o->clusters = arg;
+        break;
+    case 'g':
+        return add_axis(o, arg);
+    case O_MET:
+        o->metrics = arg;
+        break;
+    default:
+        return EXP_OPT_NOT_MINE;
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, sweep_opts_t *o)
 {
-    enum {
-        O_GEN = 256,
-        O_RATES,
-        O_TDIR,
-        O_CLS,
-        O_MET,
-        O_FMT,
-        O_THR,
-        O_CAD,
-        O_OVH,
-        O_MEAS,
-        O_BACK,
-        O_WAIT,
-        O_SDIR,
-        O_SARG,
-        O_DRY
-    };
-    static const struct option lo[] = {{"trace", required_argument, 0, 't'},
-                                       {"trace-gen", required_argument, 0, O_GEN},
+    static const struct option lo[] = {{"trace-gen", required_argument, 0, O_GEN},
                                        {"rates", required_argument, 0, O_RATES},
                                        {"trace-dir", required_argument, 0, O_TDIR},
                                        {"cluster", required_argument, 0, 'c'},
                                        {"clusters", required_argument, 0, O_CLS},
-                                       {"policies", required_argument, 0, 'p'},
-                                       {"seeds", required_argument, 0, 's'},
                                        {"grid", required_argument, 0, 'g'},
                                        {"metrics", required_argument, 0, O_MET},
-                                       {"jobs", required_argument, 0, 'j'},
-                                       {"db", required_argument, 0, 'd'},
-                                       {"format", required_argument, 0, O_FMT},
-                                       {"throughputs", required_argument, 0, O_THR},
-                                       {"round", required_argument, 0, 'r'},
-                                       {"cadence", required_argument, 0, O_CAD},
-                                       {"restart-overhead", required_argument, 0, O_OVH},
-                                       {"measure", required_argument, 0, O_MEAS},
-                                       {"param", required_argument, 0, 'P'},
-                                       {"backend", required_argument, 0, O_BACK},
-                                       {"wait", no_argument, 0, O_WAIT},
-                                       {"slurm-dir", required_argument, 0, O_SDIR},
-                                       {"sbatch-arg", required_argument, 0, O_SARG},
-                                       {"dry-run", no_argument, 0, O_DRY},
-                                       {"quiet", no_argument, 0, 'q'},
-                                       {"help", no_argument, 0, 'h'},
+                                       EXP_OPTS_LONGOPTS,
                                        {0, 0, 0, 0}};
-    o->policies = "all";
-    o->seeds = "0,1,2";
-    o->db = "results/results.db";
-    o->jobs = exp_ncpu();
-    optind = 1;
-    int c, f, rc;
-    long l;
-    while ((c = getopt_long(argc, argv, "t:c:p:s:g:j:d:r:P:qh", lo, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            o->trace = optarg;
-            break;
-        case O_GEN:
-            o->trace_gen = optarg;
-            break;
-        case O_RATES:
-            o->rates = optarg;
-            break;
-        case O_TDIR:
-            o->trace_dir = optarg;
-            break;
-        case 'c':
-            if (o->n_cluster_list >= MAX_AXES)
-                return bad("%s", "too many --cluster");
-            o->cluster_list[o->n_cluster_list++] = optarg;
-            break;
-        case O_CLS:
-            o->clusters = optarg;
-            break;
-        case 'p':
-            o->policies = optarg;
-            break;
-        case 's':
-            o->seeds = optarg;
-            break;
-        case 'g':
-            if ((rc = add_axis(o, optarg)) != 0)
-                return rc;
-            break;
-        case O_MET:
-            o->metrics = optarg;
-            break;
-        case 'j':
-            if (mls_parse_long(optarg, &l) < 0 || l < 1 || l > 4096)
-                return bad("-j wants a number of processes >= 1, got '%s'", optarg);
-            o->jobs = (int)l;
-            o->jobs_set = 1;
-            break;
-        case 'd':
-            o->db = optarg;
-            break;
-        case O_FMT:
-            if ((f = results_format_parse(optarg)) < 0)
-                return bad("--format wants table, markdown, csv or json, got '%s'", optarg);
-            o->format = (result_format_t)f;
-            break;
-        case O_THR:
-            o->throughputs = optarg;
-            break;
-        case 'r':
-            o->round = optarg;
-            break;
-        case O_CAD:
-            o->cadence = optarg;
-            break;
-        case O_OVH:
-            o->overhead = optarg;
-            break;
-        case O_MEAS:
-            o->measure = optarg;
-            break;
-        case 'P':
-            if (o->n_params >= MAX_PARAMS)
-                return bad("%s", "too many --param");
-            o->params[o->n_params++] = optarg;
-            break;
-        case O_BACK:
-            if (strcmp(optarg, "local") && strcmp(optarg, "slurm"))
-                return bad("--backend wants local or slurm, got '%s'", optarg);
-            o->slurm = !strcmp(optarg, "slurm");
-            break;
-        case O_WAIT:
-            o->wait = 1;
-            break;
-        case O_SDIR:
-            o->slurm_dir = optarg;
-            break;
-        case O_SARG:
-            if (o->n_sbatch >= MAX_SBATCH)
-                return bad("%s", "too many --sbatch-arg");
-            o->sbatch[o->n_sbatch++] = optarg;
-            break;
-        case O_DRY:
-            o->dry_run = 1;
-            break;
-        case 'q':
-            o->quiet = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return -1;
-        default:
-            return bad("%s", "unknown option");
-        }
-    }
-    if (optind < argc)
-        return bad("unexpected argument '%s'", argv[optind]);
-    if (!o->trace == !o->trace_gen)
+    exp_opts_init(&o->x, "0,1,2");
+    int rc = exp_opts_getopt(&o->x, argc, argv, "c:g:", lo, parse_own, o, usage, "sweep");
+    if (rc)
+        return rc;
+    if (!o->x.trace == !o->trace_gen)
         return bad("%s", "give either --trace or --trace-gen (with --rates)");
     if (!o->trace_gen != !o->rates)
         return bad("%s", "--trace-gen and --rates go together");
@@ -371,7 +251,7 @@ static int plan_rates(const sweep_opts_t *o, sweep_plan_t *p)
     if (o->trace_dir)
         snprintf(p->trace_dir, sizeof p->trace_dir, "%s", o->trace_dir);
     else {
-        snprintf(p->trace_dir, sizeof p->trace_dir, "%s", o->db);
+        snprintf(p->trace_dir, sizeof p->trace_dir, "%s", o->x.db);
         char *slash = strrchr(p->trace_dir, '/');
         snprintf(slash ? slash + 1 : p->trace_dir,
                  sizeof p->trace_dir - (size_t)(slash ? slash + 1 - p->trace_dir : 0),
@@ -410,16 +290,16 @@ static int make_sweep_plan(const sweep_opts_t *o, sweep_plan_t *p)
 {
     const char *badp;
     int rc = 0;
-    if (exp_policies(o->policies, &p->pol, &p->np, &badp) < 0)
+    if (exp_policies(o->x.policies, &p->pol, &p->np, &badp) < 0)
         return bad("unknown policy '%s' in --policies (see mlsched policies)", badp);
-    if (exp_seeds(o->seeds, &p->seeds, &p->ns) < 0)
-        return bad("--seeds wants a comma list of integers >= 0, got '%s'", o->seeds);
+    if (exp_seeds(o->x.seeds, &p->seeds, &p->ns) < 0)
+        return bad("--seeds wants a comma list of integers >= 0, got '%s'", o->x.seeds);
     if ((rc = plan_clusters(o, p)) || (rc = plan_rates(o, p)) || (rc = plan_metrics(o, p)))
         return rc;
-    for (int i = 0; i < o->n_params; i++) {
-        const char *dot = strchr(o->params[i], '.'), *eq = strchr(o->params[i], '=');
+    for (int i = 0; i < o->x.n_params; i++) {
+        const char *dot = strchr(o->x.params[i], '.'), *eq = strchr(o->x.params[i], '=');
         if (!dot || !eq || dot > eq)
-            return bad("--param wants POLICY.KEY=VALUE, got '%s'", o->params[i]);
+            return bad("--param wants POLICY.KEY=VALUE, got '%s'", o->x.params[i]);
     }
     return 0;
 }
@@ -500,7 +380,7 @@ static void run_args(const sweep_opts_t *o, const sweep_plan_t *p, const point_t
     if (p->nr)
         trace_path(p, pt->rate, seed, path, sizeof path);
     exp_arg(r, "--trace");
-    exp_arg(r, "%s", p->nr ? path : o->trace);
+    exp_arg(r, "%s", p->nr ? path : o->x.trace);
     exp_arg(r, "--cluster");
     exp_arg(r, "%s", p->clusters[pt->cluster]);
     exp_arg(r, "--policy");
@@ -508,7 +388,7 @@ static void run_args(const sweep_opts_t *o, const sweep_plan_t *p, const point_t
     exp_arg(r, "--seed");
     exp_arg(r, "%ld", seed);
     const char *keys[] = {"round", "restart-overhead", "cadence", "measure"};
-    const char *fixed[] = {o->round, o->overhead, o->cadence, o->measure};
+    const char *fixed[] = {o->x.round, o->x.overhead, o->x.cadence, o->x.measure};
     for (int k = 0; k < 4; k++) {
         const char *v = setting(o, pt, keys[k], fixed[k]);
         if (v) {
@@ -516,16 +396,11 @@ static void run_args(const sweep_opts_t *o, const sweep_plan_t *p, const point_t
             exp_arg(r, "%s", v);
         }
     }
-    if (o->throughputs) {
+    if (o->x.throughputs) {
         exp_arg(r, "--throughputs");
-        exp_arg(r, "%s", o->throughputs);
+        exp_arg(r, "%s", o->x.throughputs);
     }
-    size_t len = strlen(pol);
-    for (int i = 0; i < o->n_params; i++)
-        if (!strncmp(o->params[i], pol, len) && o->params[i][len] == '.') {
-            exp_arg(r, "--param");
-            exp_arg(r, "%s", o->params[i] + len + 1);
-        }
+    exp_opts_policy_params(&o->x, pol, r);
     for (size_t k = 0; k < o->n_axes; k++)
         if (o->axes[k].policy && !strcmp(o->axes[k].policy, pol)) {
             exp_arg(r, "--param");
@@ -575,33 +450,15 @@ static void add_runs(experiment_t *e, const sweep_opts_t *o, const sweep_plan_t 
 
 static int execute(const sweep_opts_t *o, const sweep_plan_t *p, experiment_t *e)
 {
-    exp_outcome_t out;
-    mls_err_t err = {{0}};
-    int rc = 0;
-    if (p->nr && mkdir(p->trace_dir, 0777) < 0 && errno != EEXIST)
-        rc =
-            mls_fail(&err, "%s: cannot create the trace folder: %s", p->trace_dir, strerror(errno));
-    if (rc == 0 && o->slurm) {
-        exp_slurm_t so = {o->slurm_dir, o->sbatch, o->n_sbatch, o->wait, 0};
-        rc = exp_run_slurm(e, &so, &out, &err);
-    } else if (rc == 0) {
-        rc = exp_run_local(e, &out, &err);
-    }
-    if (rc == 0 && out.submitted)
-        return MLS_EXIT_OK;
-    if (rc == 0) {
-        unsigned by = RES_BY_LABEL | RES_BY_CLUSTER | RES_BY_PARAMS;
-        result_print_opts_t po = {o->format, p->metrics, p->n_metrics, 1, 0, NULL, by};
-        rc = exp_show(o->db, &out.merged, by, NULL, &po, &err);
-    }
-    if (rc < 0) {
-        fprintf(stderr, "mlsched sweep: %s\n", err.msg);
+    if (p->nr && mkdir(p->trace_dir, 0777) < 0 && errno != EEXIST) {
+        fprintf(stderr, "mlsched sweep: %s: cannot create the trace folder: %s\n", p->trace_dir,
+                strerror(errno));
         return MLS_EXIT_FAIL;
     }
-    if (out.failed)
-        fprintf(stderr, "mlsched sweep: %zu of %zu runs FAILED (see above); %ld merged into %s\n",
-                out.failed, e->n_runs, out.merged.runs, o->db);
-    return out.failed ? MLS_EXIT_FAIL : MLS_EXIT_OK;
+    unsigned by = RES_BY_LABEL | RES_BY_CLUSTER | RES_BY_PARAMS;
+    result_print_opts_t po = {o->x.format, p->metrics, p->n_metrics, 1, 0, NULL, by};
+    long merged;
+    return exp_opts_execute(&o->x, e, by, NULL, &po, &merged);
 }
 
 static int exec_sweep(int argc, char **argv)
@@ -615,12 +472,11 @@ static int exec_sweep(int argc, char **argv)
         rc = make_sweep_plan(&o, &p);
     if (rc == 0) {
         experiment_t e;
-        exp_init(&e, "sweep", o.db);
-        e.jobs = o.slurm && !o.jobs_set ? 0 : o.jobs;
-        e.quiet = o.quiet;
+        exp_init(&e, "sweep", o.x.db);
+        exp_opts_apply(&o.x, &e);
         add_prep(&e, &p);
         add_runs(&e, &o, &p);
-        if (o.dry_run)
+        if (o.x.dry_run)
             exp_print_plan(stdout, &e, "mlsched");
         else
             rc = execute(&o, &p, &e);

@@ -15,43 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct verb {
-    const char *name, *summary;
-    int (*exec)(int argc, char **argv);
-} verb_t;
-
 static int usage_error(const char *verb, const char *msg, const char *arg)
 {
-    fprintf(stderr, "mlsched trace %s: %s%s%s (see mlsched trace %s --help)\n", verb, msg,
-            arg ? " " : "", arg ? arg : "", verb);
-    return MLS_EXIT_USAGE;
-}
-
-/* "3", "3/h", "0.5/min", "0.01/s" -> jobs per hour */
-static int parse_rate(const char *s, double *per_hour)
-{
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    double scale = 1;
-    char *slash = strchr(buf, '/');
-    if (slash) {
-        if (!strcmp(slash, "/h"))
-            scale = 1;
-        else if (!strcmp(slash, "/min"))
-            scale = 60;
-        else if (!strcmp(slash, "/s"))
-            scale = 3600;
-        else if (!strcmp(slash, "/d"))
-            scale = 1.0 / 24;
-        else
-            return -1;
-        *slash = '\0';
-    }
-    double r;
-    if (mls_parse_double(buf, &r) < 0 || !(r > 0) || !isfinite(r))
-        return -1;
-    *per_hour = r * scale;
-    return 0;
+    return cmd_verb_usage_error("trace", verb, msg, arg);
 }
 
 /* ---- generate ------------------------------------------------------------------ */
@@ -100,7 +66,8 @@ static int cmd_generate(int argc, char **argv)
             have_jobs = 1;
             break;
         case 'r':
-            if (parse_rate(optarg, &g.rate_per_hour) < 0)
+            if (mls_parse_rate(optarg, "h,min,s,d", &g.rate_per_hour) < 0 ||
+                !(g.rate_per_hour > 0))
                 return usage_error("generate", "--rate wants a positive rate, got", optarg);
             have_rate = 1;
             break;
@@ -581,7 +548,7 @@ static int cmd_import(int argc, char **argv)
     return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
 }
 
-static const verb_t verbs[] = {
+static const cmd_verb_t verbs[] = {
     {"import", "turn another format (gavel, philly, helios, itp, ...) into the canonical trace",
      cmd_import},
     {"generate", "a synthetic trace with Gavel's job mix", cmd_generate},
@@ -589,21 +556,15 @@ static const verb_t verbs[] = {
     {"sample", "a time window, N random jobs, or the first N", cmd_sample},
 };
 
+static void trace_help(FILE *out)
+{
+    fprintf(out, "usage: mlsched trace <verb> [options]\n\nverbs:\n");
+    cmd_list_verbs(out, verbs, sizeof verbs / sizeof verbs[0], 10);
+}
+
 static int exec_trace(int argc, char **argv)
 {
-    size_t n = sizeof verbs / sizeof verbs[0];
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        FILE *o = argc < 2 ? stderr : stdout;
-        fprintf(o, "usage: mlsched trace <verb> [options]\n\nverbs:\n");
-        for (size_t i = 0; i < n; i++)
-            fprintf(o, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
-        return argc < 2 ? MLS_EXIT_USAGE : MLS_EXIT_OK;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(argv[1], verbs[i].name))
-            return verbs[i].exec(argc - 1, argv + 1);
-    fprintf(stderr, "mlsched trace: unknown verb '%s' (see mlsched trace --help)\n", argv[1]);
-    return MLS_EXIT_USAGE;
+    return cmd_run_verb("trace", verbs, sizeof verbs / sizeof verbs[0], trace_help, argc, argv);
 }
 
 const cmd_entry_t cmd_trace_entry = {"trace", "generate, inspect and sample job traces",

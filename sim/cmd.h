@@ -9,6 +9,9 @@
 #ifndef MLS_CMD_H
 #define MLS_CMD_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 typedef struct cmd_entry {
     const char *name;
     const char *summary; /* one line for `mlsched --help` */
@@ -16,5 +19,27 @@ typedef struct cmd_entry {
 } cmd_entry_t;
 
 enum { MLS_EXIT_OK = 0, MLS_EXIT_FAIL = 1, MLS_EXIT_USAGE = 2 };
+
+/* Prints "mlsched WHO: " fmt (with one string argument) " (see mlsched WHO
+ * --help)" to stderr; returns MLS_EXIT_USAGE. */
+int cmd_usage_error(const char *who, const char *fmt, const char *arg)
+    __attribute__((format(printf, 2, 0)));
+
+/* A verb of a command with verbs (`mlsched trace generate`): exec gets argv
+ * with argv[0] the verb. */
+typedef struct cmd_verb {
+    const char *name, *summary;
+    int (*exec)(int argc, char **argv);
+} cmd_verb_t;
+
+/* Runs the verb argv[1] of command `cmd`: no verb prints help to stderr (exit
+ * 2), -h/--help prints it to stdout (exit 0), an unknown verb is a usage error
+ * "mlsched CMD: unknown verb 'V' (see mlsched CMD --help)". */
+int cmd_run_verb(const char *cmd, const cmd_verb_t *verbs, size_t n, void (*help)(FILE *),
+                 int argc, char **argv);
+/* "  NAME  summary" per verb, names padded to `width`. */
+void cmd_list_verbs(FILE *out, const cmd_verb_t *verbs, size_t n, int width);
+/* "mlsched CMD VERB: MSG[ ARG] (see mlsched CMD VERB --help)"; MLS_EXIT_USAGE. */
+int cmd_verb_usage_error(const char *cmd, const char *verb, const char *msg, const char *arg);
 
 #endif

@@ -32,16 +32,6 @@ static int node_index(const mls_cluster_t *c, const char *s)
     return -1;
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
-
 static int parse_row(fault_plan_t *f, char *line, const mls_cluster_t *c, const char *path,
                      long ln, mls_err_t *err)
 {
@@ -57,13 +47,13 @@ static int parse_row(fault_plan_t *f, char *line, const mls_cluster_t *c, const 
         return mls_fail(err, "%s:%ld: expected time,node,event[,factor], got %d fields", path,
                         ln, n);
     fault_event_t ev = {0, 0, FAULT_FAIL, 1};
-    char *ev_name = trim(fields[2]);
+    char *ev_name = mls_trim(fields[2]);
     if (mls_parse_double(fields[0], &ev.time) < 0 || ev.time < 0 || !isfinite(ev.time))
         return mls_fail(err, "%s:%ld: field 'time': '%s' is not a time >= 0", path, ln,
-                        trim(fields[0]));
-    if ((ev.node = node_index(c, trim(fields[1]))) < 0)
+                        mls_trim(fields[0]));
+    if ((ev.node = node_index(c, mls_trim(fields[1]))) < 0)
         return mls_fail(err, "%s:%ld: field 'node': no node '%s' in the cluster", path, ln,
-                        trim(fields[1]));
+                        mls_trim(fields[1]));
     if (!strcmp(ev_name, "fail"))
         ev.kind = FAULT_FAIL;
     else if (!strcmp(ev_name, "recover"))
@@ -98,7 +88,7 @@ int faults_read_csv(fault_plan_t *f, const char *path, const mls_cluster_t *c, m
     int rc = 0, header = 1;
     while (rc == 0 && fgets(line, sizeof line, fp)) {
         ln++;
-        char *s = trim(line);
+        char *s = mls_trim(line);
         if (!*s || *s == '#')
             continue;
         if (header) {

@@ -77,3 +77,22 @@ const char *perf_named_type(const mls_perf_t *pm, int t)
 {
     return pm->type_names->names[t];
 }
+
+void perf_named_init(mls_perf_t *pm, const perf_ops_t *ops, const char *path,
+                     strtab_t *workloads, strtab_t *types)
+{
+    pm->ops = ops;
+    pm->source = xstrdup(path);
+    pm->workload_names = workloads;
+    pm->type_names = types;
+    strtab_init(workloads);
+    strtab_init(types);
+}
+
+void perf_named_free(mls_perf_t *pm, strtab_t *workloads, strtab_t *types)
+{
+    strtab_free(workloads);
+    strtab_free(types);
+    free(pm->source);
+    pm->source = NULL;
+}

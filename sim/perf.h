@@ -94,6 +94,16 @@ int perf_named_n_workloads(const mls_perf_t *pm);
 const char *perf_named_workload(const mls_perf_t *pm, int w);
 int perf_named_n_types(const mls_perf_t *pm);
 const char *perf_named_type(const mls_perf_t *pm, int t);
+/* The four name ops above, for a backend's perf_ops_t initializer. */
+#define PERF_NAMED_OPS                                                                             \
+    .n_workloads = perf_named_n_workloads, .workload_name = perf_named_workload,                   \
+    .n_gpu_types = perf_named_n_types, .gpu_type_name = perf_named_type
+/* Sets up the base of a backend that owns two name tables: its ops, source
+ * (a copy of path), and the tables, made empty and pointed at. */
+void perf_named_init(mls_perf_t *pm, const perf_ops_t *ops, const char *path,
+                     strtab_t *workloads, strtab_t *types);
+/* Frees what perf_named_init made (not pm itself). */
+void perf_named_free(mls_perf_t *pm, strtab_t *workloads, strtab_t *types);
 
 int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err);
 /* The default catalog shipped with mlsched (Gavel's simulation table). */

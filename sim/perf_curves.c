@@ -203,17 +203,12 @@ static void c_destroy(mls_perf_t *pm)
     free(cp->cells);
     free(cp->gpu_mem);
     free(cp->default_batch);
-    strtab_free(&cp->workloads);
-    strtab_free(&cp->types);
-    free(cp->base.source);
+    perf_named_free(&cp->base, &cp->workloads, &cp->types);
     free(cp);
 }
 
 static const perf_ops_t curves_ops = {.backend = "curves",
-                                      .n_workloads = perf_named_n_workloads,
-                                      .workload_name = perf_named_workload,
-                                      .n_gpu_types = perf_named_n_types,
-                                      .gpu_type_name = perf_named_type,
+                                      PERF_NAMED_OPS,
                                       .throughput = c_throughput,
                                       .pair = c_pair,
                                       .destroy = c_destroy,
@@ -315,12 +310,7 @@ int perf_curves_load(mls_perf_t **pm, const char *path, mls_err_t *err)
         return -1;
     }
     curves_perf_t *cp = xcalloc(1, sizeof *cp);
-    cp->base.ops = &curves_ops;
-    cp->base.source = xstrdup(path);
-    cp->base.workload_names = &cp->workloads;
-    cp->base.type_names = &cp->types;
-    strtab_init(&cp->workloads);
-    strtab_init(&cp->types);
+    perf_named_init(&cp->base, &curves_ops, path, &cp->workloads, &cp->types);
     build(cp, &cat);
     catalog_free(&cat);
     *pm = &cp->base;

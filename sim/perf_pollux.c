@@ -6,6 +6,7 @@
  * epoch boundaries (next_change). */
 #include "perf_pollux.h"
 #include "strtab.h"
+#include "json_util.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -197,17 +198,12 @@ static void p_destroy(mls_perf_t *pm)
         free(c->apps[w].model);
     }
     free(c->apps);
-    strtab_free(&c->workloads);
-    strtab_free(&c->types);
-    free(c->base.source);
+    perf_named_free(&c->base, &c->workloads, &c->types);
     free(c);
 }
 
 static const perf_ops_t pollux_ops = {.backend = "pollux",
-                                      .n_workloads = perf_named_n_workloads,
-                                      .workload_name = perf_named_workload,
-                                      .n_gpu_types = perf_named_n_types,
-                                      .gpu_type_name = perf_named_type,
+                                      PERF_NAMED_OPS,
                                       .throughput = p_throughput,
                                       .pair = NULL,
                                       .destroy = p_destroy,
@@ -452,30 +448,14 @@ int perf_is_pollux_catalog(const char *path)
 int perf_pollux_load(mls_perf_t **pm, const char *path, mls_err_t *err)
 {
     *pm = NULL;
-    char *text = mls_read_file(path, err);
-    if (!text)
+    cJSON *root = mls_json_load(path, err);
+    if (!root)
         return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     pcat_t *c = xcalloc(1, sizeof *c);
-    c->base.ops = &pollux_ops;
-    c->base.source = xstrdup(path);
-    c->base.workload_names = &c->workloads;
-    c->base.type_names = &c->types;
-    strtab_init(&c->workloads);
-    strtab_init(&c->types);
+    perf_named_init(&c->base, &pollux_ops, path, &c->workloads, &c->types);
     rd_t r = {path, err};
-    int rc;
-    if (!root) {
-        long line = 1;
-        for (const char *p = text; end && p < end; p++)
-            line += *p == '\n';
-        rc = mls_fail(err, "%s:%ld: not valid JSON", path, line);
-    } else {
-        rc = fill(c, root, &r);
-    }
+    int rc = fill(c, root, &r);
     cJSON_Delete(root);
-    free(text);
     if (rc < 0) {
         p_destroy(&c->base);
         return -1;

@@ -16,6 +16,7 @@
  * and one hash probe for pairs. */
 #include "perf.h"
 #include "strtab.h"
+#include "json_util.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -274,13 +275,11 @@ static int t_pair(const mls_perf_t *pm, int a, int b, int t, int gpus, double ou
 static void t_destroy(mls_perf_t *pm)
 {
     table_t *tb = (table_t *)pm;
-    strtab_free(&tb->workloads);
-    strtab_free(&tb->types);
     free(tb->iso);
     free(tb->pairs);
     free(tb->model);
     free(tb->batch);
-    free(tb->base.source);
+    perf_named_free(&tb->base, &tb->workloads, &tb->types);
     free(tb);
 }
 
@@ -296,10 +295,7 @@ static int t_max_gpus(const mls_perf_t *pm, int w, int t)
 }
 
 static const perf_ops_t table_ops = {.backend = "table",
-                                     .n_workloads = perf_named_n_workloads,
-                                     .workload_name = perf_named_workload,
-                                     .n_gpu_types = perf_named_n_types,
-                                     .gpu_type_name = perf_named_type,
+                                     PERF_NAMED_OPS,
                                      .throughput = t_throughput,
                                      .pair = t_pair,
                                      .destroy = t_destroy,
@@ -334,29 +330,13 @@ static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err
 
 int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err)
 {
-    char *text = mls_read_file(path, err);
-    if (!text)
+    cJSON *root = mls_json_load(path, err);
+    if (!root)
         return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     table_t *tb = xcalloc(1, sizeof *tb);
-    tb->base.ops = &table_ops;
-    tb->base.source = xstrdup(path);
-    tb->base.workload_names = &tb->workloads;
-    tb->base.type_names = &tb->types;
-    strtab_init(&tb->workloads);
-    strtab_init(&tb->types);
-    int rc;
-    if (!root) {
-        long line = 1;
-        for (const char *p = text; end && p < end; p++)
-            line += *p == '\n';
-        rc = mls_fail(err, "%s:%ld: not valid JSON", path, line);
-    } else {
-        rc = fill(tb, root, path, err);
-    }
+    perf_named_init(&tb->base, &table_ops, path, &tb->workloads, &tb->types);
+    int rc = fill(tb, root, path, err);
     cJSON_Delete(root);
-    free(text);
     if (rc < 0) {
         t_destroy(&tb->base);
         return -1;

@@ -2,7 +2,9 @@
  * atomic file writes shared by every module (see util.h). */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,4 +245,53 @@ void mls_atomic_abort(mls_atomic_file_t *af)
     free(af->tmp);
     af->fp = NULL;
     af->path = af->tmp = NULL;
+}
+
+int mls_write_text_file(const char *path, const char *text, mls_err_t *err)
+{
+    mls_atomic_file_t af;
+    if (mls_atomic_open(&af, path, err) < 0)
+        return -1;
+    fputs(text, (FILE *)af.fp);
+    fputc('\n', (FILE *)af.fp);
+    return mls_atomic_commit(&af, err);
+}
+
+char *mls_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+int mls_parse_rate(const char *s, const char *units, double *per_hour)
+{
+    static const struct {
+        const char *unit;
+        double scale;
+    } known[] = {{"h", 1}, {"min", 60}, {"s", 3600}, {"d", 1.0 / 24}};
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    double scale = 1;
+    char *slash = strchr(buf, '/');
+    if (slash) {
+        char want[72], allowed[64];
+        snprintf(want, sizeof want, ",%s,", slash + 1);
+        snprintf(allowed, sizeof allowed, ",%s,", units);
+        size_t k = 0;
+        while (k < sizeof known / sizeof known[0] && strcmp(slash + 1, known[k].unit))
+            k++;
+        if (k == sizeof known / sizeof known[0] || !strstr(allowed, want))
+            return -1;
+        scale = known[k].scale;
+        *slash = '\0';
+    }
+    double r;
+    if (mls_parse_double(buf, &r) < 0 || r < 0 || !isfinite(r))
+        return -1;
+    *per_hour = r * scale;
+    return 0;
 }

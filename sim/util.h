@@ -29,6 +29,11 @@ void xgrow(void **p, size_t *cap, size_t need, size_t elem);
  * Return 0 on success, -1 otherwise. */
 int mls_parse_double(const char *s, double *out);
 int mls_parse_long(const char *s, long *out);
+/* Strips leading and trailing blanks in place; returns the first kept character. */
+char *mls_trim(char *s);
+/* "R" (per hour) or "R/UNIT" (R >= 0, finite) -> *per_hour, where UNIT is one
+ * of the comma list `units` drawn from h, min, s, d. -1 otherwise. */
+int mls_parse_rate(const char *s, const char *units, double *per_hour);
 
 /* Seconds on a monotonic clock, for measuring (never for simulated time). */
 double mls_wall_seconds(void);
@@ -51,5 +56,7 @@ typedef struct mls_atomic_file {
 int mls_atomic_open(mls_atomic_file_t *af, const char *path, mls_err_t *err);
 int mls_atomic_commit(mls_atomic_file_t *af, mls_err_t *err);
 void mls_atomic_abort(mls_atomic_file_t *af);
+/* Writes text and a newline to PATH atomically (as above). */
+int mls_write_text_file(const char *path, const char *text, mls_err_t *err);
 
 #endif

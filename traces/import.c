@@ -55,6 +55,14 @@ static int by_submit_id(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
+int import_bad_row(unsigned flags, long *skipped)
+{
+    if (!(flags & IMPORT_SKIP_BAD))
+        return -1;
+    (*skipped)++;
+    return 0;
+}
+
 void import_sort_renumber(mls_trace_t *t)
 {
     qsort(t->jobs, t->n, sizeof *t->jobs, by_submit_id);

@@ -28,6 +28,10 @@ const import_format_t *import_find(const char *name);
 size_t import_count(void);
 const import_format_t *import_at(size_t i);
 
+/* A row that failed to read: counted in *skipped under IMPORT_SKIP_BAD
+ * (returns 0: read on), else -1 (the read fails with the row's error). */
+int import_bad_row(unsigned flags, long *skipped);
+
 /* Sorts by (submit, id) and renumbers ids 0..n-1 in that order. */
 void import_sort_renumber(mls_trace_t *t);
 

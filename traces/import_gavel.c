@@ -105,12 +105,8 @@ int import_gavel(mls_trace_t *t, const char *path, unsigned flags, long *skipped
             rc = mls_fail(err, "%s:%ld: a quote is not closed", path, r.line_no);
             break;
         }
-        if (parse_row(t, &r, path, err) < 0) {
-            if (!(flags & IMPORT_SKIP_BAD))
-                rc = -1;
-            else
-                (*skipped)++;
-        }
+        if (parse_row(t, &r, path, err) < 0)
+            rc = import_bad_row(flags, skipped);
     }
     csv_close(&r);
     fclose(fp);

@@ -268,9 +268,8 @@ static int finish(pai_state_t *st, unsigned flags, long *skipped, mls_err_t *err
             rec.nodes = a->nodes < gpu_cap ? a->nodes : (int)gpu_cap;
         }
         if (bad < 0) {
-            if (!(flags & IMPORT_SKIP_BAD))
+            if (import_bad_row(flags, skipped) < 0)
                 return -1;
-            (*skipped)++;
             continue;
         }
         rs->r[out++] = rec;

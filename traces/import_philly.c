@@ -266,10 +266,8 @@ static int read_json(import_records_t *rs, FILE *fp, const char *path, unsigned 
         cJSON_Delete(o);
         if (row_rc == 0)
             records_add(rs, &rec);
-        else if (flags & IMPORT_SKIP_BAD)
-            (*skipped)++;
         else
-            rc = -1;
+            rc = import_bad_row(flags, skipped);
         c = jget_nonspace(s);
         if (c == ',')
             c = jget_nonspace(s);
@@ -283,16 +281,6 @@ static int read_json(import_records_t *rs, FILE *fp, const char *path, unsigned 
 
 /* ---- cluster_machine_list ------------------------------------------------------------ */
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
 static int read_machines(import_records_t *rs, FILE *fp, const char *path, unsigned flags,
                          long *skipped, mls_err_t *err)
 {
@@ -301,7 +289,7 @@ static int read_machines(import_records_t *rs, FILE *fp, const char *path, unsig
     int rc = 0, got;
     while (rc == 0 && (got = csv_next(&r)) > 0) {
         long gpus;
-        if (r.line_no == 1 && r.n_fields >= 2 && mls_parse_long(trim(r.fields[1]), &gpus) < 0)
+        if (r.line_no == 1 && r.n_fields >= 2 && mls_parse_long(mls_trim(r.fields[1]), &gpus) < 0)
             continue; /* the header */
         import_machine_t m = {-1, 0, NAN, NAN, NAN, -1};
         int row_rc = 0;
@@ -309,15 +297,16 @@ static int read_machines(import_records_t *rs, FILE *fp, const char *path, unsig
             row_rc = mls_fail(err, "%s:%ld: %zu fields; a machine line has 3 (machineId,number "
                                    "of GPUs,single GPU mem)",
                               path, r.line_no, r.n_fields);
-        else if (mls_parse_long(trim(r.fields[1]), &gpus) < 0 || gpus < 0 || gpus > 1024)
+        else if (mls_parse_long(mls_trim(r.fields[1]), &gpus) < 0 || gpus < 0 || gpus > 1024)
             row_rc = mls_fail(err, "%s:%ld: field 'number of GPUs': '%s' is not a GPU count",
                               path, r.line_no, r.fields[1]);
         else {
-            char *mem = trim(r.fields[2]);
+            char *mem = mls_trim(r.fields[2]);
             size_t n = strlen(mem);
             if (n >= 2 && !strcasecmp(mem + n - 2, "GB"))
                 mem[n - 2] = '\0';
-            if (*mem && (mls_parse_double(trim(mem), &m.gpu_mem_gb) < 0 || !(m.gpu_mem_gb >= 0)))
+            if (*mem &&
+                (mls_parse_double(mls_trim(mem), &m.gpu_mem_gb) < 0 || !(m.gpu_mem_gb >= 0)))
                 row_rc = mls_fail(err, "%s:%ld: field 'single GPU mem': '%s' is not a size "
                                        "like 24GB",
                                   path, r.line_no, r.fields[2]);
@@ -325,10 +314,8 @@ static int read_machines(import_records_t *rs, FILE *fp, const char *path, unsig
         }
         if (row_rc == 0)
             records_add_machine(rs, &m);
-        else if (flags & IMPORT_SKIP_BAD)
-            (*skipped)++;
         else
-            rc = -1;
+            rc = import_bad_row(flags, skipped);
     }
     csv_close(&r);
     return rc;

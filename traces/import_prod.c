@@ -119,10 +119,8 @@ int prod_read_csv(import_records_t *rs, const char *path, const prod_layout_t *c
             row_rc = c.layout->row(&c, &r, &rec, err);
         if (row_rc == 0)
             records_add(rs, &rec);
-        else if (flags & IMPORT_SKIP_BAD)
-            (*skipped)++;
         else
-            rc = -1;
+            rc = import_bad_row(flags, skipped);
     }
     csv_close(&r);
     fclose(fp);

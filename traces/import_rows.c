@@ -30,12 +30,8 @@ int rows_each(const char *path, rows_fn header, rows_fn row, void *state, unsign
             continue;
         }
         first = 0;
-        if (row(state, &ctx) < 0) {
-            if (flags & IMPORT_SKIP_BAD)
-                (*skipped)++;
-            else
-                rc = -1;
-        }
+        if (row(state, &ctx) < 0)
+            rc = import_bad_row(flags, skipped);
     }
     if (rc == 0 && first && header)
         rc = mls_fail(err, "%s: empty file (no header line)", path);
