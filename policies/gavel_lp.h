@@ -64,9 +64,15 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
 
 /* Min-cost assignment (a transportation LP, whose relaxation is integral):
  * every job to exactly one slot, slot s taking at most slot_cap[s] jobs,
- * cost[j * n_slots + s] (INFINITY: forbidden). slot_of[j] gets the slot. */
+ * cost[j * n_slots + s] (INFINITY: forbidden). slot_of[j] gets the slot.
+ * gl_assign solves it by successive shortest paths (gavel_assign.c; no GLPK
+ * needed); gl_assign_simplex as an LP with GLPK's simplex (the reference the
+ * tests compare with). Both reach the same total cost; where the optimum is
+ * not unique they may pick different assignments. */
 int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
               char *err, size_t errlen);
+int gl_assign_simplex(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
+                      int *slot_of, char *err, size_t errlen);
 
 /* eff_j of every job under x (eff has n_jobs entries). */
 void gl_effective(const gl_lp_t *lp, const double *x, double *eff);
