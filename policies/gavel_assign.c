@@ -12,10 +12,11 @@
  * reaches slot b by moving one of a's jobs i to b, at cost c_ib - c_ia (the
  * cheapest such i), and the path starts with a free job j entering a slot s
  * at cost c_js (the cheapest free job per slot). Bellman-Ford on those S
- * slots finds the path. The move costs are kept up to date: a job entering a
- * slot updates its row in O(S); a job leaving one whose cheapest move it was
- * has the row recomputed (O(m + S * members)). O(m^2 S) in all at worst (m
- * jobs, S slots), against GLPK's simplex on m * S columns before.
+ * slots finds the path. Each pair of slots keeps a heap of its candidate
+ * moves (a job entering a slot pushes S entries; one leaving goes stale and
+ * is dropped when it surfaces), so a step costs O(S^2) for the paths plus
+ * O(S log m) per job placed or moved, against GLPK's simplex on m * S
+ * columns before.
  *
  * Ties: among equal costs the lower slot and the lower job index win, so the
  * result is deterministic; it can be a different optimal assignment from the
@@ -27,6 +28,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Candidate moves from one slot to another, a binary min-heap on (cost,
+ * job); entries whose job has left the slot are dropped when they surface. */
+typedef struct move {
+    double d;
+    int i;
+} move_t;
+
+typedef struct move_heap {
+    move_t *e;
+    int n, cap;
+} move_heap_t;
+
 typedef struct asg {
     int m, S;
     const double *cost; /* cost[j * S + s]; not finite: forbidden */
@@ -37,7 +50,8 @@ typedef struct asg {
     int *next;    /* per slot: first entry of order that may still be free */
     double *w;    /* w[a * S + b]: cheapest move of a job from a to b */
     int *via;     /* the job that achieves it */
-    unsigned char *dirty; /* slot whose w row must be recomputed */
+    unsigned char *dirty; /* slot whose w row must be refreshed */
+    move_heap_t *heap;    /* heap[a * S + b]: a's jobs (and stale ones) by move cost */
 } asg_t;
 
 static void *xalloc(size_t n, size_t size)
@@ -90,62 +104,82 @@ static int cheapest_free(asg_t *g, int s)
     return g->next[s] < g->m ? ord[g->next[s]] : -1;
 }
 
-/* Recomputes row a of w: for each b, the cheapest move of one of a's jobs. */
+static int move_less(move_t x, move_t y)
+{
+    return x.d < y.d || (x.d == y.d && x.i < y.i);
+}
+
+static void heap_push(move_heap_t *h, move_t m)
+{
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 8;
+        h->e = realloc(h->e, (size_t)h->cap * sizeof *h->e);
+        if (!h->e) {
+            fprintf(stderr, "mlsched: out of memory in the assignment solver\n");
+            abort();
+        }
+    }
+    int k = h->n++;
+    while (k > 0 && move_less(m, h->e[(k - 1) / 2])) {
+        h->e[k] = h->e[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    h->e[k] = m;
+}
+
+static void heap_pop(move_heap_t *h)
+{
+    move_t last = h->e[--h->n];
+    int k = 0;
+    for (;;) {
+        int c = 2 * k + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && move_less(h->e[c + 1], h->e[c]))
+            c++;
+        if (!move_less(h->e[c], last))
+            break;
+        h->e[k] = h->e[c];
+        k = c;
+    }
+    if (h->n > 0)
+        h->e[k] = last;
+}
+
+/* Refreshes row a of w from its heaps: the cheapest move of a job still in a. */
 static void update_row(asg_t *g, int a)
 {
     int S = g->S;
     for (int b = 0; b < S; b++) {
-        g->w[(size_t)a * S + b] = INFINITY;
-        g->via[(size_t)a * S + b] = -1;
-    }
-    for (int i = 0; i < g->m; i++) {
-        if (g->slot_of[i] != a)
-            continue;
-        const double *c = &g->cost[(size_t)i * S];
-        for (int b = 0; b < S; b++) {
-            if (b == a || !isfinite(c[b]))
-                continue;
-            double d = c[b] - c[a];
-            if (d < g->w[(size_t)a * S + b]) {
-                g->w[(size_t)a * S + b] = d;
-                g->via[(size_t)a * S + b] = i;
-            }
-        }
+        move_heap_t *h = &g->heap[(size_t)a * S + b];
+        while (h->n > 0 && g->slot_of[h->e[0].i] != a)
+            heap_pop(h);
+        g->w[(size_t)a * S + b] = h->n > 0 ? h->e[0].d : INFINITY;
+        g->via[(size_t)a * S + b] = h->n > 0 ? h->e[0].i : -1;
     }
     g->dirty[a] = 0;
 }
 
-/* Job i enters slot b: row b of w can only improve (ties: lower job). */
+/* Job i enters slot b: its moves to every other slot join b's heaps. */
 static void join(asg_t *g, int i, int b)
 {
     int S = g->S;
     const double *c = &g->cost[(size_t)i * S];
     g->slot_of[i] = b;
     g->count[b]++;
-    if (g->dirty[b])
-        return;
-    for (int s = 0; s < S; s++) {
-        if (s == b || !isfinite(c[s]))
-            continue;
-        double d = c[s] - c[b];
-        size_t e = (size_t)b * S + s;
-        if (d < g->w[e] || (d == g->w[e] && i < g->via[e])) {
-            g->w[e] = d;
-            g->via[e] = i;
-        }
-    }
+    g->dirty[b] = 1;
+    for (int s = 0; s < S; s++)
+        if (s != b && isfinite(c[s]))
+            heap_push(&g->heap[(size_t)b * S + s], (move_t){c[s] - c[b], i});
 }
 
-/* Job i leaves its slot a: row a must be recomputed when i achieved one of
- * its entries. */
+/* Job i leaves its slot (its heap entries go stale). */
 static void leave(asg_t *g, int i)
 {
-    int S = g->S, a = g->slot_of[i];
+    int a = g->slot_of[i];
     g->count[a]--;
+    g->dirty[a] = 1;
     g->slot_of[i] = -1;
-    for (int s = 0; s < S && !g->dirty[a]; s++)
-        if (g->via[(size_t)a * S + s] == i)
-            g->dirty[a] = 1;
 }
 
 /* Bellman-Ford from the source over the slots; dist/pred/entry filled.
@@ -220,7 +254,7 @@ static int augment(asg_t *g, double *dist, int *pred, int *entry, int *path)
 int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
               char *err, size_t errlen)
 {
-    asg_t g = {n_jobs, n_slots, cost, slot_cap, slot_of, NULL, NULL, NULL, NULL, NULL, NULL};
+    asg_t g = {n_jobs, n_slots, cost, slot_cap, slot_of, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     int S = n_slots;
     g.count = xalloc((size_t)S, sizeof *g.count);
     g.order = xalloc((size_t)S * (size_t)n_jobs, sizeof *g.order);
@@ -228,6 +262,7 @@ int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, 
     g.w = xalloc((size_t)S * (size_t)S, sizeof *g.w);
     g.via = xalloc((size_t)S * (size_t)S, sizeof *g.via);
     g.dirty = xalloc((size_t)S, 1);
+    g.heap = xalloc((size_t)S * (size_t)S, sizeof *g.heap);
     double *dist = xalloc((size_t)S, sizeof *dist);
     int *pred = xalloc((size_t)S, sizeof *pred), *entry = xalloc((size_t)S, sizeof *entry);
     int *path = xalloc((size_t)S + 1, sizeof *path);
@@ -249,6 +284,9 @@ int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, 
     free(entry);
     free(pred);
     free(dist);
+    for (size_t e = 0; e < (size_t)S * (size_t)S; e++)
+        free(g.heap[e].e);
+    free(g.heap);
     free(g.dirty);
     free(g.via);
     free(g.w);
