@@ -8,7 +8,8 @@
  *     coef_j * eff_j(X) - zcoef_j * z  >= lb_j
  * whose meaning depends on the objective: z is the max-min level (coef =
  * weight, zcoef = 1), the makespan's inverse s = 1/T (coef = 1, zcoef = R_j),
- * or absent (ftf's feasibility rows, lb = the needed rate; max-sum, free rows).
+ * or absent (ftf's feasibility rows, lb = the needed rate; max-sum is built
+ * without link rows and z: they would be free rows, always basic).
  * Optimal allocations are rarely unique, and which one is returned matters
  * for JCT. Max-min takes a second phase: with the level z held at its optimum,
  * maximise the total weighted rate sum_j weight_j eff_j (Pareto-efficient:
@@ -84,7 +85,10 @@ static void *xalloc(size_t n, size_t size)
 }
 
 /* Builds the layout; link row j gets coefficients coef[j] * rate on X and
- * -zcoef[j] on z (zcoef may be NULL: 0). Link rows start free. */
+ * -zcoef[j] on z (zcoef may be NULL: 0). Link rows start free. coef NULL:
+ * no link rows and no z column (max-sum, whose link rows would all be free:
+ * free rows stay basic, so leaving them out changes no simplex step, only
+ * the size of the basis). */
 static void build(built_t *b, const gl_lp_t *lp, const double *coef, const double *zcoef)
 {
     int T = lp->n_types, J = lp->n_jobs;
@@ -95,7 +99,7 @@ static void build(built_t *b, const gl_lp_t *lp, const double *coef, const doubl
     glp_term_out(GLP_OFF);
     glp_prob *p = b->p = glp_create_prob();
     glp_set_obj_dir(p, GLP_MAX);
-    glp_add_cols(p, b->n_x + 1);
+    glp_add_cols(p, b->n_x + (coef ? 1 : 0));
     for (int r = 0; r < lp->n_rows; r++)
         for (int t = 0; t < T; t++) {
             int c = 1 + r * T + t;
@@ -104,12 +108,14 @@ static void build(built_t *b, const gl_lp_t *lp, const double *coef, const doubl
             else
                 glp_set_col_bnds(p, c, GLP_FX, 0.0, 0.0);
         }
-    glp_set_col_bnds(p, b->z, GLP_LO, 0.0, 0.0);
-    glp_add_rows(p, 2 * J + T);
+    if (coef)
+        glp_set_col_bnds(p, b->z, GLP_LO, 0.0, 0.0);
+    glp_add_rows(p, (coef ? 2 * J : J) + T);
     b->link = J + T + 1;
     for (int j = 0; j < J; j++) {
         glp_set_row_bnds(p, 1 + j, GLP_UP, 0.0, 1.0);
-        glp_set_row_bnds(p, b->link + j, GLP_FR, 0.0, 0.0);
+        if (coef)
+            glp_set_row_bnds(p, b->link + j, GLP_FR, 0.0, 0.0);
     }
     for (int t = 0; t < T; t++)
         glp_set_row_bnds(p, 1 + J + t, GLP_UP, 0.0, lp->cap[t]);
@@ -129,7 +135,7 @@ static void build(built_t *b, const gl_lp_t *lp, const double *coef, const doubl
                 if (j < 0)
                     continue;
                 n++, ia[n] = 1 + j, ja[n] = c, ar[n] = 1.0;
-                double v = coef[j] * lp->rate[(r * T + t) * 2 + k];
+                double v = coef ? coef[j] * lp->rate[(r * T + t) * 2 + k] : 0.0;
                 if (v != 0)
                     n++, ia[n] = b->link + j, ja[n] = c, ar[n] = v;
             }
@@ -257,14 +263,11 @@ int gl_max_min(const gl_lp_t *lp, const double *weight, double *x, char *err, si
 
 int gl_max_sum(const gl_lp_t *lp, const double *weight, double *x, char *err, size_t errlen)
 {
-    double *zero = xalloc((size_t)lp->n_jobs, sizeof *zero);
     built_t b;
-    build(&b, lp, zero, NULL);
-    glp_set_col_bnds(b.p, b.z, GLP_FX, 0.0, 0.0);
+    build(&b, lp, NULL, NULL);
     set_sum_objective(&b, lp, weight);
     int rc = solve_into(&b, x, err, errlen);
     unbuild(&b);
-    free(zero);
     return rc;
 }
 
