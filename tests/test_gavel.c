@@ -218,6 +218,53 @@ START_TEST(lp_assign_paths_match_simplex)
 }
 END_TEST
 
+START_TEST(lp_infeasibility_certificate_is_sound)
+{
+    /* Random single-job LPs (2-8 jobs, 1-3 types, some rates 0) and needed
+     * rates: the max-min LP with weights 1 / need gives the largest level z
+     * with eff_j >= z * need_j for all j, so the needs are feasible iff
+     * z >= 1. A certificate must never be given for z >= 1, and should be for
+     * most instances with z < 0.9 (clearly infeasible). */
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    int clear = 0, caught = 0;
+    for (int iter = 0; iter < 400; iter++) {
+        int n = 2 + (int)gsl_rng_uniform_int(rng, 7), T = 1 + (int)gsl_rng_uniform_int(rng, 3);
+        gl_row_t rows[8];
+        double r2[8 * 3 * 2] = {0}, cap[3], need[8], w[8], x[8 * 3], eff[8];
+        char err[256];
+        for (int t = 0; t < T; t++)
+            cap[t] = 1 + (double)gsl_rng_uniform_int(rng, 4);
+        for (int j = 0; j < n; j++) {
+            rows[j] = (gl_row_t){{j, -1}, 1 + (int)gsl_rng_uniform_int(rng, 2)};
+            for (int t = 0; t < T; t++)
+                r2[(j * T + t) * 2] = t > 0 && gsl_rng_uniform(rng) < 0.2
+                                          ? 0
+                                          : 0.5 + 3 * gsl_rng_uniform(rng);
+            need[j] = gsl_rng_uniform(rng) < 0.1 ? 0 : 0.05 + 1.5 * gsl_rng_uniform(rng);
+            w[j] = need[j] > 0 ? 1 / need[j] : 0;
+        }
+        gl_lp_t lp = {n, T, n, rows, r2, cap};
+        ck_assert_int_eq(gl_max_min(&lp, w, x, err, sizeof err), 0);
+        gl_effective(&lp, x, eff);
+        double z = INFINITY;
+        for (int j = 0; j < n; j++)
+            if (need[j] > 0)
+                z = fmin(z, eff[j] / need[j]);
+        int cert = gl_certify_infeasible(&lp, need);
+        ck_assert_msg(!cert || z < 1 - 1e-6, "instance %d: certified infeasible at z = %g", iter,
+                      z);
+        if (z < 0.9) {
+            clear++;
+            caught += cert;
+        }
+    }
+    ck_assert_int_ge(clear, 50);
+    ck_assert_msg(caught >= 0.8 * clear, "caught %d of %d", caught, clear);
+    gsl_rng_free(rng);
+}
+END_TEST
+
 /* ---- a view for the policies -------------------------------------------- */
 
 typedef struct fx {
@@ -500,6 +547,7 @@ int main(void)
     tcase_add_test(tc, lp_packed_prefers_a_good_pair);
     tcase_add_test(tc, lp_assign_is_integral);
     tcase_add_test(tc, lp_assign_paths_match_simplex);
+    tcase_add_test(tc, lp_infeasibility_certificate_is_sound);
     tcase_add_test(tc, round_alternates_by_priority);
     tcase_add_test(tc, round_lease_extension_lists_kept_jobs_first);
     tcase_add_test(tc, round_recompute_waits_for_interval);
