@@ -13,9 +13,10 @@
  * proves infeasibility (Farkas; Lagrangian duality makes it also necessary
  * for the best mu). F is concave; a projected supergradient ascent looks for
  * such a mu (Polyak's step towards the certifying level; it stops early when
- * the supergradient bounds F below zero everywhere). Only a margin well beyond GLPK's tolerances counts, so every step
- * it certifies is one the simplex would also find infeasible: the bisection
- * takes the same steps and returns the same allocation. */
+ * the supergradient bounds F below zero everywhere). Only a margin well
+ * beyond GLPK's tolerances counts, so every step it certifies is one the
+ * simplex would also find infeasible: the bisection takes the same steps and
+ * returns the same allocation. */
 #include "gavel_lp.h"
 
 #include <math.h>
