@@ -17,9 +17,9 @@
  * interior point of the feasible set at the final rho (GLPK's interior-point
  * method, as Gavel's interior-point solver ECOS would), not a simplex vertex:
  * on Gavel's 108-GPU sweep at 3 jobs/h this halves its average JCT.
- * Bisection steps that gl_certify_infeasible (gavel_farkas.c) proves
- * infeasible skip the simplex: the same verdicts, so the same final rho and
- * the same interior point, at 2,000 jobs about half the simplex time.
+ * Bisection steps that gl_certify_needs (gavel_farkas.c) decides skip the
+ * simplex: the same verdicts, so the same final rho and the same interior
+ * point.
  * Simplex with GLPK's automatic scaling (terminal output off), no presolve (so that bisection steps
  * start from the last basis), messages off. */
 #include "config.h"
@@ -220,18 +220,20 @@ static void set_sum_objective(built_t *b, const gl_lp_t *lp, const double *weigh
 
 /* Replaces x by an interior point of the feasible set (objective 0, GLPK's
  * interior-point method), as an interior-point solver such as Gavel's ECOS
- * returns, instead of the simplex's vertex; keeps x when the method fails. */
-static void central_point(built_t *b, double *x)
+ * returns, instead of the simplex's vertex; 0 (x kept) when the method
+ * fails. */
+static int central_point(built_t *b, double *x)
 {
     glp_iptcp parm;
     glp_init_iptcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     if (glp_interior(b->p, &parm) != 0 || glp_ipt_status(b->p) != GLP_OPT)
-        return;
+        return 0;
     for (int c = 0; c < b->n_x; c++) {
         double v = round(glp_ipt_col_prim(b->p, 1 + c) * 1e6) / 1e6;
         x[c] = v < 0 ? 0.0 : v > 1 ? 1.0 : v;
     }
+    return 1;
 }
 
 int gl_max_min(const gl_lp_t *lp, const double *weight, double *x, char *err, size_t errlen)
@@ -318,8 +320,9 @@ static int set_rho(built_t *b, const gl_lp_t *lp, const double *a, const double 
     return 1;
 }
 
-/* Sets ftf's rows for rho and solves: 1 feasible, 0 infeasible (by a job
- * that cannot wait that long, by a pricing certificate, or by the simplex),
+/* Sets ftf's rows for rho and decides: 1 feasible (the simplex's vertex is
+ * in the problem), 2 feasible by a pricing certificate (no vertex), 0
+ * infeasible (a job cannot wait that long, a certificate, or the simplex),
  * -1 solver failure. */
 static int ftf_step(built_t *b, const gl_lp_t *lp, const double *a, const double *c,
                     const double *R, double rho, double *need, char *err, size_t errlen)
@@ -328,8 +331,11 @@ static int ftf_step(built_t *b, const gl_lp_t *lp, const double *a, const double
         return 0;
     for (int j = 0; j < lp->n_jobs; j++)
         need[j] = b->can[j] && R[j] > 0 ? R[j] / (rho * c[j] - a[j]) : 0.0;
-    if (gl_certify_infeasible(lp, need))
+    int verdict = gl_certify_needs(lp, need);
+    if (verdict == GL_NEEDS_INFEASIBLE)
         return 0;
+    if (verdict == GL_NEEDS_FEASIBLE)
+        return 2;
     return solve(b, err, errlen);
 }
 
@@ -348,8 +354,9 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
      * makes the caller's bound fail. */
     for (int tries = 0; tries < 8 && !found && rc >= 0; tries++) {
         rc = ftf_step(&b, lp, a, c, R, rho_hi, need, err, errlen);
-        if (rc == 1) {
-            read_x(&b, x);
+        if (rc >= 1) {
+            if (rc == 1)
+                read_x(&b, x);
             found = 1;
         } else if (rc == 0) {
             rho_lo = rho_hi;
@@ -369,15 +376,23 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
         rc = ftf_step(&b, lp, a, c, R, mid, need, err, errlen);
         if (rc < 0)
             break;
-        if (rc == 1) {
-            read_x(&b, x);
+        if (rc >= 1) {
+            if (rc == 1)
+                read_x(&b, x);
             rho_hi = mid;
         } else {
             rho_lo = mid;
         }
     }
-    if (rc >= 0 && set_rho(&b, lp, a, c, R, rho_hi))
-        central_point(&b, x);
+    /* the interior point; should GLPK's method fail, the simplex's vertex */
+    if (rc >= 0 && set_rho(&b, lp, a, c, R, rho_hi) && !central_point(&b, x)) {
+        rc = solve(&b, err, errlen);
+        if (rc == 1)
+            read_x(&b, x);
+        else if (rc == 0)
+            snprintf(err, errlen, "GLPK: finish-time fairness infeasible at rho %g", rho_hi);
+        rc = rc == 1 ? 0 : -1;
+    }
     *rho_out = rho_hi;
     unbuild(&b);
     free(one);

@@ -21,8 +21,8 @@
  * eff_j >= R_j * s), the limit of Gavel's bisection over T. Finish-time
  * fairness is not linear in rho; it is solved by bisection over rho, each
  * step a feasibility LP (eff_j >= R_j / (rho c_j - a_j)) warm-started from
- * the last basis (or, for a step gl_certify_infeasible proves infeasible, no
- * LP at all), and returns an interior point of the last feasible set.
+ * the last basis (or, for a step gl_certify_needs decides, no LP at all),
+ * and returns an interior point of the last feasible set.
  * Max-min returns, among its optima, one of most total weighted rate.
  *
  * Promises: deterministic (same input, same X); returns 0 and fills x
@@ -75,11 +75,14 @@ int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, 
 int gl_assign_simplex(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
                       int *slot_of, char *err, size_t errlen);
 
-/* 1 when a pricing of the GPU types proves (by a margin of 1e-4, well beyond
- * GLPK's tolerances) that no X gives every job j eff_j >= need[j]; 0 when
- * no proof was found (the system may still be infeasible) or lp has pair
- * rows. gavel_farkas.c; used by gl_ftf to skip the simplex on such steps. */
-int gl_certify_infeasible(const gl_lp_t *lp, const double *need);
+/* Whether some X gives every job j eff_j >= need[j] (need 0: no need), by
+ * a pricing of the GPU types (gavel_farkas.c): GL_NEEDS_INFEASIBLE or
+ * GL_NEEDS_FEASIBLE when proven by a margin of 1e-4, well beyond GLPK's
+ * tolerances; 0 when too close to call or lp has pair rows. gl_ftf skips
+ * the simplex on the steps it decides. */
+#define GL_NEEDS_INFEASIBLE (-1)
+#define GL_NEEDS_FEASIBLE 1
+int gl_certify_needs(const gl_lp_t *lp, const double *need);
 
 /* eff_j of every job under x (eff has n_jobs entries). */
 void gl_effective(const gl_lp_t *lp, const double *x, double *eff);

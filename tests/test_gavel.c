@@ -218,16 +218,16 @@ START_TEST(lp_assign_paths_match_simplex)
 }
 END_TEST
 
-START_TEST(lp_infeasibility_certificate_is_sound)
+START_TEST(lp_needs_certificates_are_sound)
 {
     /* Random single-job LPs (2-8 jobs, 1-3 types, some rates 0) and needed
      * rates: the max-min LP with weights 1 / need gives the largest level z
      * with eff_j >= z * need_j for all j, so the needs are feasible iff
-     * z >= 1. A certificate must never be given for z >= 1, and should be for
-     * most instances with z < 0.9 (clearly infeasible). */
+     * z >= 1. "Infeasible" must never be certified for z >= 1, nor "feasible"
+     * for z < 1; each should be for most clear cases (z < 0.9, z > 1.1). */
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 11);
-    int clear = 0, caught = 0;
+    int clear = 0, caught = 0, clear_ok = 0, caught_ok = 0;
     for (int iter = 0; iter < 400; iter++) {
         int n = 2 + (int)gsl_rng_uniform_int(rng, 7), T = 1 + (int)gsl_rng_uniform_int(rng, 3);
         gl_row_t rows[8];
@@ -251,16 +251,24 @@ START_TEST(lp_infeasibility_certificate_is_sound)
         for (int j = 0; j < n; j++)
             if (need[j] > 0)
                 z = fmin(z, eff[j] / need[j]);
-        int cert = gl_certify_infeasible(&lp, need);
-        ck_assert_msg(!cert || z < 1 - 1e-6, "instance %d: certified infeasible at z = %g", iter,
-                      z);
+        int cert = gl_certify_needs(&lp, need);
+        ck_assert_msg(cert != GL_NEEDS_INFEASIBLE || z < 1 - 1e-6,
+                      "instance %d: certified infeasible at z = %g", iter, z);
+        ck_assert_msg(cert != GL_NEEDS_FEASIBLE || z >= 1 + 1e-6,
+                      "instance %d: certified feasible at z = %g", iter, z);
         if (z < 0.9) {
             clear++;
-            caught += cert;
+            caught += cert == GL_NEEDS_INFEASIBLE;
+        }
+        if (z > 1.1) {
+            clear_ok++;
+            caught_ok += cert == GL_NEEDS_FEASIBLE;
         }
     }
     ck_assert_int_ge(clear, 50);
-    ck_assert_msg(caught >= 0.8 * clear, "caught %d of %d", caught, clear);
+    ck_assert_int_ge(clear_ok, 50);
+    ck_assert_msg(caught >= 0.8 * clear, "caught %d of %d infeasible", caught, clear);
+    ck_assert_msg(caught_ok >= 0.8 * clear_ok, "caught %d of %d feasible", caught_ok, clear_ok);
     gsl_rng_free(rng);
 }
 END_TEST
@@ -547,7 +555,7 @@ int main(void)
     tcase_add_test(tc, lp_packed_prefers_a_good_pair);
     tcase_add_test(tc, lp_assign_is_integral);
     tcase_add_test(tc, lp_assign_paths_match_simplex);
-    tcase_add_test(tc, lp_infeasibility_certificate_is_sound);
+    tcase_add_test(tc, lp_needs_certificates_are_sound);
     tcase_add_test(tc, round_alternates_by_priority);
     tcase_add_test(tc, round_lease_extension_lists_kept_jobs_first);
     tcase_add_test(tc, round_recompute_waits_for_interval);
