@@ -8,7 +8,8 @@
  *     coef_j * eff_j(X) - zcoef_j * z  >= lb_j
  * whose meaning depends on the objective: z is the max-min level (coef =
  * weight, zcoef = 1), the makespan's inverse s = 1/T (coef = 1, zcoef = R_j),
- * or absent (ftf's feasibility rows, lb = the needed rate; max-sum, free rows).
+ * or absent (ftf's feasibility rows, lb = the needed rate; max-sum is built
+ * without link rows and z: they would be free rows, always basic).
  * Optimal allocations are rarely unique, and which one is returned matters
  * for JCT. Max-min takes a second phase: with the level z held at its optimum,
  * maximise the total weighted rate sum_j weight_j eff_j (Pareto-efficient:
@@ -16,6 +17,9 @@
  * interior point of the feasible set at the final rho (GLPK's interior-point
  * method, as Gavel's interior-point solver ECOS would), not a simplex vertex:
  * on Gavel's 108-GPU sweep at 3 jobs/h this halves its average JCT.
+ * Bisection steps that gl_certify_needs (gavel_farkas.c) decides skip the
+ * simplex: the same verdicts, so the same final rho and the same interior
+ * point.
  * Simplex with GLPK's automatic scaling (terminal output off), no presolve (so that bisection steps
  * start from the last basis), messages off. */
 #include "config.h"
@@ -84,7 +88,10 @@ static void *xalloc(size_t n, size_t size)
 }
 
 /* Builds the layout; link row j gets coefficients coef[j] * rate on X and
- * -zcoef[j] on z (zcoef may be NULL: 0). Link rows start free. */
+ * -zcoef[j] on z (zcoef may be NULL: 0). Link rows start free. coef NULL:
+ * no link rows and no z column (max-sum, whose link rows would all be free:
+ * free rows stay basic, so leaving them out changes no simplex step, only
+ * the size of the basis). */
 static void build(built_t *b, const gl_lp_t *lp, const double *coef, const double *zcoef)
 {
     int T = lp->n_types, J = lp->n_jobs;
@@ -95,7 +102,7 @@ static void build(built_t *b, const gl_lp_t *lp, const double *coef, const doubl
     glp_term_out(GLP_OFF);
     glp_prob *p = b->p = glp_create_prob();
     glp_set_obj_dir(p, GLP_MAX);
-    glp_add_cols(p, b->n_x + 1);
+    glp_add_cols(p, b->n_x + (coef ? 1 : 0));
     for (int r = 0; r < lp->n_rows; r++)
         for (int t = 0; t < T; t++) {
             int c = 1 + r * T + t;
@@ -104,12 +111,14 @@ static void build(built_t *b, const gl_lp_t *lp, const double *coef, const doubl
             else
                 glp_set_col_bnds(p, c, GLP_FX, 0.0, 0.0);
         }
-    glp_set_col_bnds(p, b->z, GLP_LO, 0.0, 0.0);
-    glp_add_rows(p, 2 * J + T);
+    if (coef)
+        glp_set_col_bnds(p, b->z, GLP_LO, 0.0, 0.0);
+    glp_add_rows(p, (coef ? 2 * J : J) + T);
     b->link = J + T + 1;
     for (int j = 0; j < J; j++) {
         glp_set_row_bnds(p, 1 + j, GLP_UP, 0.0, 1.0);
-        glp_set_row_bnds(p, b->link + j, GLP_FR, 0.0, 0.0);
+        if (coef)
+            glp_set_row_bnds(p, b->link + j, GLP_FR, 0.0, 0.0);
     }
     for (int t = 0; t < T; t++)
         glp_set_row_bnds(p, 1 + J + t, GLP_UP, 0.0, lp->cap[t]);
@@ -129,7 +138,7 @@ static void build(built_t *b, const gl_lp_t *lp, const double *coef, const doubl
                 if (j < 0)
                     continue;
                 n++, ia[n] = 1 + j, ja[n] = c, ar[n] = 1.0;
-                double v = coef[j] * lp->rate[(r * T + t) * 2 + k];
+                double v = coef ? coef[j] * lp->rate[(r * T + t) * 2 + k] : 0.0;
                 if (v != 0)
                     n++, ia[n] = b->link + j, ja[n] = c, ar[n] = v;
             }
@@ -211,18 +220,20 @@ static void set_sum_objective(built_t *b, const gl_lp_t *lp, const double *weigh
 
 /* Replaces x by an interior point of the feasible set (objective 0, GLPK's
  * interior-point method), as an interior-point solver such as Gavel's ECOS
- * returns, instead of the simplex's vertex; keeps x when the method fails. */
-static void central_point(built_t *b, double *x)
+ * returns, instead of the simplex's vertex; 0 (x kept) when the method
+ * fails. */
+static int central_point(built_t *b, double *x)
 {
     glp_iptcp parm;
     glp_init_iptcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
     if (glp_interior(b->p, &parm) != 0 || glp_ipt_status(b->p) != GLP_OPT)
-        return;
+        return 0;
     for (int c = 0; c < b->n_x; c++) {
         double v = round(glp_ipt_col_prim(b->p, 1 + c) * 1e6) / 1e6;
         x[c] = v < 0 ? 0.0 : v > 1 ? 1.0 : v;
     }
+    return 1;
 }
 
 int gl_max_min(const gl_lp_t *lp, const double *weight, double *x, char *err, size_t errlen)
@@ -257,14 +268,11 @@ int gl_max_min(const gl_lp_t *lp, const double *weight, double *x, char *err, si
 
 int gl_max_sum(const gl_lp_t *lp, const double *weight, double *x, char *err, size_t errlen)
 {
-    double *zero = xalloc((size_t)lp->n_jobs, sizeof *zero);
     built_t b;
-    build(&b, lp, zero, NULL);
-    glp_set_col_bnds(b.p, b.z, GLP_FX, 0.0, 0.0);
+    build(&b, lp, NULL, NULL);
     set_sum_objective(&b, lp, weight);
     int rc = solve_into(&b, x, err, errlen);
     unbuild(&b);
-    free(zero);
     return rc;
 }
 
@@ -312,9 +320,29 @@ static int set_rho(built_t *b, const gl_lp_t *lp, const double *a, const double 
     return 1;
 }
 
+/* Sets ftf's rows for rho and decides: 1 feasible (the simplex's vertex is
+ * in the problem), 2 feasible by a pricing certificate (no vertex), 0
+ * infeasible (a job cannot wait that long, a certificate, or the simplex),
+ * -1 solver failure. */
+static int ftf_step(built_t *b, const gl_lp_t *lp, const double *a, const double *c,
+                    const double *R, double rho, double *need, char *err, size_t errlen)
+{
+    if (!set_rho(b, lp, a, c, R, rho))
+        return 0;
+    for (int j = 0; j < lp->n_jobs; j++)
+        need[j] = b->can[j] && R[j] > 0 ? R[j] / (rho * c[j] - a[j]) : 0.0;
+    int verdict = gl_certify_needs(lp, need);
+    if (verdict == GL_NEEDS_INFEASIBLE)
+        return 0;
+    if (verdict == GL_NEEDS_FEASIBLE)
+        return 2;
+    return solve(b, err, errlen);
+}
+
 int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R, double rho_lo,
            double rho_hi, double tol, double *x, double *rho_out, char *err, size_t errlen)
 {
+    double *need = xalloc((size_t)lp->n_jobs, sizeof *need);
     double *one = xalloc((size_t)lp->n_jobs, sizeof *one);
     for (int j = 0; j < lp->n_jobs; j++)
         one[j] = 1.0;
@@ -325,9 +353,10 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
     /* The upper end must be feasible: widen it a few times if rounding
      * makes the caller's bound fail. */
     for (int tries = 0; tries < 8 && !found && rc >= 0; tries++) {
-        rc = set_rho(&b, lp, a, c, R, rho_hi) ? solve(&b, err, errlen) : 0;
-        if (rc == 1) {
-            read_x(&b, x);
+        rc = ftf_step(&b, lp, a, c, R, rho_hi, need, err, errlen);
+        if (rc >= 1) {
+            if (rc == 1)
+                read_x(&b, x);
             found = 1;
         } else if (rc == 0) {
             rho_lo = rho_hi;
@@ -339,30 +368,40 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
             snprintf(err, errlen, "GLPK: no feasible finish-time-fairness level found");
         unbuild(&b);
         free(one);
+        free(need);
         return -1;
     }
     while (rho_hi - rho_lo > tol * rho_hi) {
         double mid = 0.5 * (rho_lo + rho_hi);
-        rc = set_rho(&b, lp, a, c, R, mid) ? solve(&b, err, errlen) : 0;
+        rc = ftf_step(&b, lp, a, c, R, mid, need, err, errlen);
         if (rc < 0)
             break;
-        if (rc == 1) {
-            read_x(&b, x);
+        if (rc >= 1) {
+            if (rc == 1)
+                read_x(&b, x);
             rho_hi = mid;
         } else {
             rho_lo = mid;
         }
     }
-    if (rc >= 0 && set_rho(&b, lp, a, c, R, rho_hi))
-        central_point(&b, x);
+    /* the interior point; should GLPK's method fail, the simplex's vertex */
+    if (rc >= 0 && set_rho(&b, lp, a, c, R, rho_hi) && !central_point(&b, x)) {
+        rc = solve(&b, err, errlen);
+        if (rc == 1)
+            read_x(&b, x);
+        else if (rc == 0)
+            snprintf(err, errlen, "GLPK: finish-time fairness infeasible at rho %g", rho_hi);
+        rc = rc == 1 ? 0 : -1;
+    }
     *rho_out = rho_hi;
     unbuild(&b);
     free(one);
+    free(need);
     return rc < 0 ? -1 : 0;
 }
 
-int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
-              char *err, size_t errlen)
+int gl_assign_simplex(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
+                      int *slot_of, char *err, size_t errlen)
 {
     glp_term_out(GLP_OFF);
     glp_prob *p = glp_create_prob();
@@ -444,8 +483,8 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
     return no_glpk(err, errlen);
 }
 
-int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
-              char *err, size_t errlen)
+int gl_assign_simplex(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
+                      int *slot_of, char *err, size_t errlen)
 {
     (void)n_jobs, (void)n_slots, (void)cost, (void)slot_cap, (void)slot_of;
     return no_glpk(err, errlen);

@@ -21,7 +21,8 @@
  * eff_j >= R_j * s), the limit of Gavel's bisection over T. Finish-time
  * fairness is not linear in rho; it is solved by bisection over rho, each
  * step a feasibility LP (eff_j >= R_j / (rho c_j - a_j)) warm-started from
- * the last basis, and returns an interior point of the last feasible set.
+ * the last basis (or, for a step gl_certify_needs decides, no LP at all),
+ * and returns an interior point of the last feasible set.
  * Max-min returns, among its optima, one of most total weighted rate.
  *
  * Promises: deterministic (same input, same X); returns 0 and fills x
@@ -64,9 +65,24 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
 
 /* Min-cost assignment (a transportation LP, whose relaxation is integral):
  * every job to exactly one slot, slot s taking at most slot_cap[s] jobs,
- * cost[j * n_slots + s] (INFINITY: forbidden). slot_of[j] gets the slot. */
+ * cost[j * n_slots + s] (INFINITY: forbidden). slot_of[j] gets the slot.
+ * gl_assign solves it by successive shortest paths (gavel_assign.c; no GLPK
+ * needed); gl_assign_simplex as an LP with GLPK's simplex (the reference the
+ * tests compare with). Both reach the same total cost; where the optimum is
+ * not unique they may pick different assignments. */
 int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
               char *err, size_t errlen);
+int gl_assign_simplex(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
+                      int *slot_of, char *err, size_t errlen);
+
+/* Whether some X gives every job j eff_j >= need[j] (need 0: no need), by
+ * a pricing of the GPU types (gavel_farkas.c): GL_NEEDS_INFEASIBLE or
+ * GL_NEEDS_FEASIBLE when proven by a margin of 1e-4, well beyond GLPK's
+ * tolerances; 0 when too close to call or lp has pair rows. gl_ftf skips
+ * the simplex on the steps it decides. */
+#define GL_NEEDS_INFEASIBLE (-1)
+#define GL_NEEDS_FEASIBLE 1
+int gl_certify_needs(const gl_lp_t *lp, const double *need);
 
 /* eff_j of every job under x (eff has n_jobs entries). */
 void gl_effective(const gl_lp_t *lp, const double *x, double *eff);

@@ -12,6 +12,7 @@
 #include "policies/policies.h"
 
 #include <check.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,143 @@ START_TEST(lp_assign_is_integral)
     ck_assert_int_eq(gl_assign(2, 2, cost, cap, slot, err, sizeof err), 0);
     ck_assert_int_eq(slot[0], 0);
     ck_assert_int_eq(slot[1], 1);
+}
+END_TEST
+
+/* Total cost of an assignment. */
+static double assign_cost(int m, int S, const double *cost, const int *slot_of)
+{
+    double sum = 0;
+    for (int j = 0; j < m; j++)
+        sum += cost[j * S + slot_of[j]];
+    return sum;
+}
+
+START_TEST(lp_assign_paths_match_simplex)
+{
+    /* Random instances, successive shortest paths (gl_assign) against the
+     * LP (gl_assign_simplex). Continuous random costs: the optimum is unique
+     * (almost surely), so the assignments must agree. AlloX-shaped costs
+     * (k * p_jt over types and positions, p from a few values): ties, so
+     * only the totals must agree. Some pairs are forbidden (INFINITY). */
+    enum { MAXM = 40, MAXS = 12 };
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 7);
+    double cost[MAXM * MAXS];
+    int cap[MAXS], a[MAXM], b[MAXM], n_feasible = 0;
+    char err[256];
+    for (int iter = 0; iter < 300; iter++) {
+        int allox_shaped = iter % 2;
+        int m = 1 + (int)gsl_rng_uniform_int(rng, MAXM), S;
+        if (allox_shaped) { /* T types of F_t free GPUs, levels ceil(m / F_t) */
+            int T = 1 + (int)gsl_rng_uniform_int(rng, 3), F[3], lev[3];
+            double p[MAXM][3];
+            S = 0;
+            for (int t = 0; t < T; t++) {
+                F[t] = 1 + (int)gsl_rng_uniform_int(rng, 8);
+                lev[t] = (m + F[t] - 1) / F[t];
+                if (S + lev[t] > MAXS)
+                    lev[t] = MAXS - S;
+                S += lev[t];
+            }
+            for (int j = 0; j < m; j++)
+                for (int t = 0; t < T; t++)
+                    p[j][t] = gsl_rng_uniform(rng) < 0.1 && t > 0
+                                  ? INFINITY
+                                  : 1 + (double)gsl_rng_uniform_int(rng, 4);
+            for (int t = 0, s = 0; t < T; t++)
+                for (int k = 1; k <= lev[t]; k++, s++) {
+                    cap[s] = F[t];
+                    for (int j = 0; j < m; j++)
+                        cost[j * S + s] = k * p[j][t];
+                }
+        } else {
+            S = 1 + (int)gsl_rng_uniform_int(rng, MAXS);
+            for (int s = 0; s < S; s++)
+                cap[s] = 1 + (int)gsl_rng_uniform_int(rng, 6);
+            for (int j = 0; j < m; j++)
+                for (int s = 0; s < S; s++)
+                    cost[j * S + s] = gsl_rng_uniform(rng) < 0.15 ? INFINITY
+                                                                  : 10 * gsl_rng_uniform(rng);
+        }
+        int rs = gl_assign_simplex(m, S, cost, cap, a, err, sizeof err);
+        int rp = gl_assign(m, S, cost, cap, b, err, sizeof err);
+        ck_assert_msg(rs == rp, "instance %d: simplex %d, paths %d", iter, rs, rp);
+        if (rs != 0)
+            continue; /* infeasible (too few places, or forbidden pairs): both say so */
+        n_feasible++;
+        int used[MAXS] = {0};
+        for (int j = 0; j < m; j++) {
+            ck_assert(b[j] >= 0 && b[j] < S && isfinite(cost[j * S + b[j]]));
+            used[b[j]]++;
+        }
+        for (int s = 0; s < S; s++)
+            ck_assert_int_le(used[s], cap[s]);
+        double cs = assign_cost(m, S, cost, a), cp = assign_cost(m, S, cost, b);
+        ck_assert_msg(fabs(cs - cp) <= 1e-9 * fmax(1.0, fabs(cs)), "instance %d: %.12g vs %.12g",
+                      iter, cs, cp);
+        if (!allox_shaped)
+            for (int j = 0; j < m; j++)
+                ck_assert_msg(a[j] == b[j], "instance %d: job %d in slot %d vs %d", iter, j, a[j],
+                              b[j]);
+    }
+    ck_assert_int_ge(n_feasible, 100);
+    gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(lp_needs_certificates_are_sound)
+{
+    /* Random single-job LPs (2-8 jobs, 1-3 types, some rates 0) and needed
+     * rates: the max-min LP with weights 1 / need gives the largest level z
+     * with eff_j >= z * need_j for all j, so the needs are feasible iff
+     * z >= 1. "Infeasible" must never be certified for z >= 1, nor "feasible"
+     * for z < 1; each should be for most clear cases (z < 0.9, z > 1.1). */
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 11);
+    int clear = 0, caught = 0, clear_ok = 0, caught_ok = 0;
+    for (int iter = 0; iter < 400; iter++) {
+        int n = 2 + (int)gsl_rng_uniform_int(rng, 7), T = 1 + (int)gsl_rng_uniform_int(rng, 3);
+        gl_row_t rows[8];
+        double r2[8 * 3 * 2] = {0}, cap[3], need[8], w[8], x[8 * 3], eff[8];
+        char err[256];
+        for (int t = 0; t < T; t++)
+            cap[t] = 1 + (double)gsl_rng_uniform_int(rng, 4);
+        for (int j = 0; j < n; j++) {
+            rows[j] = (gl_row_t){{j, -1}, 1 + (int)gsl_rng_uniform_int(rng, 2)};
+            for (int t = 0; t < T; t++)
+                r2[(j * T + t) * 2] = t > 0 && gsl_rng_uniform(rng) < 0.2
+                                          ? 0
+                                          : 0.5 + 3 * gsl_rng_uniform(rng);
+            need[j] = gsl_rng_uniform(rng) < 0.1 ? 0 : 0.05 + 1.5 * gsl_rng_uniform(rng);
+            w[j] = need[j] > 0 ? 1 / need[j] : 0;
+        }
+        gl_lp_t lp = {n, T, n, rows, r2, cap};
+        ck_assert_int_eq(gl_max_min(&lp, w, x, err, sizeof err), 0);
+        gl_effective(&lp, x, eff);
+        double z = INFINITY;
+        for (int j = 0; j < n; j++)
+            if (need[j] > 0)
+                z = fmin(z, eff[j] / need[j]);
+        int cert = gl_certify_needs(&lp, need);
+        ck_assert_msg(cert != GL_NEEDS_INFEASIBLE || z < 1 - 1e-6,
+                      "instance %d: certified infeasible at z = %g", iter, z);
+        ck_assert_msg(cert != GL_NEEDS_FEASIBLE || z >= 1 + 1e-6,
+                      "instance %d: certified feasible at z = %g", iter, z);
+        if (z < 0.9) {
+            clear++;
+            caught += cert == GL_NEEDS_INFEASIBLE;
+        }
+        if (z > 1.1) {
+            clear_ok++;
+            caught_ok += cert == GL_NEEDS_FEASIBLE;
+        }
+    }
+    ck_assert_int_ge(clear, 50);
+    ck_assert_int_ge(clear_ok, 50);
+    ck_assert_msg(caught >= 0.8 * clear, "caught %d of %d infeasible", caught, clear);
+    ck_assert_msg(caught_ok >= 0.8 * clear_ok, "caught %d of %d feasible", caught_ok, clear_ok);
+    gsl_rng_free(rng);
 }
 END_TEST
 
@@ -416,6 +554,8 @@ int main(void)
     tcase_add_test(tc, lp_ftf_bisection_hand_solved);
     tcase_add_test(tc, lp_packed_prefers_a_good_pair);
     tcase_add_test(tc, lp_assign_is_integral);
+    tcase_add_test(tc, lp_assign_paths_match_simplex);
+    tcase_add_test(tc, lp_needs_certificates_are_sound);
     tcase_add_test(tc, round_alternates_by_priority);
     tcase_add_test(tc, round_lease_extension_lists_kept_jobs_first);
     tcase_add_test(tc, round_recompute_waits_for_interval);
