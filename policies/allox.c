@@ -15,10 +15,8 @@
  * Here machines are GPUs, identical within a type, so the positions of a
  * type aggregate: slot (t, k) takes up to F_t jobs (F_t the type's free
  * GPUs) at cost k * p_jt, k = 1..ceil(m'/F_t), which is a transportation
- * problem whose LP relaxation is integral; it is solved as a min-cost flow
- * by successive shortest paths over the slots (gl_assign, gavel_assign.c;
- * the same optimum as the LP with GLPK's simplex, which it replaced, in
- * about 10 ms instead of a second with 2,000 jobs). On each type the matched
+ * problem whose LP relaxation is integral; it is solved as that LP with
+ * GLPK's simplex (gl_assign, gavel_lp.c). On each type the matched
  * jobs run in the order the matching implies: highest position-from-end
  * first, ties by shortest processing time (Smith's rule, which the matching
  * agrees with). Non-preemptive: a running

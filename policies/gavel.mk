@@ -1,5 +1,5 @@
 # policies/gavel.mk: Gavel's LP policies, its round mechanism, AlloX (GLPK).
-libmlsched_a_SOURCES += policies/gavel_lp.h policies/gavel_lp.c policies/gavel_assign.c policies/gavel_farkas.c \
+libmlsched_a_SOURCES += policies/gavel_lp.h policies/gavel_lp.c policies/gavel_farkas.c \
 	policies/gavel_round.h policies/gavel_round.c policies/gavel.h policies/gavel.c \
 	policies/gavel_max_min_fairness.c policies/gavel_max_min_fairness_perf.c \
 	policies/gavel_max_min_fairness_packed.c policies/gavel_finish_time_fairness.c \

@@ -400,8 +400,8 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
     return rc < 0 ? -1 : 0;
 }
 
-int gl_assign_simplex(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
-                      int *slot_of, char *err, size_t errlen)
+int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
+              char *err, size_t errlen)
 {
     glp_term_out(GLP_OFF);
     glp_prob *p = glp_create_prob();
@@ -483,8 +483,8 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
     return no_glpk(err, errlen);
 }
 
-int gl_assign_simplex(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
-                      int *slot_of, char *err, size_t errlen)
+int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
+              char *err, size_t errlen)
 {
     (void)n_jobs, (void)n_slots, (void)cost, (void)slot_cap, (void)slot_of;
     return no_glpk(err, errlen);

@@ -66,14 +66,10 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
 /* Min-cost assignment (a transportation LP, whose relaxation is integral):
  * every job to exactly one slot, slot s taking at most slot_cap[s] jobs,
  * cost[j * n_slots + s] (INFINITY: forbidden). slot_of[j] gets the slot.
- * gl_assign solves it by successive shortest paths (gavel_assign.c; no GLPK
- * needed); gl_assign_simplex as an LP with GLPK's simplex (the reference the
- * tests compare with). Both reach the same total cost; where the optimum is
- * not unique they may pick different assignments. */
+ * Solved as an LP with GLPK's simplex (the issue asks for GLPK or a library
+ * routine, not a hand-written assignment algorithm). */
 int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
               char *err, size_t errlen);
-int gl_assign_simplex(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
-                      int *slot_of, char *err, size_t errlen);
 
 /* Whether some X gives every job j eff_j >= need[j] (need 0: no need), by
  * a pricing of the GPU types (gavel_farkas.c): GL_NEEDS_INFEASIBLE or

@@ -137,87 +137,6 @@ START_TEST(lp_assign_is_integral)
 END_TEST
 
 /* Total cost of an assignment. */
-static double assign_cost(int m, int S, const double *cost, const int *slot_of)
-{
-    double sum = 0;
-    for (int j = 0; j < m; j++)
-        sum += cost[j * S + slot_of[j]];
-    return sum;
-}
-
-START_TEST(lp_assign_paths_match_simplex)
-{
-    /* Random instances, successive shortest paths (gl_assign) against the
-     * LP (gl_assign_simplex). Continuous random costs: the optimum is unique
-     * (almost surely), so the assignments must agree. AlloX-shaped costs
-     * (k * p_jt over types and positions, p from a few values): ties, so
-     * only the totals must agree. Some pairs are forbidden (INFINITY). */
-    enum { MAXM = 40, MAXS = 12 };
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, 7);
-    double cost[MAXM * MAXS];
-    int cap[MAXS], a[MAXM], b[MAXM], n_feasible = 0;
-    char err[256];
-    for (int iter = 0; iter < 300; iter++) {
-        int allox_shaped = iter % 2;
-        int m = 1 + (int)gsl_rng_uniform_int(rng, MAXM), S;
-        if (allox_shaped) { /* T types of F_t free GPUs, levels ceil(m / F_t) */
-            int T = 1 + (int)gsl_rng_uniform_int(rng, 3), F[3], lev[3];
-            double p[MAXM][3];
-            S = 0;
-            for (int t = 0; t < T; t++) {
-                F[t] = 1 + (int)gsl_rng_uniform_int(rng, 8);
-                lev[t] = (m + F[t] - 1) / F[t];
-                if (S + lev[t] > MAXS)
-                    lev[t] = MAXS - S;
-                S += lev[t];
-            }
-            for (int j = 0; j < m; j++)
-                for (int t = 0; t < T; t++)
-                    p[j][t] = gsl_rng_uniform(rng) < 0.1 && t > 0
-                                  ? INFINITY
-                                  : 1 + (double)gsl_rng_uniform_int(rng, 4);
-            for (int t = 0, s = 0; t < T; t++)
-                for (int k = 1; k <= lev[t]; k++, s++) {
-                    cap[s] = F[t];
-                    for (int j = 0; j < m; j++)
-                        cost[j * S + s] = k * p[j][t];
-                }
-        } else {
-            S = 1 + (int)gsl_rng_uniform_int(rng, MAXS);
-            for (int s = 0; s < S; s++)
-                cap[s] = 1 + (int)gsl_rng_uniform_int(rng, 6);
-            for (int j = 0; j < m; j++)
-                for (int s = 0; s < S; s++)
-                    cost[j * S + s] = gsl_rng_uniform(rng) < 0.15 ? INFINITY
-                                                                  : 10 * gsl_rng_uniform(rng);
-        }
-        int rs = gl_assign_simplex(m, S, cost, cap, a, err, sizeof err);
-        int rp = gl_assign(m, S, cost, cap, b, err, sizeof err);
-        ck_assert_msg(rs == rp, "instance %d: simplex %d, paths %d", iter, rs, rp);
-        if (rs != 0)
-            continue; /* infeasible (too few places, or forbidden pairs): both say so */
-        n_feasible++;
-        int used[MAXS] = {0};
-        for (int j = 0; j < m; j++) {
-            ck_assert(b[j] >= 0 && b[j] < S && isfinite(cost[j * S + b[j]]));
-            used[b[j]]++;
-        }
-        for (int s = 0; s < S; s++)
-            ck_assert_int_le(used[s], cap[s]);
-        double cs = assign_cost(m, S, cost, a), cp = assign_cost(m, S, cost, b);
-        ck_assert_msg(fabs(cs - cp) <= 1e-9 * fmax(1.0, fabs(cs)), "instance %d: %.12g vs %.12g",
-                      iter, cs, cp);
-        if (!allox_shaped)
-            for (int j = 0; j < m; j++)
-                ck_assert_msg(a[j] == b[j], "instance %d: job %d in slot %d vs %d", iter, j, a[j],
-                              b[j]);
-    }
-    ck_assert_int_ge(n_feasible, 100);
-    gsl_rng_free(rng);
-}
-END_TEST
-
 START_TEST(lp_needs_certificates_are_sound)
 {
     /* Random single-job LPs (2-8 jobs, 1-3 types, some rates 0) and needed
@@ -554,7 +473,6 @@ int main(void)
     tcase_add_test(tc, lp_ftf_bisection_hand_solved);
     tcase_add_test(tc, lp_packed_prefers_a_good_pair);
     tcase_add_test(tc, lp_assign_is_integral);
-    tcase_add_test(tc, lp_assign_paths_match_simplex);
     tcase_add_test(tc, lp_needs_certificates_are_sound);
     tcase_add_test(tc, round_alternates_by_priority);
     tcase_add_test(tc, round_lease_extension_lists_kept_jobs_first);
