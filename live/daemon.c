@@ -56,7 +56,9 @@ typedef struct daemon {
     double epoch, scale; /* daemon time = (realtime - epoch) * scale */
     int stop, draining;
     int64_t next_id;
-    double next_round;
+    double next_round; /* the pending round boundary; INFINITY when none is pending */
+    double trigger;    /* daemon time of the latest event behind `why`; NAN none */
+    double last_decision; /* daemon time of the last policy call */
     unsigned why; /* MLS_WHY_* collected since the last decision */
 
     live_job_t *jobs;
@@ -151,10 +153,16 @@ static int holds_gpus(const live_job_t *j)
     return j->state == LJ_RUNNING || j->state == LJ_STOPPING;
 }
 
+/* Attained time and service run from a (re)start to the decision that stops
+ * the job: the GPUs are the next job's from that decision on (whose start is
+ * counted from it), as in the simulator, where a preemption takes no time;
+ * the seconds a stopping job takes to checkpoint and exit are not its
+ * service. (Counting them made a preempted job lose the exact ties of
+ * attained service that the simulator breaks by arrival.) */
 static void advance(daemon_t *d, live_job_t *j, double t)
 {
     (void)d;
-    if (!holds_gpus(j) || !(t > j->last_update))
+    if (j->state != LJ_RUNNING || !(t > j->last_update))
         return;
     double dt = t - j->last_update;
     j->attained_time += dt;
@@ -196,6 +204,14 @@ static void add_finished(daemon_t *d, const live_job_t *j)
                           j->attained_service};
 }
 
+/* An event of kind `why` (MLS_WHY_*) at daemon time t calls for a decision. */
+static void happened(daemon_t *d, unsigned why, double t)
+{
+    d->why |= why;
+    if (!(d->trigger >= t)) /* NAN too */
+        d->trigger = t;
+}
+
 /* The job's process has ended with `status` at daemon time t. */
 static void on_exit_(daemon_t *d, live_job_t *j, int status, double t)
 {
@@ -214,12 +230,12 @@ static void on_exit_(daemon_t *d, live_job_t *j, int status, double t)
         add_finished(d, j);
         live_db_event(d->db, t, j->id, "finish", detail);
         logf_(d, "job %lld finished (JCT %.1f s)", (long long)j->id, j->finish - j->submit);
-        d->why |= MLS_WHY_COMPLETION;
+        happened(d, MLS_WHY_COMPLETION, t);
     } else if (was_stopping && j->stop_kind == 1) {
         j->state = LJ_CANCELLED;
         j->finish = t;
         live_db_event(d->db, t, j->id, "cancel", detail);
-        d->why |= MLS_WHY_COMPLETION;
+        happened(d, MLS_WHY_COMPLETION, t);
     } else if (was_stopping) {
         j->state = LJ_QUEUED;
         live_db_event(d->db, t, j->id, "stop", detail);
@@ -231,7 +247,7 @@ static void on_exit_(daemon_t *d, live_job_t *j, int status, double t)
         live_db_event(d->db, t, j->id, "fail", detail);
         logf_(d, "job %lld failed (%s)%s", (long long)j->id, detail,
               j->state == LJ_FAILED ? ", given up" : ", queued again");
-        d->why |= MLS_WHY_COMPLETION;
+        happened(d, MLS_WHY_COMPLETION, t);
     }
     save(d, j);
 }
@@ -419,6 +435,19 @@ static int view_pair(void *ctx, const view_job_t *a, const view_job_t *b, int ty
     return -1; /* space sharing is not carried out live */
 }
 
+/* The work a running job has done by t: its last report, plus its reported
+ * rate since (jobs report every so often; the simulator's view is exact, and
+ * at a large time scale half a wall second between reports is 50 daemon s).
+ * A job that has not reported since its (re)start has no rate: no guess. */
+static double work_at(const live_job_t *j, double t)
+{
+    if (!holds_gpus(j) || !isfinite(j->throughput) || !isfinite(j->reported_at) ||
+        !(t > j->reported_at))
+        return j->work_done;
+    double w = j->work_done + j->throughput * (t - j->reported_at);
+    return w < j->spec.work ? w : j->spec.work;
+}
+
 static void fill_view_job(daemon_t *d, const live_job_t *j, view_job_t *v, double t)
 {
     int oracle = d->policy->oracle;
@@ -447,18 +476,18 @@ static void fill_view_job(daemon_t *d, const live_job_t *j, view_job_t *v, doubl
     v->last_start = j->last_start;
     v->attained_time = j->attained_time;
     v->attained_service = j->attained_service;
-    v->work_done = j->work_done;
+    v->work_done = work_at(j, t);
     v->throughput = held ? j->throughput : NAN;
     v->preemptions = j->preemptions;
     v->restarts = j->restarts;
     v->total_work = oracle ? j->spec.work : NAN;
-    v->remaining_work = oracle ? j->spec.work - j->work_done : NAN;
+    v->remaining_work = oracle ? j->spec.work - v->work_done : NAN;
     v->accum_steps = -1;
     v->grad_noise_scale = j->gns;
     v->epoch = NAN;
     view_batch_limits_t l;
     if (view_limits(d, v, -1, &l) == 0 && l.epoch_work > 0)
-        v->epoch = j->work_done / l.epoch_work;
+        v->epoch = v->work_done / l.epoch_work;
     v->adapt_mode = 0; /* a live job adapts its batch itself, if at all */
     v->cpus = d->cpus_per_gpu * j->spec.gpus;
     v->mem_gb = d->mem_gb_per_gpu * j->spec.gpus;
@@ -732,6 +761,7 @@ static void decide(daemon_t *d, double t, unsigned reasons)
     if (rc == 0)
         rc = apply_plan(d, t, &err);
     live_db_decision(d->db, t, reasons, d->view.n_jobs, text, ms, rc < 0 ? err.msg : NULL);
+    d->last_decision = t;
     if (rc < 0)
         fprintf(stderr, "live: t=%.1f plan not carried out: %s\n", t, err.msg);
 }
@@ -831,7 +861,7 @@ static char *do_submit(daemon_t *d, live_submit_t *s, uid_t uid)
     j->type = -1;
     j->batch = j->spec.batch;
     j->first_start = j->last_start = j->finish = j->last_update = NAN;
-    j->throughput = j->gns = NAN;
+    j->throughput = j->gns = j->reported_at = NAN;
     j->submit = isnan(j->spec.submit_at) ? t : j->spec.submit_at;
     j->state = j->submit <= t ? LJ_QUEUED : LJ_PENDING;
     live_db_begin(d->db);
@@ -841,7 +871,7 @@ static char *do_submit(daemon_t *d, live_submit_t *s, uid_t uid)
     live_db_meta_set(d->db, "next_id", msg, &err);
     live_db_commit(d->db);
     if (j->state == LJ_QUEUED)
-        d->why |= MLS_WHY_ARRIVAL;
+        happened(d, MLS_WHY_ARRIVAL, t);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "ok", 1);
     cJSON_AddNumberToObject(o, "id", (double)j->id);
@@ -879,7 +909,7 @@ static char *do_cancel(daemon_t *d, int64_t id)
             save(d, j);
         }
     }
-    d->why |= MLS_WHY_COMPLETION;
+    happened(d, MLS_WHY_COMPLETION, t);
     return live_reply_ok();
 }
 
@@ -895,6 +925,7 @@ static char *do_report(daemon_t *d, const live_progress_t *p)
     j->work_done = p->iter < j->spec.work ? p->iter : j->spec.work;
     if (isfinite(p->iter_time))
         j->throughput = 1.0 / p->iter_time;
+    j->reported_at = dnow(d);
     if (isfinite(p->gns))
         j->gns = p->gns;
     save(d, j);
@@ -1196,7 +1227,7 @@ static int recover(daemon_t *d, mls_err_t *err)
         }
         on_exit_(d, j, status, wall_to_daemon(d, when));
     }
-    d->why |= MLS_WHY_ARRIVAL;
+    happened(d, MLS_WHY_ARRIVAL, t);
     return 0;
 }
 
@@ -1284,9 +1315,8 @@ static int setup(daemon_t *d, mls_err_t *err)
         return -1;
     if (recover(d, err) < 0)
         return -1;
-    double t = dnow(d);
-    d->next_round = cfg->round_len > 0 ? (floor(t / cfg->round_len) + 1) * cfg->round_len
-                                       : INFINITY;
+    d->next_round = INFINITY; /* the loop sets it once a job is active */
+    d->trigger = d->last_decision = NAN;
     return 0;
 }
 
@@ -1357,7 +1387,7 @@ static double arrivals(daemon_t *d, double t)
             j->state = LJ_QUEUED;
             live_db_event(d->db, t, j->id, "arrive", NULL);
             save(d, j);
-            d->why |= MLS_WHY_ARRIVAL;
+            happened(d, MLS_WHY_ARRIVAL, j->submit);
         } else if (j->submit < next)
             next = j->submit;
     }
@@ -1372,6 +1402,39 @@ static void drain_signals(daemon_t *d)
             d->stop = 1;
 }
 
+/* The next round boundary, as the simulator keeps it (sim/engine.c): the
+ * round clock ticks on the grid of multiples of the round length, but only
+ * while some job has arrived and not ended; a job that arrives at an idle
+ * cluster waits for the next boundary after its arrival (under a rounds-only
+ * cadence), even when it arrived exactly on one. */
+static void schedule_round(daemon_t *d, double t)
+{
+    double len = d->cfg->round_len;
+    if (len > 0 && !isfinite(d->next_round) && n_active(d))
+        d->next_round = (floor(t / len) + 1) * len;
+}
+
+/* The daemon time a decision is made at: the time of the event that called
+ * for it (the round boundary, the arrival, the exit the job's watcher
+ * recorded), as the simulator decides at the event's time, rather than the
+ * moment the loop got to it, some ms of wall time later, which at a large
+ * time scale is tenths of daemon seconds. Starts and stops are counted from
+ * that time, and the policy is told it as `now`: round-based policies
+ * measure the time each job received from the times of their calls (Gavel's
+ * round mechanism) and recompute their allocation once an interval has
+ * passed, and LAS compares attained service, so that jitter would break the
+ * simulator's exact ties differently and skip recomputes due on a boundary.
+ * An event more than LIVE_MAX_LAG wall seconds old, or one from before the
+ * previous decision, is not reached back to: the decision is made now. */
+#define LIVE_MAX_LAG 0.5
+static double decision_time(const daemon_t *d, double trigger)
+{
+    double t = dnow(d);
+    if (!(trigger <= t) || t - trigger > LIVE_MAX_LAG * d->scale || trigger < d->last_decision)
+        return t;
+    return trigger;
+}
+
 static void loop(daemon_t *d)
 {
     while (!d->stop) {
@@ -1380,20 +1443,25 @@ static void loop(daemon_t *d)
         reap(d);
         enforce_grace(d);
         if (t >= d->next_round) {
-            d->why |= MLS_WHY_ROUND;
-            d->next_round = (floor(t / d->cfg->round_len) + 1) * d->cfg->round_len;
+            happened(d, MLS_WHY_ROUND, d->next_round);
+            d->next_round = INFINITY;
         }
         unsigned why = d->why;
+        double trig = d->trigger;
         int call = ((why & (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION)) &&
                     (d->cadence & MLS_CADENCE_EVENTS)) ||
                    ((why & MLS_WHY_ROUND) && (d->cadence & MLS_CADENCE_ROUNDS));
         d->why = 0;
+        d->trigger = NAN;
         if (call && n_active(d) && !any_stopping(d)) {
             d->busy = 1;
-            decide(d, t, why);
+            decide(d, decision_time(d, trig), why);
             d->busy = 0;
-        } else if (call && any_stopping(d))
+        } else if (call && any_stopping(d)) {
             d->why = why; /* decide once they have stopped */
+            d->trigger = trig;
+        }
+        schedule_round(d, t);
         serve_deferred(d);
         if (d->draining && all_ended(d))
             break;

@@ -52,7 +52,8 @@ typedef struct live_job {
     char ext_id[32];              /* executor's own id (Slurm job id), "" none */
     double submit, first_start, last_start, finish, last_update; /* daemon s */
     double attained_time, attained_service, work_done, throughput;
-    double gns; /* gradient noise scale last reported, NAN none (not stored) */
+    double gns;         /* gradient noise scale last reported, NAN none (not stored) */
+    double reported_at; /* daemon s of its last progress report, NAN none (not stored) */
     double stop_deadline; /* wall s (monotonic) of the SIGKILL after SIGTERM */
     int preemptions, restarts, failures, completions, exit_code;
 } live_job_t;
