@@ -2,7 +2,8 @@
 # scripts/gavel-jct-vs-load.sh: Gavel's evaluation figure (OSDI 2020, average JCT
 # vs input job rate) on 36 V100 + 36 P100 + 36 K80, Gavel's multi-GPU job mix,
 # jobs 4000-5000 measured, 360 s rounds, no restart overhead (as Gavel).
-# Reduced grid to fit ~20 CPU minutes on 2 cores: RATES and SEEDS below.
+# Default: a reduced grid (rates 1-3, seed 0). The README's figure used
+# RATES=0.5,1,1.5,2,2.5,3,3.5,4 SEEDS=0,1,2 JOBS=2 (AlloX only up to 2 jobs/h).
 # Run from the build directory (./mlsched) or set MLSCHED.
 set -eu
 MLSCHED=${MLSCHED:-./mlsched}
