@@ -17,11 +17,11 @@
 #include "mechanism.h"
 #include "perf.h"
 #include "placer.h"
-#include "pollux_model.h"
 #include "proto.h"
 #include "report.h"
 #include "state.h"
 #include "strtab.h"
+#include "view_perf.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -78,6 +78,7 @@ typedef struct daemon {
     int *vholder;
     view_finished_t *finished;
     size_t n_finished, finished_cap;
+    view_perf_src_t vsrc; /* what view->perf answers from (sim/view_perf.h) */
     view_perf_t vperf;
     plan_t plan;
 
@@ -348,93 +349,6 @@ static void wait_stopped(daemon_t *d)
 
 /* ---- the view ---------------------------------------------------------- */
 
-/* The perf callbacks answer as the engine's do (sim/engine.c), from the same
- * perf model; the job's gradient noise scale is the last one it reported. */
-static int fewest_nodes(const daemon_t *d, int type, int gpus, int nodes)
-{
-    return nodes > 0 ? nodes : (gpus + d->type_node_gpus[type] - 1) / d->type_node_gpus[type];
-}
-
-static double view_throughput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
-                              int batch)
-{
-    const daemon_t *d = ctx;
-    if (type < 0 || type >= d->cluster.n_types || gpus <= 0 || d->typemap[type] < 0 ||
-        vj->workload < 0)
-        return 0;
-    nodes = fewest_nodes(d, type, gpus, nodes);
-    const perf_ops_t *ops = d->perf->ops;
-    double r = ops->goodput ? ops->goodput(d->perf, vj->workload, d->typemap[type], gpus, nodes,
-                                           batch ? batch : vj->batch_size,
-                                           batch ? -1 : vj->accum_steps, vj->work_done)
-                            : perf_throughput(d->perf, vj->workload, d->typemap[type], gpus,
-                                              nodes, batch ? batch : vj->batch_size);
-    return isfinite(r) && r > 0 ? r : 0;
-}
-
-static double view_samples(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
-                           int batch, int accum)
-{
-    const daemon_t *d = ctx;
-    const perf_ops_t *ops = d->perf->ops;
-    if (!ops->samples_rate || type < 0 || type >= d->cluster.n_types || gpus <= 0 ||
-        d->typemap[type] < 0 || vj->workload < 0)
-        return NAN;
-    if (batch <= 0) {
-        batch = vj->batch_size;
-        accum = vj->accum_steps;
-    }
-    return ops->samples_rate(d->perf, vj->workload, d->typemap[type], gpus,
-                             fewest_nodes(d, type, gpus, nodes), batch, accum);
-}
-
-static int view_limits(void *ctx, const view_job_t *vj, int type, view_batch_limits_t *out)
-{
-    const daemon_t *d = ctx;
-    const perf_ops_t *ops = d->perf->ops;
-    perf_batch_limits_t l;
-    int pt = type >= 0 && type < d->cluster.n_types ? d->typemap[type] : -1;
-    if (!ops->batch_limits || vj->workload < 0 || (type >= 0 && pt < 0) ||
-        ops->batch_limits(d->perf, vj->workload, pt, &l) < 0)
-        return -1;
-    *out = (view_batch_limits_t){l.init_batch, l.max_batch, l.min_local_batch,
-                                 l.max_local_batch, l.epoch_work};
-    return 0;
-}
-
-static double view_efficiency(void *ctx, const view_job_t *vj, double total_batch)
-{
-    view_batch_limits_t l;
-    if (isnan(vj->grad_noise_scale) || view_limits(ctx, vj, -1, &l) < 0)
-        return NAN;
-    return pollux_efficiency(vj->grad_noise_scale, l.init_batch, total_batch);
-}
-
-static double view_goodput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
-                           int batch, int accum)
-{
-    if (batch <= 0) {
-        batch = vj->batch_size;
-        accum = vj->accum_steps;
-    }
-    double x = view_samples(ctx, vj, type, gpus, nodes, batch, accum);
-    return x * view_efficiency(ctx, vj, (double)gpus * batch * (accum > 0 ? accum + 1 : 1));
-}
-
-/* A live job's future batch sizes are its own business: nobody knows them. */
-static int view_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out, int max)
-{
-    (void)ctx, (void)vj, (void)out, (void)max;
-    return -1;
-}
-
-static int view_pair(void *ctx, const view_job_t *a, const view_job_t *b, int type, int gpus,
-                     double out[2])
-{
-    (void)ctx, (void)a, (void)b, (void)type, (void)gpus, (void)out;
-    return -1; /* space sharing is not carried out live */
-}
-
 /* The work a running job has done by t: its last report, plus its reported
  * rate since (jobs report every so often; the simulator's view is exact, and
  * at a large time scale half a wall second between reports is 50 daemon s).
@@ -486,7 +400,7 @@ static void fill_view_job(daemon_t *d, const live_job_t *j, view_job_t *v, doubl
     v->grad_noise_scale = j->gns;
     v->epoch = NAN;
     view_batch_limits_t l;
-    if (view_limits(d, v, -1, &l) == 0 && l.epoch_work > 0)
+    if (d->vperf.batch_limits(&d->vsrc, v, -1, &l) == 0 && l.epoch_work > 0)
         v->epoch = v->work_done / l.epoch_work;
     v->adapt_mode = 0; /* a live job adapts its batch itself, if at all */
     v->cpus = d->cpus_per_gpu * j->spec.gpus;
@@ -1275,9 +1189,13 @@ static int setup(daemon_t *d, mls_err_t *err)
         d->mem_gb_per_gpu += c->nodes[i].mem_gb / c->n_gpus;
     }
     d->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
-    d->vperf = (view_perf_t){d,           view_throughput, view_pair,
-                             view_samples, view_efficiency, view_goodput,
-                             view_limits,  view_schedule};
+    /* No pair (space sharing is not carried out live) and no batch schedule
+     * (a live job's future batch sizes are its own business). */
+    d->vsrc = (view_perf_src_t){.perf = d->perf,
+                                .n_types = c->n_types,
+                                .typemap = d->typemap,
+                                .type_node_gpus = d->type_node_gpus};
+    view_perf_bind(&d->vperf, &d->vsrc);
     view_t *v = &d->view;
     v->round_len = cfg->round_len;
     v->seed = 1;

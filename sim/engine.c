@@ -21,6 +21,7 @@
 #include "mechanism.h"
 #include "placer.h"
 #include "pollux_model.h"
+#include "view_perf.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -104,6 +105,7 @@ typedef struct engine {
     int *vholder;
     view_finished_t *finished;
     size_t n_finished, finished_cap;
+    view_perf_src_t vsrc; /* what view->perf answers from (sim/view_perf.h) */
     view_perf_t vperf;
     plan_t plan;
     int *scratch_ids;
@@ -531,83 +533,6 @@ static unsigned on_segment(engine_t *e, int idx)
 }
 
 /* ---- the view ------------------------------------------------------------ */
-
-static double view_throughput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
-                              int batch)
-{
-    const engine_t *e = ctx;
-    if (type < 0 || type >= e->cluster->n_types || gpus <= 0)
-        return 0;
-    if (nodes <= 0)
-        nodes = (gpus + e->type_node_gpus[type] - 1) / e->type_node_gpus[type];
-    const perf_ops_t *ops = e->perf->ops;
-    if (ops->goodput) { /* at the job's progress */
-        int pt = e->typemap[type];
-        if (pt < 0 || e->wmap[vj->workload] < 0)
-            return 0;
-        double r = ops->goodput(e->perf, e->wmap[vj->workload], pt, gpus, nodes,
-                                batch ? batch : vj->batch_size, batch ? -1 : vj->accum_steps,
-                                vj->work_done);
-        return isfinite(r) && r > 0 ? r : 0;
-    }
-    return rate_on(e, e->wmap[vj->workload], type, gpus, nodes, batch ? batch : vj->batch_size);
-}
-
-static int fewest_nodes(const engine_t *e, int type, int gpus, int nodes)
-{
-    if (nodes > 0)
-        return nodes;
-    return (gpus + e->type_node_gpus[type] - 1) / e->type_node_gpus[type];
-}
-
-static double view_samples(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
-                           int batch, int accum)
-{
-    const engine_t *e = ctx;
-    const perf_ops_t *ops = e->perf->ops;
-    if (!ops->samples_rate || type < 0 || type >= e->cluster->n_types || gpus <= 0 ||
-        e->typemap[type] < 0)
-        return NAN;
-    if (batch <= 0) {
-        batch = vj->batch_size;
-        accum = vj->accum_steps;
-    }
-    return ops->samples_rate(e->perf, e->wmap[vj->workload], e->typemap[type], gpus,
-                             fewest_nodes(e, type, gpus, nodes), batch, accum);
-}
-
-static int view_limits(void *ctx, const view_job_t *vj, int type, view_batch_limits_t *out)
-{
-    const engine_t *e = ctx;
-    const perf_ops_t *ops = e->perf->ops;
-    perf_batch_limits_t l;
-    int pt = type >= 0 && type < e->cluster->n_types ? e->typemap[type] : -1;
-    if (!ops->batch_limits || (type >= 0 && pt < 0) ||
-        ops->batch_limits(e->perf, e->wmap[vj->workload], pt, &l) < 0)
-        return -1;
-    *out = (view_batch_limits_t){l.init_batch, l.max_batch, l.min_local_batch,
-                                 l.max_local_batch, l.epoch_work};
-    return 0;
-}
-
-static double view_efficiency(void *ctx, const view_job_t *vj, double total_batch)
-{
-    view_batch_limits_t l;
-    if (isnan(vj->grad_noise_scale) || view_limits(ctx, vj, -1, &l) < 0)
-        return NAN;
-    return pollux_efficiency(vj->grad_noise_scale, l.init_batch, total_batch);
-}
-
-static double view_goodput(void *ctx, const view_job_t *vj, int type, int gpus, int nodes,
-                           int batch, int accum)
-{
-    if (batch <= 0) {
-        batch = vj->batch_size;
-        accum = vj->accum_steps;
-    }
-    double x = view_samples(ctx, vj, type, gpus, nodes, batch, accum);
-    return x * view_efficiency(ctx, vj, (double)gpus * batch * (accum > 0 ? accum + 1 : 1));
-}
 
 static int view_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out, int max)
 {
@@ -1224,9 +1149,15 @@ static void setup_view(engine_t *e)
         e->mem_gb_per_gpu += c->nodes[i].mem_gb / (c->n_gpus > 0 ? c->n_gpus : 1);
     }
     e->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
-    e->vperf = (view_perf_t){e,           view_throughput, view_pair,
-                             view_samples, view_efficiency, view_goodput,
-                             view_limits,  view_schedule};
+    e->vsrc = (view_perf_src_t){.perf = e->perf,
+                                .n_types = c->n_types,
+                                .typemap = e->typemap,
+                                .type_node_gpus = e->type_node_gpus,
+                                .wmap = e->wmap,
+                                .owner = e,
+                                .pair = view_pair,
+                                .schedule = view_schedule};
+    view_perf_bind(&e->vperf, &e->vsrc);
     view_t *v = &e->view;
     v->round_len = e->cfg->round_len;
     v->seed = e->cfg->seed;
