@@ -118,9 +118,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
     # a daemon of nobody's, reached by root (who passes any folder mode)
     mkdir "$tmp/nb" && chown nobody:nogroup "$tmp/nb" && chmod 0700 "$tmp/nb"
     chmod 0711 "$tmp"
+    # nobody may not be able to read the checkout (a clone in a 0700 folder):
+    # its daemon reads a copy of the default catalog
+    cp "$SRCDIR/traces/catalog/default-throughputs.json" "$tmp/nb/thr.json" &&
+        chown nobody:nogroup "$tmp/nb/thr.json"
     # setpriv itself (not the function, whose subshell $! would name) execs the daemon
     setpriv --reuid=nobody --regid=nogroup --clear-groups "$MLSCHED" live serve \
-        --cluster v100=1x4 --policy fifo --state "$tmp/nb/s.db" \
+        --cluster v100=1x4 --policy fifo --state "$tmp/nb/s.db" --throughputs "$tmp/nb/thr.json" \
         --socket "$tmp/nb/run/sock" 2>"$tmp/nb.log" &
     pids="$pids $!"
     i=0
