@@ -514,6 +514,7 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     j->attempt++;
     j->pid = 0;
     save(d, j); /* committed before the process exists: never started twice */
+    char note[256] = "";
     live_launch_t l = {c->types[j->type].name,
                        c->nodes[c->gpu_node[j->gpu_ids[0]]].name,
                        c->gpu_node[j->gpu_ids[0]],
@@ -521,8 +522,13 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
                        d->run_dir,
                        d->scale,
                        d->cfg->restart_overhead,
-                       d->epoch + t / d->scale};
-    if (d->exec.ops->start(&d->exec, j, &l, &err) < 0) {
+                       d->epoch + t / d->scale,
+                       note,
+                       sizeof note};
+    int rc = d->exec.ops->start(&d->exec, j, &l, &err);
+    if (note[0])
+        live_db_event(d->db, t, j->id, "exec", note);
+    if (rc < 0) {
         fprintf(stderr, "live: %s\n", err.msg);
         on_exit_(d, j, 127, t);
         return;
@@ -817,6 +823,8 @@ static char *do_cancel(daemon_t *d, int64_t id)
             wait_stopped(d);
         }
         if (!live_state_terminal(j->state)) {
+            /* what the executor may keep of its last run (a held Slurm job) */
+            d->exec.ops->signal(&d->exec, j, SIGKILL);
             j->state = LJ_CANCELLED;
             j->finish = t;
             live_db_event(d->db, t, j->id, "cancel", NULL);

@@ -1,20 +1,44 @@
-/* exec_slurm.c: the Slurm executor — each run of a job is one Slurm batch job.
+/* exec_slurm.c: the Slurm executor — each job is ONE Slurm batch job, for all
+ * its runs: preemption parks it (requeued and held), a restart updates it to
+ * the new allocation and releases it.
  *
- * start: sbatch --gres=gpu:N [--nodelist=NODE] [--partition=P] on a fixed
- * wrapper script, the job's argv passed as the script's arguments (sbatch is
- * exec'd with an argv array; the wrapper runs "$@", which expands to exactly
- * those words, so nothing is ever re-parsed by a shell). The MLSCHED_*
- * variables travel in sbatch's environment (--export=ALL); Slurm itself sets
- * CUDA_VISIBLE_DEVICES from the GRES it grants. The wrapper traps SIGTERM so
- * that it outlives the job's checkpoint, then writes the job's exit status and
- * time to the attempt's exit file, as the local executor's watcher does.
+ * first start: sbatch --requeue --gres=gpu:N [--nodelist=NODE] [--partition=P]
+ * of a fixed wrapper script, given the job's environment file and then the
+ * job's argv as its arguments (sbatch is exec'd with an argv array; the
+ * wrapper runs "$@", which expands to exactly those words, so nothing is ever
+ * re-parsed by a shell). Slurm fixes a batch job's exported environment at
+ * submit, so the MLSCHED_* variables of each run (attempt number, GPU type,
+ * launch time, exit file...) are in run_dir/job-ID.env, written (quoted,
+ * renamed into place) before the run is started or released; the wrapper
+ * sources it. Slurm itself sets CUDA_VISIBLE_DEVICES from the GRES it grants.
+ * The wrapper traps SIGTERM so that it outlives the job's checkpoint, then
+ * writes the job's exit status and time to the attempt's exit file, as the
+ * local executor's watcher does, and logs one line per run (launch and start
+ * wall times: the decision-to-running delay).
  *
- * signals (sent without waiting: scancel retries for seconds on a job Slurm is
- * still configuring): SIGTERM -> scancel --signal=TERM --full (the job checkpoints and
- * exits; the daemon later submits a fresh run where and when the policy says,
- * so `scontrol requeue`, which lets Slurm choose the time, is not used);
- * SIGKILL -> scancel; SIGSTOP/SIGCONT -> scontrol suspend/resume (Slurm keeps
- * a suspended job's GPUs, so the daemon refuses --preempt suspend here).
+ * preemption (SIGTERM to a job the daemon is stopping to preempt): scancel
+ * --signal=TERM --full (the job checkpoints and exits); after the grace,
+ * scancel --signal=KILL --full, which ends the run but not the Slurm job. Once
+ * Slurm lists the run as ended, `scontrol requeuehold` parks the job: pending
+ * and held, so Slurm never starts it by itself (a plain requeue would, when
+ * Slurm chooses, ~11-120 s later).
+ *
+ * restart: `scontrol update JobId=J` to the new run's name, NumNodes,
+ * TresPerNode=gres:gpu:N, ReqNodeList and StartTime=now (a requeued job's
+ * begin time is otherwise some seconds away), then `scontrol release`. A job
+ * that ended another way (failure) and that Slurm still lists is requeued and
+ * held first. A fresh sbatch (a new Slurm job) is the fallback only when Slurm
+ * no longer knows the job (purged after MinJobAge), refuses the requeue or the
+ * update, or lists it as still running; the reason goes back to the daemon as
+ * the start's note (an 'exec' event), as does every release.
+ * MLSCHED_SLURM_RESUME=sbatch in the daemon's environment forces the fresh
+ * sbatch for every run (to measure it against the release).
+ *
+ * other signals (sent without waiting: scancel retries for seconds on a job
+ * Slurm is still configuring): SIGKILL to a job not being preempted (a
+ * cancellation) -> scancel, which also ends a parked job for good;
+ * SIGSTOP/SIGCONT -> scontrol suspend/resume (Slurm keeps a suspended job's
+ * GPUs, so the daemon refuses --preempt suspend here).
  *
  * placement: with --slurm-nodes (the Slurm name of each cluster node, in the
  * cluster's order) a one-node job goes to the node the plan chose; Slurm then
@@ -25,9 +49,11 @@
  * and recording the Slurm id finds the run again by its name.
  *
  * state: the exit file first; else `squeue --json` (every job, one call per
- * 0.2 s at most, cached), falling back to `squeue -h -t all -o "%i %T"`
- * on Slurm versions without --json. A job Slurm no longer lists as active and
- * that left no exit file was killed (status -1). */
+ * 0.2 s at most, cached), falling back to `squeue -h -t all -o "%i %T %Q %j"`
+ * on Slurm versions without --json. A run has ended once Slurm lists its job
+ * as ended, or parked (pending with priority 0: held), so that a daemon killed
+ * around a requeue or a release sees the truth; one that left no exit file
+ * was killed or never started (status -1). */
 #include "executor.h"
 
 #include <cjson/cJSON.h>
@@ -42,8 +68,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char **environ;
+
 typedef struct slurm_job_state {
     long id;
+    long priority; /* 0 = held */
     char state[24];
     char name[64];
 } slurm_job_state_t;
@@ -57,23 +86,35 @@ typedef struct slurm_ctx {
     double queried_at; /* wall s (monotonic); -inf = never */
     pid_t *spawned;    /* scancel/scontrol still running */
     size_t n_spawned, spawned_cap;
-    int json_ok;       /* 1 until squeue --json fails once */
+    long *parked; /* Slurm jobs this daemon requeued and held since */
+    size_t n_parked, parked_cap;
+    long *released; /* Slurm jobs it released and has not seen out of hold yet */
+    size_t n_released, released_cap;
+    int json_ok;     /* 1 until squeue --json fails once */
+    int fresh_only;  /* MLSCHED_SLURM_RESUME=sbatch: no requeue, a new job per run */
 } slurm_ctx_t;
 
 static const char wrapper_text[] =
     "#!/bin/sh\n"
-    "# mlsched live: runs the job's argv (\"$@\") as given and records how it\n"
-    "# ended. SIGTERM is for the job (checkpoint and exit): the wrapper waits.\n"
+    "# mlsched live: $1 is the run's environment file (MLSCHED_*, written by the\n"
+    "# daemon before each run); then runs the job's argv (\"$@\") as given and\n"
+    "# records how it ended. SIGTERM is for the job (checkpoint and exit): the\n"
+    "# wrapper waits.\n"
     "trap 'true' TERM INT HUP\n"
+    ". \"$1\" || exit 1\n"
+    "shift\n"
+    "printf 'mlsched-slurm: job %s attempt %s slurm_job %s restart %s launch %s start %s\\n' "
+    "\"$MLSCHED_JOB_ID\" \"$MLSCHED_ATTEMPT\" \"$SLURM_JOB_ID\" \"${SLURM_RESTART_COUNT:-0}\" "
+    "\"$MLSCHED_LAUNCH_TIME\" \"$(date +%s.%N)\" >&2\n"
     "\"$@\"\n"
     "code=$?\n"
     "printf '%s %s\\n' \"$code\" \"$(date +%s.%N)\" >\"$MLSCHED_EXIT_FILE.tmp\" &&\n"
     "    mv \"$MLSCHED_EXIT_FILE.tmp\" \"$MLSCHED_EXIT_FILE\"\n"
     "exit $code\n";
 
-/* Runs argv (no shell), optionally in a child prepared by `prep`; returns the
- * exit status (-1 when it could not run) and its stdout in *out (caller frees). */
-static int run_cmd(char *const *argv, char **out, void (*prep)(const void *), const void *arg)
+/* Runs argv (no shell); returns the exit status (-1 when it could not run)
+ * and its stdout (and stderr, with_err) in *out (caller frees). */
+static int run_cmd(char *const *argv, char **out, int with_err)
 {
     int p[2];
     if (pipe(p) < 0)
@@ -91,13 +132,10 @@ static int run_cmd(char *const *argv, char **out, void (*prep)(const void *), co
         sigprocmask(SIG_SETMASK, &none, NULL);
         dup2(p[1], 1);
         int devnull = open("/dev/null", O_RDWR);
-        if (devnull >= 0) {
+        if (devnull >= 0)
             dup2(devnull, 0);
-            dup2(devnull, 2);
-        }
+        dup2(with_err ? p[1] : devnull, 2);
         close(p[0]);
-        if (prep)
-            prep(arg);
         execvp(argv[0], argv);
         _exit(127);
     }
@@ -126,17 +164,19 @@ static int run_cmd(char *const *argv, char **out, void (*prep)(const void *), co
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-typedef struct env_arg {
-    const live_job_t *j;
-    const live_launch_t *l;
-    const char *exit_file;
-} env_arg_t;
-
-static void set_job_env(const void *p)
+/* Runs a Slurm command; on failure puts "what: exit N: its output" in why. */
+static int slurm_cmd(char *const *argv, const char *what, char *why, size_t len)
 {
-    const env_arg_t *a = p;
-    live_job_environment(a->j, a->l);
-    setenv("MLSCHED_EXIT_FILE", a->exit_file, 1);
+    char *out = NULL;
+    int rc = run_cmd(argv, &out, 1);
+    if (rc != 0 && why) {
+        size_t n = strlen(out);
+        while (n > 0 && (out[n - 1] == '\n' || out[n - 1] == ' '))
+            out[--n] = '\0';
+        snprintf(why, len, "%s: exit %d: %.120s", what, rc, out);
+    }
+    free(out);
+    return rc;
 }
 
 static int write_wrapper(const char *path, mls_err_t *err)
@@ -147,26 +187,85 @@ static int write_wrapper(const char *path, mls_err_t *err)
     return chmod(path, 0700) < 0 ? mls_fail(err, "%s: chmod: %s", path, strerror(errno)) : 0;
 }
 
-static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, mls_err_t *err)
+/* One shell assignment, the value single-quoted (' as '\\''). */
+static void put_assignment(FILE *f, const char *entry)
 {
-    slurm_ctx_t *c = x->ctx;
-    char wrapper[4096], exit_file[4096], log[4096], name[64], gres[64], out_opt[4200];
-    char part_opt[256], node_opt[128], nodes_opt[64];
-    snprintf(wrapper, sizeof wrapper, "%s/slurm-wrapper.sh", l->run_dir);
-    if (write_wrapper(wrapper, err) < 0)
-        return -1;
-    live_job_path(exit_file, sizeof exit_file, l->run_dir, j, "exit");
-    live_job_path(log, sizeof log, l->run_dir, j, "log");
-    unlink(exit_file);
-    int nodes = j->nodes > 0 ? j->nodes : 1;
-    snprintf(name, sizeof name, "--job-name=mlsched-%lld-%d", (long long)j->id, j->attempt);
-    snprintf(gres, sizeof gres, "--gres=gpu:%d", (j->ngpus + nodes - 1) / nodes);
-    snprintf(nodes_opt, sizeof nodes_opt, "--nodes=%d", nodes);
+    const char *eq = strchr(entry, '=');
+    fprintf(f, "export %.*s='", (int)(eq - entry), entry);
+    for (const char *p = eq + 1; *p; p++)
+        if (*p == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*p, f);
+    fputs("'\n", f);
+}
+
+/* Writes the run's MLSCHED_* environment to `path` for the wrapper to source:
+ * a child sets it exactly as the local executor does (live_job_environment)
+ * and writes out its MLSCHED_* variables (CUDA_VISIBLE_DEVICES is Slurm's). */
+static int write_env_file(const char *path, const live_job_t *j, const live_launch_t *l,
+                          const char *exit_file, mls_err_t *err)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return mls_fail(err, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        char tmp[4200];
+        live_job_environment(j, l);
+        setenv("MLSCHED_EXIT_FILE", exit_file, 1);
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        FILE *f = fopen(tmp, "w");
+        if (!f)
+            _exit(1);
+        for (char **e = environ; *e; e++)
+            if (!strncmp(*e, "MLSCHED_", 8) && strchr(*e, '='))
+                put_assignment(f, *e);
+        if (fflush(f) != 0 || fsync(fileno(f)) != 0 || fclose(f) != 0 || rename(tmp, path) != 0)
+            _exit(1);
+        _exit(0);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return mls_fail(err, "%s: cannot write the job's environment file", path);
+    return 0;
+}
+
+/* Where a run goes: its Slurm name and resources. */
+typedef struct slurm_place {
+    char name[64];     /* mlsched-ID-ATTEMPT */
+    int nodes;         /* how many nodes */
+    int gpus_per_node; /* ceil(N / nodes) */
+    const char *node;  /* the Slurm node, or NULL: Slurm picks */
+} slurm_place_t;
+
+static void place_of(const slurm_ctx_t *c, const live_job_t *j, const live_launch_t *l,
+                     slurm_place_t *p)
+{
+    snprintf(p->name, sizeof p->name, "mlsched-%lld-%d", (long long)j->id, j->attempt);
+    p->nodes = j->nodes > 0 ? j->nodes : 1;
+    p->gpus_per_node = (j->ngpus + p->nodes - 1) / p->nodes;
+    p->node = c->node_names && p->nodes == 1 && l->node < c->n_node_names
+                  ? c->node_names[l->node]
+                  : NULL;
+}
+
+static int submit_fresh(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p,
+                        const char *wrapper, const char *env_file, const char *log,
+                        mls_err_t *err)
+{
+    char name[96], gres[64], out_opt[4200], part_opt[256], node_opt[128], nodes_opt[64];
+    snprintf(name, sizeof name, "--job-name=%s", p->name);
+    snprintf(gres, sizeof gres, "--gres=gpu:%d", p->gpus_per_node);
+    snprintf(nodes_opt, sizeof nodes_opt, "--nodes=%d", p->nodes);
     snprintf(out_opt, sizeof out_opt, "--output=%s", log);
     char *argv[32 + LIVE_MAX_ARGV];
     int n = 0;
     argv[n++] = "sbatch";
     argv[n++] = "--parsable";
+    argv[n++] = "--requeue";
     argv[n++] = name;
     argv[n++] = gres;
     argv[n++] = nodes_opt;
@@ -177,17 +276,17 @@ static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
         snprintf(part_opt, sizeof part_opt, "--partition=%s", c->partition);
         argv[n++] = part_opt;
     }
-    if (c->node_names && nodes == 1 && l->node < c->n_node_names) {
-        snprintf(node_opt, sizeof node_opt, "--nodelist=%s", c->node_names[l->node]);
+    if (p->node) {
+        snprintf(node_opt, sizeof node_opt, "--nodelist=%s", p->node);
         argv[n++] = node_opt;
     }
-    argv[n++] = wrapper;
+    argv[n++] = (char *)wrapper;
+    argv[n++] = (char *)env_file;
     for (int i = 0; i < j->spec.argc; i++)
         argv[n++] = j->spec.argv[i];
     argv[n] = NULL;
-    env_arg_t ea = {j, l, exit_file};
     char *out = NULL;
-    int rc = run_cmd(argv, &out, set_job_env, &ea);
+    int rc = run_cmd(argv, &out, 0);
     long id = 0;
     char *end = NULL;
     if (out)
@@ -200,12 +299,149 @@ static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
     }
     free(out);
     snprintf(j->ext_id, sizeof j->ext_id, "%ld", id);
-    j->pid = 0;
-    j->pid_start = 0;
-    c->queried_at = -INFINITY; /* the next state check asks Slurm again */
     return 0;
 }
 
+static int refresh(slurm_ctx_t *c);
+static const slurm_job_state_t *find_state(const slurm_ctx_t *c, long id);
+static int active_state(const char *s);
+
+/* A small set of Slurm job ids: index of id, or -1. */
+static int id_index(const long *ids, size_t n, long id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] == id)
+            return (int)i;
+    return -1;
+}
+
+static void id_set(long **ids, size_t *n, size_t *cap, long id, int in)
+{
+    int k = id_index(*ids, *n, id);
+    if (in && k < 0) {
+        xgrow((void **)ids, cap, *n + 1, sizeof **ids);
+        (*ids)[(*n)++] = id;
+    } else if (!in && k >= 0)
+        (*ids)[k] = (*ids)[--*n];
+}
+
+static int parked_index(const slurm_ctx_t *c, long id)
+{
+    return id_index(c->parked, c->n_parked, id);
+}
+
+static void set_parked(slurm_ctx_t *c, long id, int parked)
+{
+    id_set(&c->parked, &c->n_parked, &c->parked_cap, id, parked);
+}
+
+/* Just released by us: squeue may list it as held (priority 0) for some ms
+ * after `scontrol release` (seen on 22.05), which must not read as parked. */
+static void set_released(slurm_ctx_t *c, long id, int released)
+{
+    id_set(&c->released, &c->n_released, &c->released_cap, id, released);
+}
+
+/* Pending and held: requeued and parked, never started by Slurm itself. */
+static int held(const slurm_job_state_t *s)
+{
+    return (!strcmp(s->state, "PENDING") && s->priority == 0) ||
+           !strcmp(s->state, "REQUEUE_HOLD");
+}
+
+/* Makes Slurm job `id` pending and held, whatever it did last; 0, or -1 with
+ * the reason in why. */
+static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t len)
+{
+    if (parked_index(c, id) >= 0)
+        return 0;
+    c->queried_at = -INFINITY;
+    if (refresh(c) < 0)
+        return snprintf(why, len, "squeue failed"), -1;
+    const slurm_job_state_t *s = find_state(c, id);
+    if (!s)
+        return snprintf(why, len, "Slurm job %ld is no longer known (purged)", id), -1;
+    if (held(s)) {
+        set_parked(c, id, 1);
+        return 0;
+    }
+    char *argv[4] = {"scontrol", NULL, (char *)ext_id, NULL};
+    if (!strcmp(s->state, "PENDING") || !strcmp(s->state, "REQUEUED"))
+        argv[1] = "hold"; /* released by a daemon killed before it recorded the run */
+    else if (active_state(s->state))
+        return snprintf(why, len, "Slurm job %ld is still %s", id, s->state), -1;
+    else
+        argv[1] = "requeuehold";
+    if (slurm_cmd(argv, argv[1], why, len) != 0)
+        return -1;
+    set_parked(c, id, 1);
+    return 0;
+}
+
+/* The parked Slurm job of j, updated to the new run and released; 0, or -1
+ * with the reason in why (the job is then cancelled: a fresh sbatch follows). */
+static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const char *env_file,
+                  const live_launch_t *l, const char *exit_file, char *why, size_t len,
+                  mls_err_t *err)
+{
+    long id = strtol(j->ext_id, NULL, 10);
+    if (park(c, id, j->ext_id, why, len) < 0)
+        return -1;
+    char *cancel[] = {"scancel", j->ext_id, NULL};
+    if (write_env_file(env_file, j, l, exit_file, err) < 0) {
+        snprintf(why, len, "%.180s", err->msg);
+        set_parked(c, id, 0);
+        run_cmd(cancel, NULL, 0);
+        return -1;
+    }
+    char jobid[48], name[96], nodes[48], tres[64], reqnodes[160];
+    snprintf(jobid, sizeof jobid, "JobId=%ld", id);
+    snprintf(name, sizeof name, "JobName=%s", p->name);
+    snprintf(nodes, sizeof nodes, "NumNodes=%d", p->nodes);
+    snprintf(tres, sizeof tres, "TresPerNode=gres:gpu:%d", p->gpus_per_node);
+    snprintf(reqnodes, sizeof reqnodes, "ReqNodeList=%s", p->node ? p->node : "");
+    char *update[] = {"scontrol", "update", jobid, name,          nodes, tres,
+                      reqnodes,   "StartTime=now", NULL};
+    char *release[] = {"scontrol", "release", j->ext_id, NULL};
+    set_parked(c, id, 0);
+    if (slurm_cmd(update, "update", why, len) != 0 ||
+        slurm_cmd(release, "release", why, len) != 0) {
+        run_cmd(cancel, NULL, 0);
+        return -1;
+    }
+    set_released(c, id, 1);
+    return 0;
+}
+
+static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, mls_err_t *err)
+{
+    slurm_ctx_t *c = x->ctx;
+    char wrapper[4096], exit_file[4096], log[4096], env_file[4096], why[200] = "";
+    snprintf(wrapper, sizeof wrapper, "%s/slurm-wrapper.sh", l->run_dir);
+    if (write_wrapper(wrapper, err) < 0)
+        return -1;
+    live_job_path(exit_file, sizeof exit_file, l->run_dir, j, "exit");
+    live_job_path(log, sizeof log, l->run_dir, j, "log");
+    snprintf(env_file, sizeof env_file, "%s/job-%lld.env", l->run_dir, (long long)j->id);
+    unlink(exit_file);
+    slurm_place_t p;
+    place_of(c, j, l, &p);
+    c->queried_at = -INFINITY; /* the next state check asks Slurm again */
+    if (j->ext_id[0] && !c->fresh_only) {
+        char old[32];
+        snprintf(old, sizeof old, "%s", j->ext_id);
+        if (resume(c, j, &p, env_file, l, exit_file, why, sizeof why, err) == 0) {
+            if (l->note)
+                snprintf(l->note, l->note_len, "Slurm job %s updated and released", j->ext_id);
+            return 0;
+        }
+        if (l->note)
+            snprintf(l->note, l->note_len, "fresh sbatch: Slurm job %s: %s", old, why);
+    }
+    if (write_env_file(env_file, j, l, exit_file, err) < 0)
+        return -1;
+    return submit_fresh(c, j, &p, wrapper, env_file, log, err);
+}
 /* Starts argv without waiting: scancel retries for seconds on a job that
  * Slurm is still configuring, and the daemon must not stall meanwhile. The
  * child is reaped later by reap_spawned(). */
@@ -241,28 +477,40 @@ static void reap_spawned(slurm_ctx_t *c)
     c->n_spawned = k;
 }
 
+/* Preempting: the daemon is stopping the job to run it again later. */
+static int preempting(const live_job_t *j)
+{
+    return j->state == LJ_STOPPING && j->stop_kind == 0;
+}
+
 static void slurm_signal(live_exec_t *x, live_job_t *j, int sig)
 {
+    slurm_ctx_t *c = x->ctx;
     if (!j->ext_id[0])
         return;
     char *argv[6] = {NULL};
     if (sig == SIGTERM) {
         argv[0] = "scancel", argv[1] = "--signal=TERM", argv[2] = "--full", argv[3] = j->ext_id;
+    } else if (sig == SIGKILL && preempting(j) && !c->fresh_only) {
+        /* ends the run, not the Slurm job: it is requeued once it has ended */
+        argv[0] = "scancel", argv[1] = "--signal=KILL", argv[2] = "--full", argv[3] = j->ext_id;
     } else if (sig == SIGKILL) {
         argv[0] = "scancel", argv[1] = j->ext_id;
+        set_parked(c, strtol(j->ext_id, NULL, 10), 0);
     } else if (sig == SIGSTOP || sig == SIGCONT) {
         argv[0] = "scontrol", argv[1] = sig == SIGSTOP ? "suspend" : "resume",
         argv[2] = j->ext_id;
     } else
         return;
-    spawn(x->ctx, argv);
+    spawn(c, argv);
 }
 
-static void remember(slurm_ctx_t *c, long id, const char *state, const char *name)
+static void remember(slurm_ctx_t *c, long id, const char *state, long priority, const char *name)
 {
     xgrow((void **)&c->jobs, &c->cap, c->n_jobs + 1, sizeof *c->jobs);
     slurm_job_state_t *s = &c->jobs[c->n_jobs++];
     s->id = id;
+    s->priority = priority;
     snprintf(s->state, sizeof s->state, "%s", state);
     snprintf(s->name, sizeof s->name, "%s", name);
 }
@@ -271,7 +519,7 @@ static int query_json(slurm_ctx_t *c)
 {
     char *argv[] = {"squeue", "--json", NULL};
     char *out = NULL;
-    if (run_cmd(argv, &out, NULL, NULL) != 0) {
+    if (run_cmd(argv, &out, 0) != 0) {
         free(out);
         return -1;
     }
@@ -288,8 +536,10 @@ static int query_json(slurm_ctx_t *c)
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "job_id");
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "job_state");
         const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+        const cJSON *pr = cJSON_GetObjectItemCaseSensitive(e, "priority");
         if (cJSON_IsNumber(id) && cJSON_IsString(st))
             remember(c, (long)id->valuedouble, st->valuestring,
+                     cJSON_IsNumber(pr) ? (long)pr->valuedouble : 1,
                      cJSON_IsString(nm) ? nm->valuestring : "");
     }
     cJSON_Delete(o);
@@ -298,18 +548,18 @@ static int query_json(slurm_ctx_t *c)
 
 static int query_text(slurm_ctx_t *c)
 {
-    char *argv[] = {"squeue", "-h", "-t", "all", "-o", "%i %T %j", NULL};
+    char *argv[] = {"squeue", "-h", "-t", "all", "-o", "%i %T %Q %j", NULL};
     char *out = NULL;
-    if (run_cmd(argv, &out, NULL, NULL) != 0) {
+    if (run_cmd(argv, &out, 0) != 0) {
         free(out);
         return -1;
     }
     char *save = NULL;
     for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        long id;
+        long id, priority = 1;
         char st[24], nm[64] = "";
-        if (sscanf(line, "%ld %23s %63s", &id, st, nm) >= 2)
-            remember(c, id, st, nm);
+        if (sscanf(line, "%ld %23s %ld %63s", &id, st, &priority, nm) >= 2)
+            remember(c, id, st, priority, nm);
     }
     free(out);
     return 0;
@@ -333,11 +583,19 @@ static int refresh(slurm_ctx_t *c)
     return rc;
 }
 
+static const slurm_job_state_t *find_state(const slurm_ctx_t *c, long id)
+{
+    for (size_t i = 0; i < c->n_jobs; i++)
+        if (c->jobs[i].id == id)
+            return &c->jobs[i];
+    return NULL;
+}
+
 static int active_state(const char *s)
 {
     static const char *const active[] = {"PENDING",   "RUNNING",    "SUSPENDED", "COMPLETING",
                                          "CONFIGURING", "REQUEUED", "RESIZING",  "SIGNALING",
-                                         "STAGE_OUT", NULL};
+                                         "STAGE_OUT", "REQUEUE_HOLD", "REQUEUE_FED", NULL};
     for (int i = 0; active[i]; i++)
         if (!strcmp(s, active[i]))
             return 1;
@@ -366,7 +624,7 @@ static int slurm_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
     if (!have_exit)
         *status = -1;
     /* Ended for the daemon only once Slurm has released the job too (not
-     * COMPLETING any more): its GPUs are then free for the next sbatch. */
+     * COMPLETING any more): its GPUs are then free for the next run. */
     if (refresh(c) < 0)
         return j->ext_id[0] ? 0 : 1; /* Slurm is not answering: assume it still runs */
     if (!j->ext_id[0]) {
@@ -381,14 +639,35 @@ static int slurm_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
             return 1;
     }
     long id = strtol(j->ext_id, NULL, 10);
-    for (size_t i = 0; i < c->n_jobs; i++)
-        if (c->jobs[i].id == id) {
-            if (active_state(c->jobs[i].state))
-                return 0;
-            if (!have_exit) /* the wrapper writes its file just before it exits */
-                read_exit(run_dir, j, status, when);
-            return 1;
-        }
+    const slurm_job_state_t *s = find_state(c, id);
+    if (!s) {
+        fprintf(stderr, "live: job %lld attempt %d: Slurm job %ld is not listed\n",
+                (long long)j->id, j->attempt, id);
+        return 1;
+    }
+    if (held(s) && !have_exit && id_index(c->released, c->n_released, id) >= 0)
+        return 0; /* released moments ago, not yet listed so */
+    set_released(c, id, 0);
+    if (held(s)) { /* parked: this run has ended (its exit file), or never started */
+        if (!have_exit)
+            fprintf(stderr, "live: job %lld attempt %d: Slurm job %ld is held (%s, priority "
+                            "%ld) and the run left no exit file\n",
+                    (long long)j->id, j->attempt, id, s->state, s->priority);
+        return 1;
+    }
+    if (active_state(s->state))
+        return 0;
+    if (!have_exit) /* the wrapper writes its file just before it exits */
+        read_exit(run_dir, j, status, when);
+    if (preempting(j) && *status != 0 && !c->fresh_only) {
+        char why[200], *requeue[] = {"scontrol", "requeuehold", j->ext_id, NULL};
+        c->queried_at = -INFINITY;
+        if (slurm_cmd(requeue, "requeuehold", why, sizeof why) == 0)
+            set_parked(c, id, 1);
+        else /* the restart tries again, else falls back to a fresh sbatch */
+            fprintf(stderr, "live: job %lld: Slurm job %ld not requeued: %s\n",
+                    (long long)j->id, id, why);
+    }
     return 1;
 }
 
@@ -402,6 +681,8 @@ static void slurm_destroy(live_exec_t *x)
         free(c->node_names[i]);
     free(c->node_names);
     free(c->jobs);
+    free(c->parked);
+    free(c->released);
     for (size_t i = 0; i < c->n_spawned; i++)
         waitpid(c->spawned[i], NULL, 0);
     free(c->spawned);
@@ -416,7 +697,7 @@ int live_exec_slurm(live_exec_t *x, const char *partition, const char *nodes, ml
 {
     char *argv[] = {"sinfo", "-h", "-o", "%N", NULL};
     char *out = NULL;
-    int rc = run_cmd(argv, &out, NULL, NULL);
+    int rc = run_cmd(argv, &out, 0);
     free(out);
     if (rc != 0)
         return mls_fail(err, "--executor slurm: sinfo failed (exit %d): is Slurm running and "
@@ -426,6 +707,8 @@ int live_exec_slurm(live_exec_t *x, const char *partition, const char *nodes, ml
     c->partition = partition ? xstrdup(partition) : NULL;
     c->queried_at = -INFINITY;
     c->json_ok = 1;
+    const char *resume_how = getenv("MLSCHED_SLURM_RESUME");
+    c->fresh_only = resume_how && !strcmp(resume_how, "sbatch");
     if (nodes && *nodes) {
         char *copy = xstrdup(nodes), *save = NULL;
         for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {

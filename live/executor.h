@@ -20,6 +20,8 @@ typedef struct live_launch {
     double time_scale;
     double start_overhead; /* s (daemon time) the job is told to spend restoring */
     double launch_time;    /* wall clock (CLOCK_REALTIME s) of the decision that starts it */
+    char *note;            /* NULL, or a buffer where start() says how it started the job */
+    size_t note_len;       /* (the daemon records a non-empty note as an 'exec' event) */
 } live_launch_t;
 
 typedef struct live_exec live_exec_t;
