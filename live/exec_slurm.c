@@ -442,6 +442,7 @@ static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
         return -1;
     return submit_fresh(c, j, &p, wrapper, env_file, log, err);
 }
+
 /* Starts argv without waiting: scancel retries for seconds on a job that
  * Slurm is still configuring, and the daemon must not stall meanwhile. The
  * child is reaped later by reap_spawned(). */
