@@ -426,21 +426,21 @@ static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
     unlink(exit_file);
     slurm_place_t p;
     place_of(c, j, l, &p);
-    c->queried_at = -INFINITY; /* the next state check asks Slurm again */
+    int rc = -1;
     if (j->ext_id[0] && !c->fresh_only) {
         char old[32];
         snprintf(old, sizeof old, "%s", j->ext_id);
-        if (resume(c, j, &p, env_file, l, exit_file, why, sizeof why, err) == 0) {
-            if (l->note)
-                snprintf(l->note, l->note_len, "Slurm job %s updated and released", j->ext_id);
-            return 0;
-        }
-        if (l->note)
+        rc = resume(c, j, &p, env_file, l, exit_file, why, sizeof why, err);
+        if (l->note && rc == 0)
+            snprintf(l->note, l->note_len, "Slurm job %s updated and released", j->ext_id);
+        else if (l->note)
             snprintf(l->note, l->note_len, "fresh sbatch: Slurm job %s: %s", old, why);
     }
-    if (write_env_file(env_file, j, l, exit_file, err) < 0)
-        return -1;
-    return submit_fresh(c, j, &p, wrapper, env_file, log, err);
+    if (rc < 0 && write_env_file(env_file, j, l, exit_file, err) == 0)
+        rc = submit_fresh(c, j, &p, wrapper, env_file, log, err);
+    c->queried_at = -INFINITY; /* the next state check asks Slurm again: the cache may
+                                  predate the new job or the release */
+    return rc;
 }
 
 /* Starts argv without waiting: scancel retries for seconds on a job that

@@ -11,13 +11,16 @@
 # releases. A 5-job las daemon (4 GPUs of the big node) is SIGKILLed once
 # some job of it is parked (held in Slurm), and restarted: it re-adopts its
 # Slurm jobs, resumes the held one; every job finishes exactly once.
-# Beside it, three daemons for JCT accuracy against `mlsched simulate` with
+# Then a small las daemon (1 GPU): cancelling a job held in Slurm cancels its
+# Slurm job; a held job Slurm has forgotten restarts by a fresh sbatch, with
+# the reason recorded as an 'exec' event.
+# Beside them, three daemons for JCT accuracy against `mlsched simulate` with
 # --restart-overhead 60 on both sides (1.5 wall s at time scale 40: a start on
 # Slurm, decision to running, costs ~0.2-1.5 s): fifo and las on trace4.csv
 # (4 GPUs of the big node), and Gavel's max-min-fairness-perf (LP and rounds:
 # --round 120, recompute_interval 240) on trace-het.csv over v100=1x2,k80=1x2
 # = gv100,gk80; the mean per-job difference must stay under 10 % (measured:
-# fifo 0.02-0.12 %, las 0.60-0.97 %, Gavel 0.24-2.5 %: a preempted run works on
+# fifo 0.02-0.15 %, las 0.60-0.97 %, Gavel 0.24-2.5 %: a preempted run works on
 # while the checkpoint signal travels through Slurm). The delay from each decision to the run starting is printed:
 # first runs (sbatch) and restarts (release). MLSCHED_SLURM_RESUME=sbatch in
 # the environment makes every run a fresh sbatch (the old way, to compare;
@@ -138,6 +141,72 @@ while kill -0 "$pid" 2>/dev/null; do
 done
 wait "$pid" || bad "daemon exited $?: $(cat "$tmp/daemon.log")"
 pid=""
+
+# Cancelling a job held in Slurm ends its Slurm job; a held job that Slurm has
+# forgotten (scancel'ed here, its id replaced by an unknown one, as after a
+# purge) is restarted by a fresh sbatch, recorded with the reason.
+msock="$tmp/misc/sock"
+mserve() {
+    "$MLSCHED" live serve --cluster v100=1x1 --policy las --executor slurm \
+        --slurm-nodes "$node" --time-scale 40 --state "$tmp/m.db" --socket "$msock" \
+        2>>"$tmp/misc.log" &
+    pid=$!
+    i=0
+    until "$MLSCHED" live status --socket "$msock" >/dev/null 2>&1; do
+        i=$((i + 1))
+        [ $i -gt 100 ] && { bad "misc daemon did not come up: $(cat "$tmp/misc.log")"; return 1; }
+        sleep 0.1
+    done
+}
+held_job() { # ID: waits (up to 10 s) until mlsched job ID is held in Slurm
+    i=0
+    while [ $i -lt 100 ]; do
+        squeue -h -t PD -o "%Q|%j|%o" | awk -F'|' -v d="$tmp/m.db.d/" -v id="$1" '
+            $1 == 0 && index($3, d) == 1 { split($2, n, "-"); if (n[2] == id) f = 1 }
+            END { exit !f }' && return 0
+        i=$((i + 1))
+        sleep 0.1
+    done
+    return 1
+}
+mls=$(cd "$(dirname "$MLSCHED")" && pwd)/$(basename "$MLSCHED")
+msubmit() {
+    "$MLSCHED" live submit --socket "$msock" --workload A3C --gpus 1 --work 1500 -- \
+        "$mls" live fake-job >/dev/null || bad "misc: submit failed"
+}
+if mserve; then
+    msubmit
+    sleep 1
+    msubmit # las preempts job 0 for job 1
+    if held_job 0; then
+        sid=$(sqlite3 "$tmp/m.db" "SELECT ext_id FROM jobs WHERE id = 0")
+        "$MLSCHED" live cancel --socket "$msock" 0 || bad "misc: cancel of the held job failed"
+        sleep 1
+        st=$(squeue -h -t all -j "$sid" -o %T 2>/dev/null)
+        [ "$st" = CANCELLED ] || [ -z "$st" ] ||
+            bad "misc: the cancelled job's Slurm job $sid is $st, not cancelled"
+    else
+        bad "misc: job 0 was not held in Slurm after its preemption"
+    fi
+    msubmit # las preempts job 1 for job 2
+    if held_job 1; then
+        kill "$pid" # SIGTERM: the jobs are left to the next daemon
+        wait "$pid"
+        scancel "$(sqlite3 "$tmp/m.db" "SELECT ext_id FROM jobs WHERE id = 1")"
+        sqlite3 "$tmp/m.db" "UPDATE jobs SET ext_id = '999999' WHERE id = 1"
+        mserve && "$MLSCHED" live drain --socket "$msock"
+        wait "$pid" || bad "misc daemon exited $?: $(cat "$tmp/misc.log")"
+        n=$(sqlite3 "$tmp/m.db" "SELECT count(*) FROM jobs WHERE state = 'done' AND completions = 1")
+        [ "$n" = 2 ] || bad "misc: $n of 2 jobs done exactly once"
+        n=$(sqlite3 "$tmp/m.db" "SELECT count(*) FROM events WHERE id = 1 AND event = 'exec'
+            AND detail LIKE 'fresh sbatch: Slurm job 999999: %no longer known%'")
+        [ "$n" = 1 ] || bad "misc: no fresh-sbatch fallback recorded for the forgotten job"
+    else
+        bad "misc: job 1 was not held in Slurm after its preemption"
+        kill "$pid"
+    fi
+    pid=""
+fi
 
 n=$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
 [ "$n" = 5 ] || bad "$n of 5 jobs done exactly once: $(sqlite3 "$tmp/s.db" 'SELECT id, state, exit_code FROM jobs')"
