@@ -20,7 +20,7 @@
 # (4 GPUs of the big node), and Gavel's max-min-fairness-perf (LP and rounds:
 # --round 120, recompute_interval 240) on trace-het.csv over v100=1x2,k80=1x2
 # = gv100,gk80; the mean per-job difference must stay under 10 % (measured:
-# fifo 0.02-0.15 %, las 0.60-0.97 %, Gavel 0.24-2.5 %: a preempted run works on
+# fifo 0.02-0.15 %, las 0.60-1.04 %, Gavel 0.24-2.5 %: a preempted run works on
 # while the checkpoint signal travels through Slurm). The delay from each decision to the run starting is printed:
 # first runs (sbatch) and restarts (release). MLSCHED_SLURM_RESUME=sbatch in
 # the environment makes every run a fresh sbatch (the old way, to compare;
