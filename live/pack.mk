@@ -6,5 +6,5 @@ check_PROGRAMS += tests/test_live_pack
 TESTS += tests/test_live_pack
 tests_test_live_pack_CFLAGS = $(TEST_CFLAGS)
 tests_test_live_pack_LDADD = $(TEST_LIBS)
-TESTS += tests/live_pack.sh
-EXTRA_DIST += tests/live_pack.sh
+TESTS += tests/live_pack.sh tests/live_pack_crash.sh
+EXTRA_DIST += tests/live_pack.sh tests/live_pack_crash.sh

@@ -9,7 +9,9 @@
 # must stay under 10 %. At least one pair must really have shared GPUs (a
 # 'pack' event, and two jobs whose start events name the same GPU at the same
 # time), every job finishes exactly once, no run fails, and the pack files
-# the daemon wrote are well formed.
+# the daemon wrote are well formed. Last, the Slurm executor (with stand-in
+# sinfo/sbatch on PATH, as no Slurm runs here) must reject gandiva's packing
+# plan with an error naming the policy and both jobs, and start nothing.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 if ! command -v sqlite3 >/dev/null 2>&1; then
@@ -106,5 +108,38 @@ for p in $daemons; do
         bad "$p: a fake job complained of its pack file: $(grep -h "fake-job" "$tmp/$p.db.d"/*.log | head -3)"
     fi
 done
+# Slurm cannot space-share: the plan is rejected, nothing is submitted
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho node0\n' >"$tmp/bin/sinfo"
+printf '#!/bin/sh\necho "$@" >>"%s/sbatch.calls"\nexit 1\n' "$tmp" >"$tmp/bin/sbatch"
+chmod +x "$tmp/bin/sinfo" "$tmp/bin/sbatch"
+PATH="$tmp/bin:$PATH" "$MLSCHED" live serve --cluster $cluster --policy gandiva $opts \
+    --time-scale "$scale" --executor slurm --state "$tmp/slurm.db" --socket "$tmp/slurm/sock" \
+    -q 2>"$tmp/slurm.log" &
+spid=$!
+pids="$pids $spid"
+i=0
+until "$MLSCHED" live status --socket "$tmp/slurm/sock" >/dev/null 2>&1; do
+    i=$((i + 1))
+    [ $i -gt 100 ] && { bad "slurm daemon did not come up: $(cat "$tmp/slurm.log")"; break; }
+    sleep 0.1
+done
+"$MLSCHED" live submit --socket "$tmp/slurm/sock" --trace "$SRCDIR/tests/fixtures/live/trace-pack3.csv" \
+    >/dev/null || bad "slurm: submit --trace failed"
+i=0
+msg=""
+while [ -z "$msg" ] && [ $i -lt 100 ]; do
+    sleep 0.1
+    msg=$(sqlite3 "$tmp/slurm.db" "SELECT error FROM decisions WHERE error IS NOT NULL LIMIT 1" 2>/dev/null)
+    i=$((i + 1))
+done
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+echo "slurm: $msg"
+case $msg in
+*"policy 'gandiva' planned job "*" to share GPUs with job "*"slurm executor cannot"*) ;;
+*) bad "slurm: no clear rejection of the packing plan: '$msg' $(cat "$tmp/slurm.log")" ;;
+esac
+[ ! -e "$tmp/sbatch.calls" ] || bad "slurm: sbatch was called: $(cat "$tmp/sbatch.calls")"
 [ $fail -eq 0 ] || exit 1
 echo "live_pack: ok"
