@@ -6,12 +6,17 @@
 # and gandiva (random pairs, introspection, equal time shares), with --round
 # 120; each job's JCT is compared with `mlsched simulate` on the same trace
 # and cluster: per-job and mean relative differences are printed and the mean
-# must stay under 10 %. At least one pair must really have shared GPUs (a
-# 'pack' event, and two jobs whose start events name the same GPU at the same
-# time), every job finishes exactly once, no run fails, and the pack files
-# the daemon wrote are well formed. Last, the Slurm executor (with stand-in
-# sinfo/sbatch on PATH, as no Slurm runs here) must reject gandiva's packing
-# plan with an error naming the policy and both jobs, and start nothing.
+# must stay under 5 % (measured 0.02-0.14 % and 0.14-0.26 %). The fixture avoids
+# a knife edge: with CycleGAN's work at 2213 the simulator's gandiva preempts
+# it at a round end 0.5 s of work short of done, and the few ms the daemon
+# takes to act on the boundary (tenths of a daemon second at this scale) let
+# it finish live instead: -12 % for that job. At least one pair must really
+# have shared GPUs (a 'pack' event, and the partner's start at the same time),
+# every job finishes exactly once, no run fails, no plan is rejected, and the
+# pack files the daemon wrote are well formed. Last, the Slurm executor (with
+# stand-in sinfo/sbatch on PATH, as no Slurm runs here) must reject gandiva's
+# packing plan with an error naming the policy and both jobs, and submit
+# nothing.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 if ! command -v sqlite3 >/dev/null 2>&1; then
@@ -31,7 +36,7 @@ bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 trace="$SRCDIR/tests/fixtures/live/trace-pack.csv"
 cluster=v100=1x2
 scale=${LIVE_TIME_SCALE:-100}
-limit=10
+limit=5
 opts="--round 120"
 want=$(grep -c '^[0-9]' "$trace")
 daemons="max-min-fairness-packed gandiva"
