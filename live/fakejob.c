@@ -80,8 +80,10 @@ static void usage(FILE *out)
             "\n"
             "GPUs: count of $CUDA_VISIBLE_DEVICES (else $MLSCHED_NUM_GPUS), type\n"
             "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
-            "$MLSCHED_BATCH_SIZE. Exit: 0 work done, 143 checkpointed on SIGTERM,\n"
-            "1 failure, 2 usage.\n");
+            "$MLSCHED_BATCH_SIZE. Space sharing: $MLSCHED_PACK_FILE names the pack\n"
+            "file the daemon keeps (see README, Live); with a partner the job runs at\n"
+            "the perf model's pair rate, alone at its solo rate. Exit: 0 work done,\n"
+            "143 checkpointed on SIGTERM, 1 failure, 2 usage.\n");
 }
 
 static double env_double(const char *k, double def)
