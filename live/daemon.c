@@ -5,9 +5,10 @@
  * The GPUs a job holds are in gpu_owner. Space sharing as in the simulator:
  * the job of a pair placed first owns the GPUs, its partner joins them (both
  * rows name the GPUs and each other); when one ends the other owns them and
- * goes on alone, and is told so through its pack file (live/pack.h). The view is rebuilt from these at
- * every decision, exactly as the engine builds its own, and the plan goes
- * through the same mech_check_plan() and placer_choose().
+ * goes on alone, and is told so through its pack file (live/pack.h). The
+ * view is rebuilt from these at every decision, exactly as the engine builds
+ * its own, and the plan goes through the same mech_check_plan() and
+ * placer_choose().
  *
  * Signals (SIGCHLD, SIGTERM, SIGINT, SIGHUP) are blocked and read from a
  * signalfd, so the loop is one poll() over the listening socket and that fd,
