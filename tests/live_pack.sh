@@ -13,10 +13,12 @@
 # it finish live instead: -12 % for that job. At least one pair must really
 # have shared GPUs (a 'pack' event, and the partner's start at the same time),
 # every job finishes exactly once, no run fails, no plan is rejected, and the
-# pack files the daemon wrote are well formed. Last, the Slurm executor (with
-# stand-in sinfo/sbatch on PATH, as no Slurm runs here) must reject gandiva's
-# packing plan with an error naming the policy and both jobs, and submit
-# nothing.
+# pack files the daemon wrote are well formed. Before that, the fake job alone
+# runs at the pair rate its pack file implies, at its solo rate without one,
+# and reports a malformed file (FILE:LINE) or a pair the catalog lacks and
+# goes on alone. Last, the Slurm executor (with stand-in sinfo/sbatch on
+# PATH, as no Slurm runs here) must reject gandiva's packing plan with an
+# error naming the policy and both jobs, and submit nothing.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 if ! command -v sqlite3 >/dev/null 2>&1; then
@@ -40,6 +42,28 @@ limit=5
 opts="--round 120"
 want=$(grep -c '^[0-9]' "$trace")
 daemons="max-min-fairness-packed gandiva"
+
+# the fake job alone: its rate with a partner, alone, and with a bad pack file
+fj() { # PACKFILE: runs a short LM fake job, prints its last progress line's iter_time
+    MLSCHED_PACK_FILE="$1" MLSCHED_GPU_TYPE=v100 CUDA_VISIBLE_DEVICES=0 \
+        "$MLSCHED" live fake-job --workload "LM (batch size 20)" --work 200 --time-scale 1000 \
+        2>"$tmp/fj.err" | tail -n 1 | sed 's/.*iter_time=\([^ ]*\).*/\1/'
+}
+printf 'mlsched-pack 1\npartner 3\nrole joiner\nworkload A3C\nsince 1\n' >"$tmp/joiner.pack"
+r=$(fj "$tmp/joiner.pack")
+[ "$r" = 0.023912 ] || bad "fake job packed with A3C: iter_time $r, wanted 1/41.82 (the pair rate)"
+r=$(fj "$tmp/none.pack")
+[ "$r" = 0.0154464 ] || bad "fake job without a pack file: iter_time $r, wanted 1/64.74 (solo)"
+printf 'mlsched-pack 1\npartner x\nsince 1\n' >"$tmp/bad.pack"
+r=$(fj "$tmp/bad.pack")
+[ "$r" = 0.0154464 ] || bad "fake job with a bad pack file: iter_time $r, wanted the solo rate"
+grep -q "bad.pack:2: partner: 'x' is not a job id" "$tmp/fj.err" ||
+    bad "fake job with a bad pack file: no clear error: $(cat "$tmp/fj.err")"
+printf 'mlsched-pack 1\npartner 3\nrole owner\nworkload ResNet-50 (batch size 128)\nsince 1\n' \
+    >"$tmp/nopair.pack"
+r=$(fj "$tmp/nopair.pack")
+[ "$r" = 0.0154464 ] && grep -q "no pair rate" "$tmp/fj.err" ||
+    bad "fake job with a partner the catalog has no pair for: iter_time $r: $(cat "$tmp/fj.err")"
 
 for p in $daemons; do
     "$MLSCHED" live serve --cluster $cluster --policy $p $opts --time-scale "$scale" \
