@@ -422,7 +422,7 @@ static void status_print(const cJSON *o)
 {
     printf("t=%.1f s%s\n", num_field(o, "now"),
            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "draining")) ? " (draining)" : "");
-    printf("%-6s %-9s %-28s %4s %6s %12s %12s %10s\n", "id", "state", "workload", "gpus",
+    printf("%-6s %-9s %-28s %4s %9s %12s %12s %10s\n", "id", "state", "workload", "gpus",
            "alloc", "work_done", "work", "jct");
     const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(o, "jobs");
     const cJSON *j;
@@ -430,9 +430,13 @@ static void status_print(const cJSON *o)
     {
         char alloc[32] = "-";
         const cJSON *ids = cJSON_GetObjectItemCaseSensitive(j, "gpu_ids");
-        if (ids)
+        const cJSON *mate = cJSON_GetObjectItemCaseSensitive(j, "pack_with");
+        if (ids && cJSON_IsNumber(mate)) /* sharing its GPUs with job `mate` */
+            snprintf(alloc, sizeof alloc, "%dx%s&%.0f", cJSON_GetArraySize(ids),
+                     str_field(j, "type"), mate->valuedouble);
+        else if (ids)
             snprintf(alloc, sizeof alloc, "%dx%s", cJSON_GetArraySize(ids), str_field(j, "type"));
-        printf("%-6.0f %-9s %-28.28s %4.0f %6s %12.1f %12.1f %10.1f\n", num_field(j, "id"),
+        printf("%-6.0f %-9s %-28.28s %4.0f %9s %12.1f %12.1f %10.1f\n", num_field(j, "id"),
                str_field(j, "state"), str_field(j, "workload"), num_field(j, "gpus"), alloc,
                num_field(j, "work_done"), num_field(j, "work"), num_field(j, "jct"));
     }

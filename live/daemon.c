@@ -2,9 +2,13 @@
  *
  * State: every job ever accepted, in one array in id order (none is removed;
  * terminal jobs just leave the view), mirrored row by row to the state db.
- * The GPUs a job holds are in gpu_owner. The view is rebuilt from these at
- * every decision, exactly as the engine builds its own, and the plan goes
- * through the same mech_check_plan() and placer_choose().
+ * The GPUs a job holds are in gpu_owner. Space sharing as in the simulator:
+ * the job of a pair placed first owns the GPUs, its partner joins them (both
+ * rows name the GPUs and each other); when one ends the other owns them and
+ * goes on alone, and is told so through its pack file (live/pack.h). The
+ * view is rebuilt from these at every decision, exactly as the engine builds
+ * its own, and the plan goes through the same mech_check_plan() and
+ * placer_choose().
  *
  * Signals (SIGCHLD, SIGTERM, SIGINT, SIGHUP) are blocked and read from a
  * signalfd, so the loop is one poll() over the listening socket and that fd,
@@ -15,6 +19,7 @@
 #include "cluster.h"
 #include "executor.h"
 #include "mechanism.h"
+#include "pack.h"
 #include "perf.h"
 #include "placer.h"
 #include "proto.h"
@@ -171,17 +176,60 @@ static void advance(daemon_t *d, live_job_t *j, double t)
     j->last_update = t;
 }
 
+/* A job that joined its partner's GPUs does not own them. */
 static void hold(daemon_t *d, live_job_t *j)
 {
-    for (int i = 0; i < j->ngpus; i++)
+    for (int i = 0; i < j->ngpus && !j->joined; i++)
         d->gpu_owner[j->gpu_ids[i]] = (int)(j - d->jobs);
 }
 
-static void release(daemon_t *d, live_job_t *j)
+static double to_wall(const daemon_t *d, double t)
+{
+    return d->epoch + t / d->scale;
+}
+
+/* Tells the job who shares its GPUs now (live/pack.h), from wall time since. */
+static void write_pack(daemon_t *d, const live_job_t *j, double since)
+{
+    char path[4096];
+    mls_err_t err;
+    const live_job_t *q = j->partner >= 0 ? find_job(d, j->partner) : NULL;
+    live_pack_t pk = {.partner = q ? q->id : -1, .owner = !j->joined, .since = since};
+    if (q)
+        snprintf(pk.workload, sizeof pk.workload, "%s", q->spec.workload);
+    live_job_path(path, sizeof path, d->run_dir, j, "pack");
+    if (live_pack_write(path, &pk, &err) < 0)
+        fprintf(stderr, "live: %s\n", err.msg);
+}
+
+/* j leaves its pair at daemon time t: the partner owns the GPUs now and, when
+ * it runs, goes on alone at its solo rate from t (as in the simulator). */
+static void leave_pair(daemon_t *d, live_job_t *j, double t)
+{
+    live_job_t *q = j->partner >= 0 ? find_job(d, j->partner) : NULL;
+    j->partner = -1;
+    j->joined = 0;
+    if (!q || q->partner != j->id)
+        return;
+    q->partner = -1;
+    q->joined = 0;
+    if (holds_gpus(q))
+        hold(d, q);
+    if (q->state == LJ_RUNNING) {
+        char detail[96];
+        snprintf(detail, sizeof detail, "job %lld left: alone on its GPUs", (long long)j->id);
+        live_db_event(d->db, t, q->id, "unpack", detail);
+        write_pack(d, q, to_wall(d, t));
+    }
+    save(d, q);
+}
+
+static void release(daemon_t *d, live_job_t *j, double t)
 {
     for (int i = 0; i < j->ngpus; i++)
         if (d->gpu_owner[j->gpu_ids[i]] == (int)(j - d->jobs))
             d->gpu_owner[j->gpu_ids[i]] = -1;
+    leave_pair(d, j, t);
     if (!j->suspended) {
         j->ngpus = 0;
         j->nodes = 0;
@@ -220,7 +268,7 @@ static void on_exit_(daemon_t *d, live_job_t *j, int status, double t)
     advance(d, j, t);
     int was_stopping = j->state == LJ_STOPPING;
     j->suspended = 0;
-    release(d, j);
+    release(d, j, t);
     j->exit_code = status;
     snprintf(detail, sizeof detail, "exit %d attempt %d", status, j->attempt);
     if (status == 0) {
@@ -440,8 +488,8 @@ static void build_view(daemon_t *d, double t, unsigned reasons)
         advance(d, j, t);
         fill_view_job(d, j, &d->vjobs[k], t);
         for (int i = 0; holds_gpus(j) && i < j->ngpus; i++) {
-            d->vholder[j->gpu_ids[i]] = k;
-            d->vtypes[j->type].free_gpus--;
+            d->vholder[j->gpu_ids[i]] = k; /* a pair's later job, as in the simulator */
+            d->vtypes[j->type].free_gpus -= !j->joined;
         }
     }
     view_t *v = &d->view;
@@ -470,9 +518,12 @@ static int same_ids(const live_job_t *j, const plan_t *p, const plan_alloc_t *a)
     return 1;
 }
 
-static int unchanged(const live_job_t *j, const plan_t *p, const plan_alloc_t *a)
+static int unchanged(const daemon_t *d, const live_job_t *j, const plan_t *p,
+                     const plan_alloc_t *a)
 {
     if (j->state != LJ_RUNNING || j->type != a->type || j->ngpus != a->gpus)
+        return 0;
+    if (j->partner != (a->pack_with >= 0 ? d->vjobs[a->pack_with].id : -1))
         return 0;
     if (a->batch_size && a->batch_size != j->batch)
         return 0;
@@ -505,6 +556,7 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     hold(d, j);
     if (resume) {
         j->suspended = 0;
+        write_pack(d, j, to_wall(d, t));
         d->exec.ops->signal(&d->exec, j, SIGCONT);
         j->last_start = t - d->cfg->restart_overhead; /* no restore to pay */
         live_db_event(d->db, t, j->id, "resume", NULL);
@@ -513,6 +565,7 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     }
     j->attempt++;
     j->pid = 0;
+    write_pack(d, j, to_wall(d, t));
     save(d, j); /* committed before the process exists: never started twice */
     char note[256] = "";
     live_launch_t l = {c->types[j->type].name,
@@ -537,6 +590,15 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     snprintf(detail, sizeof detail, "%s x%d attempt %d pid %d", c->types[j->type].name,
              j->ngpus, j->attempt, (int)j->pid);
     live_db_event(d->db, t, j->id, "start", detail);
+    if (j->joined) {
+        char with[160];
+        size_t k = (size_t)snprintf(with, sizeof with, "with job %lld on %s GPUs",
+                                    (long long)j->partner, c->types[j->type].name);
+        for (int i = 0; i < j->ngpus && k + 12 < sizeof with; i++)
+            k += (size_t)snprintf(with + k, sizeof with - k, "%s%d", i ? "," : " ",
+                                  j->gpu_ids[i]);
+        live_db_event(d->db, t, j->id, "pack", with);
+    }
     save(d, j);
     logf_(d, "job %lld started on %s", (long long)j->id, detail);
 }
@@ -562,7 +624,7 @@ static int place(daemon_t *d, live_job_t *j, const plan_t *p, const plan_alloc_t
         j->nodes = placer_nodes_spanned(c, j->gpu_ids, a->gpus);
     } else {
         int same = j->suspended && j->type == a->type && j->ngpus == a->gpus &&
-                   !(a->batch_size && a->batch_size != j->batch);
+                   !(a->batch_size && a->batch_size != j->batch) && a->pack_with < 0;
         for (int i = 0; same && i < j->ngpus; i++)
             same = gpu_free[j->gpu_ids[i]];
         if (same)
@@ -595,35 +657,76 @@ static void drop_suspended(daemon_t *d, live_job_t *j)
     j->type = type;
 }
 
+/* The second job of a pair joins the GPUs its partner was just given; both
+ * then run at their pair rates (each told so by its pack file). */
+static void join(daemon_t *d, live_job_t *j, const plan_alloc_t *a, double t)
+{
+    live_job_t *q = &d->jobs[d->vidx[a->pack_with]];
+    drop_suspended(d, j);
+    if (q->state != LJ_RUNNING || q->partner != j->id || q->joined ||
+        live_state_terminal(j->state)) {
+        logf_(d, "job %lld cannot join job %lld: %s", (long long)j->id, (long long)q->id,
+              live_state_terminal(j->state) ? "it has ended" : "its partner did not start");
+        if (q->partner == j->id && q->state == LJ_RUNNING) {
+            q->partner = -1; /* it runs alone from its start */
+            write_pack(d, q, to_wall(d, q->last_start));
+            save(d, q);
+        }
+        return;
+    }
+    memcpy(j->gpu_ids, q->gpu_ids, sizeof(int) * (size_t)q->ngpus);
+    j->ngpus = q->ngpus;
+    j->type = q->type;
+    j->nodes = q->nodes;
+    if (a->batch_size)
+        j->batch = a->batch_size;
+    j->partner = q->id;
+    j->joined = 1;
+    launch(d, j, t, 0);
+}
+
 static int apply_plan(daemon_t *d, double t, mls_err_t *err)
 {
     const plan_t *p = &d->plan;
     int n = d->view.n_jobs;
     if (mech_check_plan(&d->view, p, d->policy->name, err) < 0)
         return -1;
-    for (int i = 0; i < p->n; i++)
+    for (int i = 0; i < p->n && strcmp(d->exec.ops->name, "local"); i++)
         if (p->allocs[i].pack_with >= 0)
-            return mls_fail(err, "policy '%s' planned job %lld: space sharing: the live runner "
-                                 "does not pack jobs yet",
-                            d->policy->name, (long long)d->vjobs[p->allocs[i].job].id);
+            return mls_fail(err,
+                            "policy '%s' planned job %lld to share GPUs with job %lld (space "
+                            "sharing): the %s executor cannot run two jobs on the same GPUs "
+                            "(Slurm gives each job GPUs of its own); use --executor local or a "
+                            "policy that does not pack",
+                            d->policy->name, (long long)d->vjobs[p->allocs[i].job].id,
+                            (long long)d->vjobs[p->allocs[i].pack_with].id, d->exec.ops->name);
     int *alloc_of = xmalloc(sizeof(int) * (size_t)(n + 1));
+    unsigned char *keep = xcalloc((size_t)n + 1, 1);
     for (int k = 0; k < n; k++)
         alloc_of[k] = -1;
     for (int i = 0; i < p->n; i++)
         alloc_of[p->allocs[i].job] = i;
+    /* Kept: unchanged in the plan, and, for a pair, both members kept (as in
+     * the simulator: any change to a pair restarts both). */
+    for (int k = 0; k < n; k++)
+        keep[k] = alloc_of[k] >= 0 &&
+                  unchanged(d, &d->jobs[d->vidx[k]], p, &p->allocs[alloc_of[k]]);
+    for (int k = 0; k < n; k++)
+        if (keep[k] && p->allocs[alloc_of[k]].pack_with >= 0 &&
+            !keep[p->allocs[alloc_of[k]].pack_with])
+            keep[k] = 0;
     /* Stop first, so their GPUs are free; wait for them to exit. */
     int stopping = 0;
     for (int k = 0; k < n; k++) {
         live_job_t *j = &d->jobs[d->vidx[k]];
-        if (j->state != LJ_RUNNING ||
-            (alloc_of[k] >= 0 && unchanged(j, p, &p->allocs[alloc_of[k]])))
+        if (j->state != LJ_RUNNING || keep[k])
             continue;
         j->preemptions += alloc_of[k] < 0;
         if (d->cfg->preempt_suspend && alloc_of[k] < 0) {
             advance(d, j, t);
             d->exec.ops->signal(&d->exec, j, SIGSTOP);
             j->suspended = 1;
-            release(d, j);
+            release(d, j, t);
             j->state = LJ_QUEUED;
             live_db_event(d->db, t, j->id, "suspend", NULL);
             save(d, j);
@@ -635,12 +738,19 @@ static int apply_plan(daemon_t *d, double t, mls_err_t *err)
     }
     if (stopping)
         wait_stopped(d);
-    for (int pass = 0; pass < 2; pass++)
+    free(keep);
+    /* Start: explicit placements, then the placer's, then pair joiners. */
+    for (int pass = 0; pass < 3; pass++)
         for (int i = 0; i < p->n; i++) {
             const plan_alloc_t *a = &p->allocs[i];
             live_job_t *j = &d->jobs[d->vidx[a->job]];
-            if (j->state != LJ_QUEUED || (a->has_ids ? 0 : 1) != pass)
+            int joiner = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
+            if (j->state != LJ_QUEUED || (joiner ? 2 : a->has_ids ? 0 : 1) != pass)
                 continue;
+            if (joiner) {
+                join(d, j, a, t);
+                continue;
+            }
             int resume, rc = place(d, j, p, a, &resume);
             if (rc < 0) {
                 free(alloc_of);
@@ -659,6 +769,8 @@ static int apply_plan(daemon_t *d, double t, mls_err_t *err)
             j->ngpus = a->gpus;
             if (a->batch_size)
                 j->batch = a->batch_size;
+            j->partner = a->pack_with >= 0 ? d->vjobs[a->pack_with].id : -1;
+            j->joined = 0;
             launch(d, j, t, resume);
         }
     free(alloc_of);
@@ -702,6 +814,8 @@ static cJSON *job_json(const daemon_t *d, const live_job_t *j)
         for (int i = 0; i < j->ngpus; i++)
             cJSON_AddItemToArray(ids, cJSON_CreateNumber(j->gpu_ids[i]));
         cJSON_AddNumberToObject(o, "pid", j->pid);
+        if (j->partner >= 0)
+            cJSON_AddNumberToObject(o, "pack_with", (double)j->partner);
     }
     cJSON_AddNumberToObject(o, "work", j->spec.work);
     cJSON_AddNumberToObject(o, "work_done", j->work_done);
@@ -782,6 +896,7 @@ static char *do_submit(daemon_t *d, live_submit_t *s, uid_t uid)
     j->batch = j->spec.batch;
     j->first_start = j->last_start = j->finish = j->last_update = NAN;
     j->throughput = j->gns = j->reported_at = NAN;
+    j->partner = -1;
     j->submit = isnan(j->spec.submit_at) ? t : j->spec.submit_at;
     j->state = j->submit <= t ? LJ_QUEUED : LJ_PENDING;
     live_db_begin(d->db);
@@ -1086,6 +1201,31 @@ static int load_meta(daemon_t *d, mls_err_t *err)
     return rc;
 }
 
+/* After a restart: a pair whose members do not both hold the GPUs and name
+ * each other (the daemon died between starting the first and the second, or
+ * a state row is damaged) is no pair; a member still running goes on alone
+ * and, as it never had a partner, from its start. */
+static void settle_pairs(daemon_t *d)
+{
+    for (size_t i = 0; i < d->n_jobs; i++) {
+        live_job_t *j = &d->jobs[i];
+        if (j->partner < 0)
+            continue;
+        live_job_t *q = find_job(d, j->partner);
+        if (q && q != j && q->partner == j->id && holds_gpus(j) && holds_gpus(q) &&
+            q->joined != j->joined)
+            continue;
+        logf_(d, "job %lld: no partner to share its GPUs with: it runs alone", (long long)j->id);
+        j->partner = -1;
+        j->joined = 0;
+        if (holds_gpus(j)) {
+            hold(d, j);
+            write_pack(d, j, to_wall(d, j->last_start));
+        }
+        save(d, j);
+    }
+}
+
 /* The jobs of the previous daemon: re-adopt the live ones, settle the rest. */
 static int recover(daemon_t *d, mls_err_t *err)
 {
@@ -1130,7 +1270,7 @@ static int recover(daemon_t *d, mls_err_t *err)
              * checkpoint; not counted as a failure of the job. */
             advance(d, j, t);
             j->suspended = 0;
-            release(d, j);
+            release(d, j, t);
             j->state = LJ_QUEUED;
             save(d, j);
             continue;
@@ -1149,6 +1289,7 @@ static int recover(daemon_t *d, mls_err_t *err)
         }
         on_exit_(d, j, status, wall_to_daemon(d, when));
     }
+    settle_pairs(d);
     happened(d, MLS_WHY_ARRIVAL, t);
     return 0;
 }
@@ -1197,8 +1338,8 @@ static int setup(daemon_t *d, mls_err_t *err)
         d->mem_gb_per_gpu += c->nodes[i].mem_gb / c->n_gpus;
     }
     d->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
-    /* No pair (space sharing is not carried out live) and no batch schedule
-     * (a live job's future batch sizes are its own business). */
+    /* Pairs from the perf model (sim/view_perf.c); no batch schedule (a live
+     * job's future batch sizes are its own business). */
     d->vsrc = (view_perf_src_t){.perf = d->perf,
                                 .n_types = c->n_types,
                                 .typemap = d->typemap,

@@ -95,6 +95,14 @@ void live_job_environment(const live_job_t *j, const live_launch_t *l)
     set_env_double("MLSCHED_LAUNCH_TIME", l->launch_time);
     live_job_path(path, sizeof path, l->run_dir, j, "ckpt");
     setenv("MLSCHED_CHECKPOINT", path, 1);
+    /* space sharing (live/pack.h): the partner it starts with, and the file
+     * that says whenever the partner changes */
+    live_job_path(path, sizeof path, l->run_dir, j, "pack");
+    setenv("MLSCHED_PACK_FILE", path, 1);
+    if (j->partner >= 0)
+        set_env_int("MLSCHED_PACK_WITH", (long)j->partner);
+    else
+        unsetenv("MLSCHED_PACK_WITH");
 }
 
 static void write_small(const char *path, const char *text)

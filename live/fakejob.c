@@ -2,12 +2,25 @@
  *
  * Progress is integrated in small steps of wall time; a signalfd carries
  * SIGTERM/SIGINT (checkpoint and stop) and SIGCONT (a step that spans a
- * suspension is not counted), so there is no signal handler and no global. */
+ * suspension is not counted), so there is no signal handler and no global.
+ *
+ * Space sharing: at every step the job looks at its pack file
+ * ($MLSCHED_PACK_FILE, live/pack.h; a stat, read again only when it has
+ * changed). With a partner it runs at its pair rate (the perf model's pair
+ * entry read owner first, sim/view_perf.h, as the simulator rates a pair),
+ * alone at its solo rate. A change that took effect at wall time `since`,
+ * before the job saw it, is applied from `since`: the progress made since
+ * then (at most the progress time since the previous change) is redone at
+ * the new rate, so the daemon's reaction time does not show in the job's
+ * progress. A malformed pack file is reported once and the job goes on at
+ * its current rate. */
 #include "fakejob.h"
 
 #include "cmd.h"
+#include "pack.h"
 #include "perf.h"
 #include "report.h"
+#include "view_perf.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,6 +41,16 @@ typedef struct fake {
     int gpus, nodes, batch;
     double done;
     double launch; /* MLSCHED_LAUNCH_TIME, NAN when not given */
+    mls_perf_t *pm; /* the perf model (NULL with --rate) */
+    int pw, pt;     /* its workload and GPU type in pm */
+    double solo;    /* work units per daemon s alone */
+    double rate;    /* ... now (the pair rate while it has a partner) */
+    double active;  /* wall s of progress since the rate last changed */
+    const char *pack_file;
+    live_pack_t pack;         /* what the pack file said last */
+    struct timespec pack_mtime; /* the pack file last read: mtime, inode, size */
+    ino_t pack_ino;
+    off_t pack_size;
 } fake_t;
 
 static double realtime(void)
@@ -56,8 +80,10 @@ static void usage(FILE *out)
             "\n"
             "GPUs: count of $CUDA_VISIBLE_DEVICES (else $MLSCHED_NUM_GPUS), type\n"
             "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
-            "$MLSCHED_BATCH_SIZE. Exit: 0 work done, 143 checkpointed on SIGTERM,\n"
-            "1 failure, 2 usage.\n");
+            "$MLSCHED_BATCH_SIZE. Space sharing: $MLSCHED_PACK_FILE names the pack\n"
+            "file the daemon keeps (see README, Live); with a partner the job runs at\n"
+            "the perf model's pair rate, alone at its solo rate. Exit: 0 work done,\n"
+            "143 checkpointed on SIGTERM, 1 failure, 2 usage.\n");
 }
 
 static double env_double(const char *k, double def)
@@ -96,6 +122,27 @@ static int save_checkpoint(const fake_t *f)
     return 0;
 }
 
+/* Its rate under pack state pk: the pair rate with a partner (the solo rate
+ * when the perf model has none, with a message), else the solo rate. */
+static double pack_rate(const fake_t *f, const live_pack_t *pk)
+{
+    if (pk->partner < 0)
+        return f->solo;
+    int q = f->pm ? perf_workload_index(f->pm, pk->workload) : -1;
+    double r[2];
+    if (q >= 0 && view_perf_pair(f->pm, pk->owner ? f->pw : q, pk->owner ? q : f->pw, f->pt,
+                                 f->gpus, r) == 0 &&
+        r[pk->owner ? 0 : 1] > 0)
+        return r[pk->owner ? 0 : 1];
+    fprintf(stderr,
+            "fake-job: %s: partner %lld (%s): %s; running at the solo rate\n", f->pack_file,
+            (long long)pk->partner, pk->workload,
+            !f->pm  ? "no perf model (--rate)"
+            : q < 0 ? "a workload unknown to the perf model"
+                    : "the perf model has no pair rate for it on these GPUs");
+    return f->solo;
+}
+
 static void report(const fake_t *f, double rate)
 {
     live_progress_t p = {-1, f->done, NAN, rate > 0 ? 1.0 / rate : NAN, f->batch, NAN};
@@ -108,7 +155,8 @@ static void report(const fake_t *f, double rate)
         live_report(NULL, &p, NULL); /* the daemon may be away: go on regardless */
 }
 
-static double rate_of(const fake_t *f, mls_err_t *err)
+/* The solo rate; keeps the perf model in f->pm for pair rates. */
+static double rate_of(fake_t *f, mls_err_t *err)
 {
     if (f->fixed_rate > 0)
         return f->fixed_rate;
@@ -119,6 +167,12 @@ static double rate_of(const fake_t *f, mls_err_t *err)
     int w = perf_workload_index(pm, f->workload);
     int t = perf_gpu_type_index(pm, f->gpu_type ? f->gpu_type : "v100");
     double r = w < 0 || t < 0 ? 0 : perf_throughput(pm, w, t, f->gpus, f->nodes, f->batch);
+    if (r > 0) {
+        f->pm = pm;
+        f->pw = w;
+        f->pt = t;
+        return r;
+    }
     if (w < 0)
         mls_fail(err, "workload '%s': unknown to the perf model %s", f->workload, tp);
     else if (t < 0)
@@ -143,9 +197,44 @@ static int wait_signal(int sfd, double s)
     return (int)si.ssi_signo;
 }
 
-static int run(fake_t *f, int sfd, double rate)
+/* Looks at the pack file; returns 1 when the rate changed (from pk.since). */
+static int check_pack(fake_t *f)
 {
-    double wall_rate = rate * f->scale, overhead_left = f->overhead / f->scale;
+    struct stat st;
+    if (!f->pack_file || stat(f->pack_file, &st) < 0)
+        return 0; /* none: it runs as it was started */
+    if (st.st_ino == f->pack_ino && st.st_size == f->pack_size &&
+        st.st_mtim.tv_sec == f->pack_mtime.tv_sec && st.st_mtim.tv_nsec == f->pack_mtime.tv_nsec)
+        return 0;
+    f->pack_ino = st.st_ino;
+    f->pack_size = st.st_size;
+    f->pack_mtime = st.st_mtim;
+    live_pack_t pk;
+    mls_err_t err;
+    if (live_pack_read(f->pack_file, &pk, &err) < 0) {
+        fprintf(stderr, "fake-job: %s; going on at the current rate\n", err.msg);
+        return 0;
+    }
+    if (pk.partner == f->pack.partner && pk.owner == f->pack.owner &&
+        !strcmp(pk.workload, f->pack.workload))
+        return 0;
+    double old = f->rate, back = realtime() - pk.since;
+    f->pack = pk;
+    f->rate = pack_rate(f, &pk);
+    if (!(back > 0))
+        back = 0;
+    if (back > f->active)
+        back = f->active;
+    f->done += (f->rate - old) * f->scale * back;
+    if (f->done < 0)
+        f->done = 0;
+    f->active = back;
+    return f->rate != old;
+}
+
+static int run(fake_t *f, int sfd)
+{
+    double overhead_left = f->overhead / f->scale;
     if (isfinite(f->launch)) /* the restore began when the daemon decided */
         overhead_left -= realtime() - f->launch;
     if (overhead_left < 0)
@@ -153,7 +242,7 @@ static int run(fake_t *f, int sfd, double rate)
     double last = mls_wall_seconds(), last_report = 0;
     for (;;) {
         double left_work = f->work - f->done;
-        double step = overhead_left > 0 ? overhead_left : left_work / wall_rate;
+        double step = overhead_left > 0 ? overhead_left : left_work / (f->rate * f->scale);
         if (step > 0.05)
             step = 0.05;
         int sig = wait_signal(sfd, step);
@@ -165,10 +254,12 @@ static int run(fake_t *f, int sfd, double rate)
             overhead_left -= dt;
             dt = overhead_left < 0 ? -overhead_left : 0;
         }
-        f->done += wall_rate * dt;
+        f->done += f->rate * f->scale * dt;
+        f->active += dt;
+        int changed = check_pack(f);
         if (f->done >= f->work - 1e-9 * f->work) {
             f->done = f->work;
-            report(f, rate);
+            report(f, f->rate);
             if (f->checkpoint)
                 unlink(f->checkpoint);
             return 0;
@@ -176,11 +267,11 @@ static int run(fake_t *f, int sfd, double rate)
         if (sig == SIGTERM || sig == SIGINT) {
             if (save_checkpoint(f) < 0)
                 return MLS_EXIT_FAIL;
-            report(f, rate);
+            report(f, f->rate);
             return 143;
         }
-        if (now - last_report >= f->interval && overhead_left <= 0) {
-            report(f, rate);
+        if ((changed || now - last_report >= f->interval) && overhead_left <= 0) {
+            report(f, f->rate);
             last_report = now;
         }
     }
@@ -219,6 +310,8 @@ int live_fake_job_main(int argc, char **argv)
     f.nodes = (int)env_double("MLSCHED_NUM_NODES", 1);
     f.batch = (int)env_double("MLSCHED_BATCH_SIZE", 0);
     f.gpus = count_devices();
+    f.pack_file = getenv("MLSCHED_PACK_FILE");
+    f.pack = (live_pack_t){.partner = -1, .since = NAN};
     int c, idx = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
@@ -247,11 +340,12 @@ int live_fake_job_main(int argc, char **argv)
         return MLS_EXIT_USAGE;
     }
     mls_err_t err;
-    double rate = rate_of(&f, &err);
-    if (rate <= 0) {
+    f.solo = f.rate = rate_of(&f, &err);
+    if (f.rate <= 0) {
         fprintf(stderr, "fake-job: %s\n", err.msg);
         return MLS_EXIT_FAIL;
     }
+    check_pack(&f); /* the partner it starts with: no progress yet to redo */
     load_checkpoint(&f);
     sigset_t set;
     sigemptyset(&set);
@@ -262,9 +356,13 @@ int live_fake_job_main(int argc, char **argv)
     int sfd = signalfd(-1, &set, SFD_CLOEXEC);
     if (sfd < 0) {
         fprintf(stderr, "fake-job: signalfd: %s\n", strerror(errno));
+        if (f.pm)
+            perf_free(f.pm);
         return MLS_EXIT_FAIL;
     }
-    int rc = run(&f, sfd, rate);
+    int rc = run(&f, sfd);
     close(sfd);
+    if (f.pm)
+        perf_free(f.pm);
     return rc;
 }

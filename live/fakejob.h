@@ -6,7 +6,10 @@
  * daemon, first spends MLSCHED_START_OVERHEAD (daemon s) "restoring", and on
  * SIGTERM saves its progress to MLSCHED_CHECKPOINT and exits 143; started
  * again, it resumes from that file. SIGSTOP/SIGCONT pause it (the time it was
- * stopped does not count). It exits 0 when its work is done. */
+ * stopped does not count). While it shares its GPUs with another job
+ * (MLSCHED_PACK_FILE, live/pack.h) it runs at the perf model's pair rate, and
+ * at its solo rate from the moment its partner ended. It exits 0 when its
+ * work is done. */
 #ifndef MLS_LIVE_FAKEJOB_H
 #define MLS_LIVE_FAKEJOB_H
 

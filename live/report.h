@@ -11,7 +11,8 @@
  *   MLSCHED_JOB_ID, MLSCHED_SOCKET, MLSCHED_NUM_GPUS, MLSCHED_GPU_TYPE,
  *   MLSCHED_NUM_NODES, MLSCHED_BATCH_SIZE, MLSCHED_CHECKPOINT (file to save
  *   and resume progress), MLSCHED_TIME_SCALE, MLSCHED_START_OVERHEAD,
- *   MLSCHED_ATTEMPT, MLSCHED_WORKLOAD, MLSCHED_TOTAL_WORK, and
+ *   MLSCHED_ATTEMPT, MLSCHED_WORKLOAD, MLSCHED_TOTAL_WORK, MLSCHED_PACK_FILE
+ *   and MLSCHED_PACK_WITH (space sharing, live/pack.h), and
  *   CUDA_VISIBLE_DEVICES. SIGTERM means: checkpoint and exit (exit 0 only
  *   when the job's work is complete); SIGKILL follows after the grace period. */
 #ifndef MLS_LIVE_REPORT_H

@@ -26,7 +26,8 @@ static const char *const schema_sql =
     " pid_start INTEGER, ext_id TEXT, submit REAL, first_start REAL, last_start REAL,"
     " finish REAL, jct REAL, last_update REAL, attained_time REAL, attained_service REAL,"
     " work_done REAL, throughput REAL, preemptions INTEGER, restarts INTEGER,"
-    " failures INTEGER, completions INTEGER, exit_code INTEGER);"
+    " failures INTEGER, completions INTEGER, exit_code INTEGER, partner INTEGER,"
+    " joined INTEGER);"
     "CREATE TABLE IF NOT EXISTS events(seq INTEGER PRIMARY KEY, t REAL, id INTEGER,"
     " event TEXT, detail TEXT);"
     "CREATE TABLE IF NOT EXISTS decisions(seq INTEGER PRIMARY KEY, t REAL, reasons INTEGER,"
@@ -86,6 +87,10 @@ int live_db_open(live_db_t **out, const char *path, mls_err_t *err)
         live_db_close(d);
         return -1;
     }
+    /* a database of a daemon before space sharing: the pair columns (an
+     * error here only says that they exist) */
+    sqlite3_exec(d->db, "ALTER TABLE jobs ADD COLUMN partner INTEGER", NULL, NULL, NULL);
+    sqlite3_exec(d->db, "ALTER TABLE jobs ADD COLUMN joined INTEGER", NULL, NULL, NULL);
     *out = d;
     return 0;
 }
@@ -165,8 +170,8 @@ int live_db_put_job(live_db_t *d, const live_job_t *j, mls_err_t *err)
         " suspended, type, ngpus, nodes, batch, gpu_ids, attempt, pid, pid_start, ext_id,"
         " submit, first_start, last_start, finish, jct, last_update, attained_time,"
         " attained_service, work_done, throughput, preemptions, restarts, failures,"
-        " completions, exit_code) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-        "?,?,?,?,?)";
+        " completions, exit_code, partner, joined) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+        "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK)
         return db_fail(d, "jobs", err);
@@ -206,6 +211,8 @@ int live_db_put_job(live_db_t *d, const live_job_t *j, mls_err_t *err)
     sqlite3_bind_int(st, i++, j->failures);
     sqlite3_bind_int(st, i++, j->completions);
     sqlite3_bind_int(st, i++, j->exit_code);
+    sqlite3_bind_int64(st, i++, j->partner);
+    sqlite3_bind_int(st, i++, j->joined);
     int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
     sqlite3_finalize(st);
     free(spec);
@@ -268,6 +275,8 @@ static int load_row(live_db_t *d, sqlite3_stmt *st, live_job_t *j, mls_err_t *er
     j->failures = sqlite3_column_int(st, i++);
     j->completions = sqlite3_column_int(st, i++);
     j->exit_code = sqlite3_column_int(st, i++);
+    j->partner = sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
+    j->joined = j->partner >= 0 && sqlite3_column_int(st, i + 1);
     return 0;
 }
 
@@ -277,7 +286,7 @@ int live_db_load_jobs(live_db_t *d, live_job_t **jobs, size_t *n, mls_err_t *err
         "SELECT id, spec, state, stop_kind, suspended, type, ngpus, nodes, batch, gpu_ids,"
         " attempt, pid, pid_start, ext_id, submit, first_start, last_start, finish,"
         " last_update, attained_time, attained_service, work_done, throughput, preemptions,"
-        " restarts, failures, completions, exit_code FROM jobs ORDER BY id";
+        " restarts, failures, completions, exit_code, partner, joined FROM jobs ORDER BY id";
     sqlite3_stmt *st;
     *jobs = NULL;
     *n = 0;

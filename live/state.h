@@ -11,9 +11,13 @@
  *   meta(key, value)        epoch (wall clock of daemon time 0), time_scale,
  *                           draining, next_id
  *   jobs(id, ...)           spec (the submission as JSON), state, allocation,
- *                           pid and its start time, progress, counters
+ *                           pid and its start time, progress, counters,
+ *                           partner (space sharing: both rows of a pair name
+ *                           the same GPUs and each other)
  *   events(t, id, event, detail)   submit, start, stop, finish, fail, cancel,
- *                           adopt, lost: the job's history (a finished job has
+ *                           adopt, lost, pack (it joined its partner's
+ *                           GPUs), unpack (its partner ended: it goes on
+ *                           alone): the job's history (a finished job has
  *                           exactly one 'finish' event)
  *   decisions(t, reasons, jobs, plan, decide_ms, error)   every policy call */
 #ifndef MLS_LIVE_STATE_H
@@ -56,6 +60,8 @@ typedef struct live_job {
     double reported_at; /* daemon s of its last progress report, NAN none (not stored) */
     double stop_deadline; /* wall s (monotonic) of the SIGKILL after SIGTERM */
     int preemptions, restarts, failures, completions, exit_code;
+    int64_t partner; /* id of the job sharing its GPUs (space sharing), -1 none */
+    int joined;      /* 1: it joined its partner's GPUs (the partner holds them) */
 } live_job_t;
 
 void live_job_free(live_job_t *j);

@@ -417,7 +417,7 @@ static void rerate(engine_t *e, sim_job_t *j)
     sim_job_t *own = j->joined ? &e->jobs[j->partner] : j;
     sim_job_t *jn = j->joined ? j : &e->jobs[j->partner];
     double r[2] = {0, 0};
-    e->perf->ops->pair(e->perf, own->pw, jn->pw, e->typemap[own->type], own->ngpus, r);
+    view_perf_pair(e->perf, own->pw, jn->pw, e->typemap[own->type], own->ngpus, r);
     own->rate = speed * r[0];
     jn->rate = speed * r[1];
     set_segment(e, own);
@@ -559,17 +559,6 @@ static int view_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out
     return n;
 }
 
-
-static int view_pair(void *ctx, const view_job_t *a, const view_job_t *b, int type, int gpus,
-                     double out[2])
-{
-    const engine_t *e = ctx;
-    if (!e->perf->ops->pair || type < 0 || type >= e->cluster->n_types ||
-        e->typemap[type] < 0)
-        return -1;
-    return e->perf->ops->pair(e->perf, e->wmap[a->workload], e->wmap[b->workload],
-                              e->typemap[type], gpus, out);
-}
 
 static void fill_view_job(const engine_t *e, const sim_job_t *j, view_job_t *v)
 {
@@ -780,7 +769,7 @@ static int join_job(engine_t *e, sim_job_t *j, const plan_alloc_t *a, mls_err_t 
     advance(e, q);
     double r[2];
     int pt = e->typemap[q->type];
-    if (e->perf->ops->pair(e->perf, q->pw, j->pw, pt, q->ngpus, r) < 0)
+    if (view_perf_pair(e->perf, q->pw, j->pw, pt, q->ngpus, r) < 0)
         return plan_error(e, &e->vjobs[a->job], err, "space sharing", "the pair cannot share");
     memcpy(j->gpu_ids, q->gpu_ids, sizeof(int) * (size_t)q->ngpus);
     j->ngpus = q->ngpus;
@@ -1155,7 +1144,6 @@ static void setup_view(engine_t *e)
                                 .type_node_gpus = e->type_node_gpus,
                                 .wmap = e->wmap,
                                 .owner = e,
-                                .pair = view_pair,
                                 .schedule = view_schedule};
     view_perf_bind(&e->vperf, &e->vsrc);
     view_t *v = &e->view;

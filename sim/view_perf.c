@@ -92,11 +92,24 @@ static double vp_goodput(void *ctx, const view_job_t *vj, int type, int gpus, in
     return x * vp_efficiency(ctx, vj, (double)gpus * batch * (accum > 0 ? accum + 1 : 1));
 }
 
+int view_perf_pair(const mls_perf_t *perf, int a, int b, int t, int gpus, double out[2])
+{
+    if (!perf || !perf->ops->pair || a < 0 || b < 0 || t < 0 || gpus <= 0)
+        return -1;
+    double r[2] = {0, 0};
+    if (perf->ops->pair(perf, a, b, t, gpus, r) < 0)
+        return -1;
+    out[0] = r[0];
+    out[1] = r[1];
+    return 0;
+}
+
 static int vp_pair(void *ctx, const view_job_t *a, const view_job_t *b, int type, int gpus,
                    double out[2])
 {
     const view_perf_src_t *s = ctx;
-    return s->pair ? s->pair(s->owner, a, b, type, gpus, out) : -1;
+    return view_perf_pair(s->perf, view_perf_workload(s, a), view_perf_workload(s, b),
+                          perf_type(s, type), gpus, out);
 }
 
 static int vp_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out, int max)

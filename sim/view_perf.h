@@ -7,9 +7,11 @@
  * view_perf_bind() fills a view_perf_t whose callbacks read that source:
  * throughput (goodput at the job's progress where the backend has it),
  * samples/s, batch limits, statistical efficiency (from the job's gradient
- * noise scale) and goodput. Space sharing and the future batch schedule
- * depend on what the caller knows (the engine's pair table and oracle
- * adaptation state; live has neither), so the caller supplies those two. */
+ * noise scale), goodput, and space sharing (the perf model's pair rates:
+ * view_perf_pair() is the one implementation the engine's rates, the view's
+ * pair_throughput and the live fake job all use). The future batch schedule
+ * depends on what the caller knows (the engine's oracle adaptation state;
+ * live has none), so the caller supplies it. */
 #ifndef MLS_VIEW_PERF_H
 #define MLS_VIEW_PERF_H
 
@@ -22,12 +24,16 @@ typedef struct view_perf_src {
     const int *typemap;        /* cluster type -> perf type, -1 when the model lacks it */
     const int *type_node_gpus; /* most GPUs on one node of each type */
     const int *wmap;           /* view workload -> perf workload; NULL: the same index */
-    void *owner;               /* passed to pair and schedule */
-    int (*pair)(void *owner, const view_job_t *a, const view_job_t *b, int type, int gpus,
-                double out[2]);
+    void *owner;               /* passed to schedule */
     int (*schedule)(void *owner, const view_job_t *j, view_batch_step_t *out, int max);
 } view_perf_src_t;
 
+/* Space sharing: the rates of perf workloads a and b sharing the same `gpus`
+ * GPUs of perf type t, a's in out[0] and b's in out[1] (the simulator rates
+ * the job that holds the GPUs as a, the one that joined it as b). Returns 0,
+ * or -1 when they cannot share (no pair data, an index out of range, the
+ * model refuses the pair); out is then untouched. */
+int view_perf_pair(const mls_perf_t *perf, int a, int b, int t, int gpus, double out[2]);
 /* Points vp's callbacks at src (which must outlive vp). */
 void view_perf_bind(view_perf_t *vp, view_perf_src_t *src);
 /* The perf workload of a view job, -1 when the model lacks it. */
