@@ -71,6 +71,21 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
 int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
               char *err, size_t errlen);
 
+/* The same assignment as a min-cost flow, GLPK's out-of-kilter routine
+ * (glp_mincost_okalg) on costs scaled to integers (gavel_assign.c): each
+ * job's costs less its cheapest, times the power of two that maps the
+ * largest of those into (GL_ASSIGN_SCALE / 2, GL_ASSIGN_SCALE]. The result
+ * costs at most gl_assign_bound() more than the optimum (n_jobs / scale,
+ * under 2 n_jobs c_max / GL_ASSIGN_SCALE). seed (n_jobs * n_slots flags, or
+ * NULL: all) names the arcs to start from; the others are added while their
+ * reduced cost under GLPK's node potentials is negative (LP pricing), so
+ * the seed changes the time, not the optimum. Should GLPK's integers
+ * overflow at every scale tried, gl_assign decides. */
+#define GL_ASSIGN_SCALE 1073741824.0 /* 2^30 */
+int gl_assign_flow(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
+                   const unsigned char *seed, int *slot_of, char *err, size_t errlen);
+double gl_assign_bound(int n_jobs, int n_slots, const double *cost);
+
 /* Whether some X gives every job j eff_j >= need[j] (need 0: no need), by
  * a pricing of the GPU types (gavel_farkas.c): GL_NEEDS_INFEASIBLE or
  * GL_NEEDS_FEASIBLE when proven by a margin of 1e-4, well beyond GLPK's

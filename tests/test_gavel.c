@@ -133,10 +133,83 @@ START_TEST(lp_assign_is_integral)
     ck_assert_int_eq(gl_assign(2, 2, cost, cap, slot, err, sizeof err), 0);
     ck_assert_int_eq(slot[0], 0);
     ck_assert_int_eq(slot[1], 1);
+    slot[0] = slot[1] = -1;
+    ck_assert_int_eq(gl_assign_flow(2, 2, cost, cap, NULL, slot, err, sizeof err), 0);
+    ck_assert_int_eq(slot[0], 0);
+    ck_assert_int_eq(slot[1], 1);
 }
 END_TEST
 
-/* Total cost of an assignment. */
+/* Total cost of an assignment; -1 when it breaks a rule (a job without a
+ * slot or on a forbidden one, a slot over capacity). */
+static double assign_cost(int n, int n_slots, const double *cost, const int *cap,
+                          const int *slot_of)
+{
+    int used[64] = {0};
+    double sum = 0;
+    for (int j = 0; j < n; j++) {
+        int s = slot_of[j];
+        if (s < 0 || s >= n_slots || !isfinite(cost[j * n_slots + s]) || ++used[s] > cap[s])
+            return -1;
+        sum += cost[j * n_slots + s];
+    }
+    return sum;
+}
+
+START_TEST(lp_assign_flow_matches_simplex)
+{
+    /* AlloX-shaped random instances (2-60 jobs, 1-3 types of 1-8 free GPUs,
+     * slot (t, k) costs k * p_jt, p spread over four decades, some types
+     * forbidden, some jobs with equal times): the out-of-kilter flow on
+     * scaled costs must be a valid assignment within gl_assign_bound of the
+     * simplex's optimum, and on instances with exactly representable costs
+     * (small integers) as cheap as the simplex's. */
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 7);
+    for (int iter = 0; iter < 300; iter++) {
+        int n = 2 + (int)gsl_rng_uniform_int(rng, 59), T = 1 + (int)gsl_rng_uniform_int(rng, 3);
+        int integral = iter % 3 == 0, free_gpus[3], n_slots = 0, slot_type[64], slot_level[64];
+        int cap[64], a[60], b[60];
+        for (int t = 0; t < T; t++) {
+            free_gpus[t] = 1 + (int)gsl_rng_uniform_int(rng, 8);
+            for (int k = 1; k <= (n + free_gpus[t] - 1) / free_gpus[t] && n_slots < 64; k++) {
+                slot_type[n_slots] = t, slot_level[n_slots] = k;
+                cap[n_slots++] = free_gpus[t];
+            }
+        }
+        double p[60][3], *cost = malloc((size_t)n * n_slots * sizeof *cost);
+        for (int j = 0; j < n; j++)
+            for (int t = 0; t < T; t++) {
+                if (j > 0 && gsl_rng_uniform(rng) < 0.2)
+                    p[j][t] = p[j - 1][t]; /* ties */
+                else if (integral)
+                    p[j][t] = 1 + (double)gsl_rng_uniform_int(rng, 20);
+                else
+                    p[j][t] = 10 * pow(10.0, 4 * gsl_rng_uniform(rng));
+                if (t > 0 && gsl_rng_uniform(rng) < 0.15)
+                    p[j][t] = INFINITY; /* cannot run there (type 0 always can) */
+            }
+        for (int j = 0; j < n; j++)
+            for (int s = 0; s < n_slots; s++)
+                cost[j * n_slots + s] = slot_level[s] * p[j][slot_type[s]];
+        char err[256];
+        ck_assert_int_eq(gl_assign(n, n_slots, cost, cap, a, err, sizeof err), 0);
+        ck_assert_int_eq(gl_assign_flow(n, n_slots, cost, cap, NULL, b, err, sizeof err), 0);
+        double ca = assign_cost(n, n_slots, cost, cap, a), cb = assign_cost(n, n_slots, cost, cap, b);
+        double bound = gl_assign_bound(n, n_slots, cost);
+        ck_assert(ca >= 0 && cb >= 0);
+        ck_assert_msg(cb <= ca + bound + 1e-9 * ca, "iter %d: flow %.9g simplex %.9g bound %g", iter,
+                      cb, ca, bound);
+        ck_assert_msg(cb >= ca - 1e-9 * ca, "iter %d: flow %.9g below the optimum %.9g", iter, cb,
+                      ca);
+        if (integral)
+            ck_assert_msg(fabs(cb - ca) <= 1e-9 * ca, "iter %d: %.9g vs %.9g", iter, cb, ca);
+        free(cost);
+    }
+    gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(lp_needs_certificates_are_sound)
 {
     /* Random single-job LPs (2-8 jobs, 1-3 types, some rates 0) and needed
@@ -364,12 +437,12 @@ START_TEST(round_recompute_waits_for_interval)
 END_TEST
 
 /* One AlloX decision with alpha. */
-static void allox_once(fx_t *f, const char *alpha, plan_t *p)
+static void allox_once(fx_t *f, const char *alpha, const char *solver, plan_t *p)
 {
     const policy_ops_t *ops = policy_find("allox");
     ck_assert_ptr_nonnull(ops);
-    const char *k[] = {"alpha"}, *val[] = {alpha};
-    policy_args_t args = {1, k, val};
+    const char *k[] = {"alpha", "solver"}, *val[] = {alpha, solver};
+    policy_args_t args = {2, k, val};
     void *st;
     char err[256];
     ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
@@ -392,13 +465,16 @@ START_TEST(allox_matching_hand_solved)
     int A = fx_job(&f, 1, 4, 2, 0.9), B = fx_job(&f, 1, 2, 2, 0.9), C = fx_job(&f, 1, 1, 2, 0.9);
     plan_t p;
     plan_init(&p);
-    allox_once(&f, "1", &p);
-    ck_assert_int_eq(type_of(&p, A), -1);
-    ck_assert_int_eq(type_of(&p, B), 0);
-    ck_assert_int_eq(type_of(&p, C), 1);
-    allox_once(&f, "0", &p);
-    ck_assert_int_eq(p.n, 1);
-    ck_assert_int_eq(type_of(&p, B), 0);
+    for (int simplex = 0; simplex < 2; simplex++) { /* both solvers */
+        const char *solver = simplex ? "simplex" : "flow";
+        allox_once(&f, "1", solver, &p);
+        ck_assert_int_eq(type_of(&p, A), -1);
+        ck_assert_int_eq(type_of(&p, B), 0);
+        ck_assert_int_eq(type_of(&p, C), 1);
+        allox_once(&f, "0", solver, &p);
+        ck_assert_int_eq(p.n, 1);
+        ck_assert_int_eq(type_of(&p, B), 0);
+    }
     plan_free(&p);
 }
 END_TEST
@@ -456,6 +532,8 @@ START_TEST(bad_params_rejected)
     ck_assert(create_fails("allox", "alpha", "nan"));
     ck_assert(create_fails("allox", "recompute_interval", "10"));
     ck_assert(!create_fails("allox", "alpha", "0.5"));
+    ck_assert(create_fails("allox", "solver", "hungarian"));
+    ck_assert(!create_fails("allox", "solver", "simplex"));
 }
 END_TEST
 
@@ -473,6 +551,7 @@ int main(void)
     tcase_add_test(tc, lp_ftf_bisection_hand_solved);
     tcase_add_test(tc, lp_packed_prefers_a_good_pair);
     tcase_add_test(tc, lp_assign_is_integral);
+    tcase_add_test(tc, lp_assign_flow_matches_simplex);
     tcase_add_test(tc, lp_needs_certificates_are_sound);
     tcase_add_test(tc, round_alternates_by_priority);
     tcase_add_test(tc, round_lease_extension_lists_kept_jobs_first);
