@@ -33,6 +33,7 @@
 #define MLS_GAVEL_LP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One row of X: a single job (job[1] = -1) or a pair sharing the same GPUs. */
 typedef struct gl_row {
@@ -47,7 +48,19 @@ typedef struct gl_lp {
      * 0 when the row cannot run there. */
     const double *rate;
     const double *cap; /* GPUs of each type */
+    /* Optional warm start (both or neither; zero: a cold start): the jobs'
+     * ids, and a memo of the last solve's basis by job id (gavel_warm.c).
+     * gl_max_min, gl_max_sum and gl_min_makespan start the simplex from the
+     * memo's basis for the jobs it knows and leave their final one there. */
+    const int64_t *job_id;
+    struct gl_warm *warm;
 } gl_lp_t;
+
+typedef struct gl_warm gl_warm_t;
+gl_warm_t *gl_warm_create(void);
+void gl_warm_free(gl_warm_t *w);
+/* How many solves started from the memo's basis (for tests). */
+int gl_warm_applied(const gl_warm_t *w);
 
 /* Maximise min_j weight[j] * eff_j. */
 int gl_max_min(const gl_lp_t *lp, const double *weight, double *x, char *err, size_t errlen);

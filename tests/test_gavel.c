@@ -210,6 +210,118 @@ START_TEST(lp_assign_flow_matches_simplex)
 }
 END_TEST
 
+/* A random single-job LP of n jobs (ids from id0 on) for the warm-start test. */
+typedef struct rand_lp {
+    gl_row_t rows[40];
+    double rate[40 * 3 * 2], cap[3], w[40];
+    int64_t id[40];
+    gl_lp_t lp;
+} rand_lp_t;
+
+static void rand_job(gsl_rng *rng, rand_lp_t *r, int j, int T, int64_t id)
+{
+    r->rows[j] = (gl_row_t){{j, -1}, 1 + (int)gsl_rng_uniform_int(rng, 2)};
+    double sum = 0;
+    for (int t = 0; t < T; t++) {
+        double v = t > 0 && gsl_rng_uniform(rng) < 0.2 ? 0 : 0.2 + 3 * gsl_rng_uniform(rng);
+        r->rate[(j * T + t) * 2] = v;
+        r->rate[(j * T + t) * 2 + 1] = 0;
+        sum += v;
+    }
+    r->w[j] = 1.0 / sum;
+    r->id[j] = id;
+}
+
+/* Whether x obeys the base constraints (within X's rounding to 1e-6). */
+static int lp_feasible(const gl_lp_t *lp, const double *x)
+{
+    double used[3] = {0};
+    for (int r = 0; r < lp->n_rows; r++) {
+        double share = 0;
+        for (int t = 0; t < lp->n_types; t++) {
+            share += x[r * lp->n_types + t];
+            used[t] += lp->rows[r].gpus * x[r * lp->n_types + t];
+        }
+        if (share > 1 + 1e-5)
+            return 0;
+    }
+    for (int t = 0; t < lp->n_types; t++)
+        if (used[t] > lp->cap[t] + 2e-6 * lp->n_rows) /* X is rounded to 1e-6 */
+            return 0;
+    return 1;
+}
+
+START_TEST(lp_warm_start_same_optimum)
+{
+    /* Random LPs solved once (filling the basis memo), then with two jobs
+     * gone and two new ones: the warm solve (from the memo's basis) must be
+     * feasible and reach the cold solve's optimum for max-min (its level and
+     * its phase-2 total), makespan and max-sum, to GLPK's tolerances and
+     * the 1e-6 rounding of X. */
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 5);
+    int warm_used = 0;
+    for (int iter = 0; iter < 60; iter++) {
+        int n = 6 + (int)gsl_rng_uniform_int(rng, 30), T = 1 + (int)gsl_rng_uniform_int(rng, 3);
+        int kind = iter % 3;
+        rand_lp_t a, b;
+        for (int t = 0; t < T; t++)
+            a.cap[t] = b.cap[t] = 1 + (double)gsl_rng_uniform_int(rng, n / 2);
+        for (int j = 0; j < n; j++)
+            rand_job(rng, &a, j, T, j);
+        /* b: a without jobs 1 and n/2, plus two new ones */
+        int m = 0;
+        for (int j = 0; j < n; j++)
+            if (j != 1 && j != n / 2) {
+                b.rows[m] = (gl_row_t){{m, -1}, a.rows[j].gpus};
+                memcpy(&b.rate[m * T * 2], &a.rate[j * T * 2], (size_t)T * 2 * sizeof(double));
+                b.w[m] = a.w[j], b.id[m] = a.id[j];
+                m++;
+            }
+        rand_job(rng, &b, m, T, 100 + iter), m++;
+        rand_job(rng, &b, m, T, 200 + iter), m++;
+        gl_warm_t *memo = gl_warm_create();
+        a.lp = (gl_lp_t){n, T, n, a.rows, a.rate, a.cap, a.id, memo};
+        gl_lp_t warm = {m, T, m, b.rows, b.rate, b.cap, b.id, memo};
+        gl_lp_t cold = {m, T, m, b.rows, b.rate, b.cap, NULL, NULL};
+        double xa[40 * 3], xw[40 * 3], xc[40 * 3], ew[40], ec[40], Tw = 0, Tc = 0;
+        char err[256];
+        const double *R = b.w; /* makespan: any positive remaining work */
+        if (kind == 0) {
+            ck_assert_int_eq(gl_max_min(&a.lp, a.w, xa, err, sizeof err), 0);
+            ck_assert_int_eq(gl_max_min(&warm, b.w, xw, err, sizeof err), 0);
+            ck_assert_int_eq(gl_max_min(&cold, b.w, xc, err, sizeof err), 0);
+        } else if (kind == 1) {
+            ck_assert_int_eq(gl_min_makespan(&a.lp, a.w, xa, &Tw, err, sizeof err), 0);
+            ck_assert_int_eq(gl_min_makespan(&warm, R, xw, &Tw, err, sizeof err), 0);
+            ck_assert_int_eq(gl_min_makespan(&cold, R, xc, &Tc, err, sizeof err), 0);
+            ck_assert_msg(fabs(Tw - Tc) <= 1e-6 * Tc, "iter %d: T %g vs %g", iter, Tw, Tc);
+        } else {
+            ck_assert_int_eq(gl_max_sum(&a.lp, a.w, xa, err, sizeof err), 0);
+            ck_assert_int_eq(gl_max_sum(&warm, b.w, xw, err, sizeof err), 0);
+            ck_assert_int_eq(gl_max_sum(&cold, b.w, xc, err, sizeof err), 0);
+        }
+        ck_assert_msg(lp_feasible(&warm, xw), "iter %d kind %d: warm X infeasible (cold %d)", iter, kind, lp_feasible(&cold, xc));
+        gl_effective(&warm, xw, ew);
+        gl_effective(&cold, xc, ec);
+        double lw = INFINITY, lc = INFINITY, sw = 0, sc = 0;
+        for (int j = 0; j < m; j++) {
+            lw = fmin(lw, b.w[j] * ew[j]), lc = fmin(lc, b.w[j] * ec[j]);
+            sw += b.w[j] * ew[j], sc += b.w[j] * ec[j];
+        }
+        if (kind == 0)
+            ck_assert_msg(fabs(lw - lc) <= 1e-4 * (1 + lc), "iter %d: level %g vs %g", iter, lw, lc);
+        if (kind != 1)
+            ck_assert_msg(fabs(sw - sc) <= 1e-4 * (1 + sc), "iter %d: total %g vs %g", iter, sw, sc);
+        ck_assert_int_eq(gl_warm_applied(memo), 1); /* the warm solve started from it */
+        warm_used += memcmp(xw, xc, (size_t)m * T * sizeof *xw) != 0;
+        gl_warm_free(memo);
+    }
+    ck_assert_int_gt(warm_used, 0); /* another path: some X differ, at the same optimum */
+    gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(lp_needs_certificates_are_sound)
 {
     /* Random single-job LPs (2-8 jobs, 1-3 types, some rates 0) and needed
@@ -527,6 +639,8 @@ START_TEST(bad_params_rejected)
     ck_assert(create_fails("max-min-fairness", "recompute_interval", "-1"));
     ck_assert(create_fails("max-min-fairness", "recompute_interval", "soon"));
     ck_assert(create_fails("max-min-fairness-packed", "pair_candidates", "-3"));
+    ck_assert(create_fails("max-min-fairness", "warm_start", "2"));
+    ck_assert(!create_fails("min-total-duration", "warm_start", "1"));
     ck_assert(create_fails("finish-time-fairness", "alpha", "0.2"));
     ck_assert(create_fails("allox", "alpha", "1.5"));
     ck_assert(create_fails("allox", "alpha", "nan"));
@@ -552,6 +666,7 @@ int main(void)
     tcase_add_test(tc, lp_packed_prefers_a_good_pair);
     tcase_add_test(tc, lp_assign_is_integral);
     tcase_add_test(tc, lp_assign_flow_matches_simplex);
+    tcase_add_test(tc, lp_warm_start_same_optimum);
     tcase_add_test(tc, lp_needs_certificates_are_sound);
     tcase_add_test(tc, round_alternates_by_priority);
     tcase_add_test(tc, round_lease_extension_lists_kept_jobs_first);
