@@ -10,8 +10,11 @@
  * the jobs replaced, the recompute interval passed: what a replay pays per
  * recompute, where a policy may reuse its previous solve), wall clock.
  * Deterministic inputs, no random generator.
- * "+warm" rows: the same policy with warm_start=1 (each recompute's simplex
- * starts from the last basis).
+ * Rows with a parameter: the same policy with warm_start=1 (each recompute's
+ * simplex starts from the last basis) or AlloX with solver=simplex (the exact
+ * LP, as before the flow). "allox busy": the jobs that fit already run,
+ * leaving 10 GPUs free (4 V100, 4 P100, 2 K80), as in a loaded replay where
+ * AlloX matches alpha = 20 % of the waiting jobs to many queue positions.
  *     make bench/gavel_decide && bench/gavel_decide [JOBS [POLICY]]  */
 #include "policies/policies.h"
 
@@ -83,6 +86,27 @@ static void churn(bench_view_t *b)
     b->v.now += 1920.0;
 }
 
+/* A busy cluster: jobs in arrival order run (holding their GPUs) while they
+ * fit with 4 V100, 4 P100 and 2 K80 left free; the rest wait. */
+static void occupy(bench_view_t *b)
+{
+    static const int keep_free[N_TYPES] = {4, 4, 2};
+    int room[N_TYPES];
+    for (int t = 0; t < N_TYPES; t++)
+        room[t] = b->types[t].total_gpus - keep_free[t];
+    for (int j = 0; j < b->v.n_jobs; j++) {
+        view_job_t *jb = &b->jobs[j];
+        for (int t = 0; t < N_TYPES; t++)
+            if (room[t] >= jb->gpus_requested) {
+                room[t] -= jb->gpus_requested;
+                jb->state = VIEW_RUNNING, jb->cur_type = t, jb->cur_gpus = jb->gpus_requested;
+                jb->cur_nodes = 1, jb->first_start = jb->last_start = 0;
+                jb->throughput = class_rate(jb->workload, t) * jb->gpus_requested;
+                break;
+            }
+    }
+}
+
 static void build(bench_view_t *b, int n_jobs)
 {
     static const char *const names[N_TYPES] = {"v100", "p100", "k80"};
@@ -119,20 +143,31 @@ int main(int argc, char **argv)
 {
     int n_jobs = argc > 1 ? atoi(argv[1]) : 2000;
     const char *only = argc > 2 ? argv[2] : NULL; /* one policy */
-    /* each LP policy as it runs by default, then those that can with
-     * warm_start=1 ("+warm") */
+    /* each policy as it runs by default, then with another setting: KEY and
+     * VALUE a policy parameter (NULL: none), busy: on the busy cluster */
     static const struct {
-        const char *name;
-        int warm;
-    } runs[] = {{"max-min-fairness", 0},        {"max-min-fairness-perf", 0},
-                {"max-min-fairness-packed", 0}, {"finish-time-fairness", 0},
-                {"min-total-duration", 0},      {"max-sum-throughput-perf", 0},
-                {"fifo-perf", 0},               {"allox", 0},
-                {"max-min-fairness", 1},        {"max-min-fairness-perf", 1},
-                {"max-min-fairness-packed", 1}, {"min-total-duration", 1},
-                {"max-sum-throughput-perf", 1}};
+        const char *name, *key, *value;
+        int busy;
+    } runs[] = {
+        {"max-min-fairness", NULL, NULL, 0},
+        {"max-min-fairness-perf", NULL, NULL, 0},
+        {"max-min-fairness-packed", NULL, NULL, 0},
+        {"finish-time-fairness", NULL, NULL, 0},
+        {"min-total-duration", NULL, NULL, 0},
+        {"max-sum-throughput-perf", NULL, NULL, 0},
+        {"fifo-perf", NULL, NULL, 0},
+        {"allox", NULL, NULL, 0},
+        {"max-min-fairness", "warm_start", "1", 0},
+        {"max-min-fairness-perf", "warm_start", "1", 0},
+        {"max-min-fairness-packed", "warm_start", "1", 0},
+        {"min-total-duration", "warm_start", "1", 0},
+        {"max-sum-throughput-perf", "warm_start", "1", 0},
+        {"allox", "solver", "simplex", 0},
+        {"allox", NULL, NULL, 1},
+        {"allox", "solver", "simplex", 1},
+    };
     printf("%d active jobs, 2000 GPUs (800 v100, 800 p100, 400 k80)\n", n_jobs);
-    printf("%-30s %14s %14s %14s %8s\n", "policy", "recompute_ms", "round_ms", "churn_ms",
+    printf("%-38s %14s %14s %14s %8s\n", "policy", "recompute_ms", "round_ms", "churn_ms",
            "running");
     for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
         const char *name = runs[i].name;
@@ -140,16 +175,22 @@ int main(int argc, char **argv)
             continue;
         bench_view_t b;
         build(&b, n_jobs);
+        if (runs[i].busy)
+            occupy(&b);
         const policy_ops_t *ops = policy_find(name);
         void *st = NULL;
         char err[256] = "", label[64];
-        const char *key[] = {"warm_start"}, *one[] = {"1"};
-        policy_args_t warm = {1, key, one};
-        if (!ops || ops->create(&st, runs[i].warm ? &warm : NULL, err, sizeof err) < 0) {
+        const char *key[] = {runs[i].key}, *value[] = {runs[i].value};
+        policy_args_t args = {1, key, value};
+        if (!ops || ops->create(&st, runs[i].key ? &args : NULL, err, sizeof err) < 0) {
             fprintf(stderr, "%s: %s\n", name, err);
             return 1;
         }
-        snprintf(label, sizeof label, "%s%s", name, runs[i].warm ? " +warm" : "");
+        snprintf(label, sizeof label, "%s%s%s%s%s", name, runs[i].key ? " " : "",
+                 runs[i].key ? runs[i].key : "", runs[i].key ? "=" : "",
+                 runs[i].key ? runs[i].value : "");
+        if (runs[i].busy)
+            strcat(label, " busy");
         plan_t p;
         plan_init(&p);
         double t0 = now_s();
@@ -176,7 +217,7 @@ int main(int argc, char **argv)
             return 1;
         }
         double churned = now_s() - t0;
-        printf("%-30s %14.1f %14.2f %14.1f %8d\n", label, first * 1e3, later / rounds * 1e3,
+        printf("%-38s %14.1f %14.2f %14.1f %8d\n", label, first * 1e3, later / rounds * 1e3,
                churned * 1e3, running);
         plan_free(&p);
         ops->destroy(st);

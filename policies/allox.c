@@ -20,8 +20,8 @@
  * gavel_assign.c: at most 2 n c_max / 2^30 above the optimum, n the matched
  * jobs and c_max the largest cost less the job's cheapest; starting from the
  * arcs near each job's likely level, seed_arcs), or with solver=simplex as
- * the LP by GLPK's simplex (gl_assign, exact; 5x slower at 2,000 jobs, the
- * same matchings on every test trace). On each type the matched
+ * the LP by GLPK's simplex (gl_assign, exact; 7-25x slower at 2,000 jobs,
+ * the same matchings on every test trace). On each type the matched
  * jobs run in the order the matching implies: highest position-from-end
  * first, ties by shortest processing time (Smith's rule, which the matching
  * agrees with). Non-preemptive: a running
@@ -168,62 +168,66 @@ static int cmp_start(const void *pa, const void *pb)
     return a->job - b->job;
 }
 
-static int cmp_desc(const void *pa, const void *pb)
+typedef struct sized {
+    int job; /* index into the matched jobs */
+    double p; /* its time on its fastest type */
+} sized_t;
+
+static int cmp_longest_first(const void *pa, const void *pb)
 {
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return a > b ? -1 : a < b ? 1 : 0;
+    const sized_t *a = pa, *b = pb;
+    if (a->p != b->p)
+        return a->p > b->p ? -1 : 1;
+    return a->job - b->job;
 }
 
-/* Jobs among sorted[0..n) (descending) with a time >= p. */
-static int count_at_least(const double *sorted, int n, double p)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (sorted[mid] >= p)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The arcs the flow starts from (gl_assign_flow adds the others it needs,
- * so this guess moves the time, not the result): in an optimal matching the
- * jobs on a type run longest-last, so job j sits about at level
- * ceil(N_jt / F) on type t, N_jt the jobs at least as long there and F all
- * free GPUs (were the jobs spread over the types in proportion); it starts
- * with the levels within 2 of that. */
+/* The arcs the flow starts from, a guess (gl_assign_flow adds every other
+ * arc that can lower the cost, so the guess moves the time, not the
+ * result). On each type an optimal matching runs the longest jobs last, and
+ * a job placed after the longer ones does not move them; so the guess takes
+ * the jobs longest first and puts each where it costs least given those
+ * before it, at level n_t / F_t + 1 on type t (n_t jobs already there, F_t
+ * free GPUs). The seed holds, on every type, the levels within
+ * SEED_LEVELS of where the job would have gone there. */
+#define SEED_LEVELS 1
 static unsigned char *seed_arcs(const view_t *v, const int *jobs, int m, const int *free_gpus,
                                 int n_slots, const int *slot_type, const int *slot_level)
 {
-    int T = v->n_types, F = 0;
-    for (int t = 0; t < T; t++)
-        F += free_gpus[t];
-    double *sorted = pu_alloc((size_t)m * T, sizeof *sorted);
-    int *n_finite = pu_alloc((size_t)T, sizeof *n_finite);
-    for (int t = 0; t < T; t++) {
-        for (int i = 0; i < m; i++) {
-            double p = proc_time(v, jobs[i], t);
-            if (isfinite(p))
-                sorted[(size_t)t * m + n_finite[t]++] = p;
-        }
-        qsort(sorted + (size_t)t * m, (size_t)n_finite[t], sizeof *sorted, cmp_desc);
+    int T = v->n_types;
+    sized_t *order = pu_alloc((size_t)m, sizeof *order);
+    for (int i = 0; i < m; i++) {
+        order[i] = (sized_t){i, INFINITY};
+        for (int t = 0; t < T; t++)
+            if (free_gpus[t] > 0)
+                order[i].p = fmin(order[i].p, proc_time(v, jobs[i], t));
     }
+    qsort(order, (size_t)m, sizeof *order, cmp_longest_first);
+    int *n_on = pu_alloc((size_t)T, sizeof *n_on), *level = pu_alloc((size_t)T, sizeof *level);
+    int *first_slot = pu_alloc((size_t)T + 1, sizeof *first_slot);
+    for (int s = n_slots - 1; s >= 0; s--) /* slots are by type, then level */
+        first_slot[slot_type[s]] = s;
     unsigned char *seed = pu_alloc((size_t)m * n_slots, 1);
-    for (int i = 0; i < m; i++)
+    for (int k = 0; k < m; k++) {
+        int i = order[k].job, best = -1;
+        double best_cost = INFINITY;
         for (int t = 0; t < T; t++) {
             double p = proc_time(v, jobs[i], t);
+            level[t] = free_gpus[t] > 0 ? n_on[t] / free_gpus[t] + 1 : 0;
             if (!isfinite(p) || free_gpus[t] <= 0)
                 continue;
-            int N = count_at_least(sorted + (size_t)t * m, n_finite[t], p);
-            int est = (N + F - 1) / F;
-            for (int s = 0; s < n_slots; s++)
-                if (slot_type[s] == t && abs(slot_level[s] - est) <= 2)
+            if (level[t] * p < best_cost)
+                best_cost = level[t] * p, best = t;
+            for (int s = first_slot[t]; s < n_slots && slot_type[s] == t; s++)
+                if (abs(slot_level[s] - level[t]) <= SEED_LEVELS)
                     seed[(size_t)i * n_slots + s] = 1;
         }
-    free(n_finite);
-    free(sorted);
+        if (best >= 0)
+            n_on[best]++;
+    }
+    free(first_slot);
+    free(level);
+    free(n_on);
+    free(order);
     return seed;
 }
 
