@@ -163,7 +163,8 @@ START_TEST(lp_assign_flow_matches_simplex)
      * forbidden, some jobs with equal times): the out-of-kilter flow on
      * scaled costs must be a valid assignment within gl_assign_bound of the
      * simplex's optimum, and on instances with exactly representable costs
-     * (small integers) as cheap as the simplex's. */
+     * (small integers) as cheap as the simplex's; the same from a sparse
+     * seed of arcs. */
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 7);
     for (int iter = 0; iter < 300; iter++) {
@@ -195,7 +196,18 @@ START_TEST(lp_assign_flow_matches_simplex)
         char err[256];
         ck_assert_int_eq(gl_assign(n, n_slots, cost, cap, a, err, sizeof err), 0);
         ck_assert_int_eq(gl_assign_flow(n, n_slots, cost, cap, NULL, b, err, sizeof err), 0);
+        /* from a sparse random seed (often without a feasible flow): LP pricing
+         * must add what the optimum needs, to the same cost */
+        unsigned char *seed = malloc((size_t)n * n_slots);
+        for (int k = 0; k < n * n_slots; k++)
+            seed[k] = gsl_rng_uniform(rng) < 0.2;
+        int seeded[60];
+        ck_assert_int_eq(gl_assign_flow(n, n_slots, cost, cap, seed, seeded, err, sizeof err), 0);
+        double cs = assign_cost(n, n_slots, cost, cap, seeded);
+        free(seed);
         double ca = assign_cost(n, n_slots, cost, cap, a), cb = assign_cost(n, n_slots, cost, cap, b);
+        ck_assert_msg(cs >= 0 && fabs(cs - cb) <= 1e-9 * cb + gl_assign_bound(n, n_slots, cost),
+                      "iter %d: seeded %.9g, all arcs %.9g", iter, cs, cb);
         double bound = gl_assign_bound(n, n_slots, cost);
         ck_assert(ca >= 0 && cb >= 0);
         ck_assert_msg(cb <= ca + bound + 1e-9 * ca, "iter %d: flow %.9g simplex %.9g bound %g", iter,
