@@ -60,7 +60,7 @@ typedef struct idle_key {
 
 typedef struct allox_state {
     double alpha;
-    int simplex; /* solver=simplex: the exact LP instead of the scaled flow */
+    int simplex;     /* solver=simplex: the exact LP instead of the scaled flow */
     idle_key_t idle; /* m = -1: none */
 } allox_state_t;
 
@@ -169,7 +169,7 @@ static int cmp_start(const void *pa, const void *pb)
 }
 
 typedef struct sized {
-    int job; /* index into the matched jobs */
+    int job;  /* index into the matched jobs */
     double p; /* its time on its fastest type */
 } sized_t;
 

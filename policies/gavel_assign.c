@@ -160,8 +160,7 @@ static int price_arcs(scaled_t *p, const double *pi)
     for (int j = 0; j < p->n_jobs; j++)
         for (int s = 0; s < p->n_slots; s++) {
             size_t k = (size_t)j * p->n_slots + s;
-            if (!p->in[k] && !isnan(p->icost[k]) &&
-                p->icost[k] - pi[j] + pi[p->n_jobs + s] < 0) {
+            if (!p->in[k] && !isnan(p->icost[k]) && p->icost[k] - pi[j] + pi[p->n_jobs + s] < 0) {
                 p->in[k] = 1;
                 added++;
             }
@@ -170,8 +169,8 @@ static int price_arcs(scaled_t *p, const double *pi)
 }
 
 /* Solves at one integer budget: 0, or GLPK's code. */
-static int solve_budget(scaled_t *p, const double *cost, const unsigned char *seed,
-                        double budget, int *slot_of, double *pi)
+static int solve_budget(scaled_t *p, const double *cost, const unsigned char *seed, double budget,
+                        int *slot_of, double *pi)
 {
     size_t n = (size_t)p->n_jobs * p->n_slots;
     scale_costs(p, cost, budget);

@@ -148,8 +148,8 @@ static void balance(glp_prob *p, int n_x)
 int gl_warm_apply(gl_warm_t *w, glp_prob *p, const gl_lp_t *lp, int z_col, int link_row)
 {
     int J = lp->n_jobs, T = lp->n_types;
-    if (!w || !lp->job_id || w->n_jobs == 0 || w->n_types != T ||
-        w->has_link != (link_row > 0) || w->has_z != (z_col > 0))
+    if (!w || !lp->job_id || w->n_jobs == 0 || w->n_types != T || w->has_link != (link_row > 0) ||
+        w->has_z != (z_col > 0))
         return 0;
     for (int j = 0; j < J; j++) {
         warm_job_t key = {lp->job_id[j], 0, 0};

@@ -205,13 +205,14 @@ START_TEST(lp_assign_flow_matches_simplex)
         ck_assert_int_eq(gl_assign_flow(n, n_slots, cost, cap, seed, seeded, err, sizeof err), 0);
         double cs = assign_cost(n, n_slots, cost, cap, seeded);
         free(seed);
-        double ca = assign_cost(n, n_slots, cost, cap, a), cb = assign_cost(n, n_slots, cost, cap, b);
+        double ca = assign_cost(n, n_slots, cost, cap, a),
+               cb = assign_cost(n, n_slots, cost, cap, b);
         ck_assert_msg(cs >= 0 && fabs(cs - cb) <= 1e-9 * cb + gl_assign_bound(n, n_slots, cost),
                       "iter %d: seeded %.9g, all arcs %.9g", iter, cs, cb);
         double bound = gl_assign_bound(n, n_slots, cost);
         ck_assert(ca >= 0 && cb >= 0);
-        ck_assert_msg(cb <= ca + bound + 1e-9 * ca, "iter %d: flow %.9g simplex %.9g bound %g", iter,
-                      cb, ca, bound);
+        ck_assert_msg(cb <= ca + bound + 1e-9 * ca, "iter %d: flow %.9g simplex %.9g bound %g",
+                      iter, cb, ca, bound);
         ck_assert_msg(cb >= ca - 1e-9 * ca, "iter %d: flow %.9g below the optimum %.9g", iter, cb,
                       ca);
         if (integral)
@@ -313,7 +314,8 @@ START_TEST(lp_warm_start_same_optimum)
             ck_assert_int_eq(gl_max_sum(&warm, b.w, xw, err, sizeof err), 0);
             ck_assert_int_eq(gl_max_sum(&cold, b.w, xc, err, sizeof err), 0);
         }
-        ck_assert_msg(lp_feasible(&warm, xw), "iter %d kind %d: warm X infeasible (cold %d)", iter, kind, lp_feasible(&cold, xc));
+        ck_assert_msg(lp_feasible(&warm, xw), "iter %d kind %d: warm X infeasible (cold %d)", iter,
+                      kind, lp_feasible(&cold, xc));
         gl_effective(&warm, xw, ew);
         gl_effective(&cold, xc, ec);
         double lw = INFINITY, lc = INFINITY, sw = 0, sc = 0;
@@ -322,9 +324,11 @@ START_TEST(lp_warm_start_same_optimum)
             sw += b.w[j] * ew[j], sc += b.w[j] * ec[j];
         }
         if (kind == 0)
-            ck_assert_msg(fabs(lw - lc) <= 1e-4 * (1 + lc), "iter %d: level %g vs %g", iter, lw, lc);
+            ck_assert_msg(fabs(lw - lc) <= 1e-4 * (1 + lc), "iter %d: level %g vs %g", iter, lw,
+                          lc);
         if (kind != 1)
-            ck_assert_msg(fabs(sw - sc) <= 1e-4 * (1 + sc), "iter %d: total %g vs %g", iter, sw, sc);
+            ck_assert_msg(fabs(sw - sc) <= 1e-4 * (1 + sc), "iter %d: total %g vs %g", iter, sw,
+                          sc);
         ck_assert_int_eq(gl_warm_applied(memo), 1); /* the warm solve started from it */
         warm_used += memcmp(xw, xc, (size_t)m * T * sizeof *xw) != 0;
         gl_warm_free(memo);
