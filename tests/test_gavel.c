@@ -273,7 +273,6 @@ START_TEST(lp_warm_start_same_optimum)
      * the 1e-6 rounding of X. */
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 5);
-    int warm_used = 0;
     for (int iter = 0; iter < 60; iter++) {
         int n = 6 + (int)gsl_rng_uniform_int(rng, 30), T = 1 + (int)gsl_rng_uniform_int(rng, 3);
         int kind = iter % 3;
@@ -330,10 +329,8 @@ START_TEST(lp_warm_start_same_optimum)
             ck_assert_msg(fabs(sw - sc) <= 1e-4 * (1 + sc), "iter %d: total %g vs %g", iter, sw,
                           sc);
         ck_assert_int_eq(gl_warm_applied(memo), 1); /* the warm solve started from it */
-        warm_used += memcmp(xw, xc, (size_t)m * T * sizeof *xw) != 0;
         gl_warm_free(memo);
     }
-    ck_assert_int_gt(warm_used, 0); /* another path: some X differ, at the same optimum */
     gsl_rng_free(rng);
 }
 END_TEST
