@@ -47,12 +47,14 @@ typedef struct gv_state {
     long pair_candidates;
     ftf_mem_t *mem; /* sorted by id */
     int n_mem;
+    gl_warm_t *warm; /* the last LP's basis (NULL: every recompute starts cold) */
 } gv_state_t;
 
 /* The LP's jobs (view indices), rows and rates being assembled. */
 typedef struct gv_problem {
     int n_jobs;     /* LP jobs */
     int *view_of;   /* LP job -> view index */
+    int64_t *job_id; /* LP job -> job id */
     gl_row_t *rows; /* singles first (row i = LP job i), then pairs */
     int n_rows;
     double *rate; /* (r * T + t) * 2 + k */
@@ -60,7 +62,8 @@ typedef struct gv_problem {
     gl_lp_t lp;
 } gv_problem_t;
 
-static const char *const known_params[] = {"recompute_interval", "pair_candidates", NULL};
+static const char *const known_params[] = {"recompute_interval", "pair_candidates", "warm_start",
+                                           NULL};
 
 int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_t *args,
                      char *err, size_t errlen)
@@ -69,10 +72,15 @@ int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_
     if (policy_args_check(args, known_params, name, err, errlen))
         return -1;
     double interval;
-    long pairs;
+    long pairs, warm;
     if (policy_arg_double(args, "recompute_interval", 1920.0, &interval, err, errlen) ||
-        policy_arg_long(args, "pair_candidates", 4, &pairs, err, errlen))
+        policy_arg_long(args, "pair_candidates", 4, &pairs, err, errlen) ||
+        policy_arg_long(args, "warm_start", 0, &warm, err, errlen))
         return -1;
+    if (warm != 0 && warm != 1) {
+        snprintf(err, errlen, "%s: warm_start must be 0 or 1 (got %ld)", name, warm);
+        return -1;
+    }
     if (!(interval >= 0) || !isfinite(interval)) {
         snprintf(err, errlen, "%s: recompute_interval must be a finite number >= 0 (got %g)", name,
                  interval);
@@ -88,6 +96,7 @@ int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_
     s->round = gr_create();
     s->min_interval = interval;
     s->pair_candidates = pairs;
+    s->warm = warm ? gl_warm_create() : NULL;
     *state = s;
     return 0;
 }
@@ -98,6 +107,7 @@ void gv_destroy(void *state)
     if (!s)
         return;
     gr_destroy(s->round);
+    gl_warm_free(s->warm);
     free(s->mem);
     free(s);
 }
@@ -124,10 +134,12 @@ static void add_singles(const gv_state_t *s, const view_t *v, gv_problem_t *pb)
         if (pu_ever_fits(v, j))
             pb->view_of[pb->n_jobs++] = j;
     pb->rows = pu_alloc((size_t)pb->n_jobs, sizeof *pb->rows);
+    pb->job_id = pu_alloc((size_t)pb->n_jobs, sizeof *pb->job_id);
     pb->rate = pu_alloc((size_t)pb->n_jobs * T * 2, sizeof *pb->rate);
     for (int i = 0; i < pb->n_jobs; i++) {
         int j = pb->view_of[i];
         pb->rows[i] = (gl_row_t){{i, -1}, v->jobs[j].gpus_requested};
+        pb->job_id[i] = v->jobs[j].id;
         for (int t = 0; t < T; t++)
             pb->rate[(i * T + t) * 2] = single_rate(s, v, j, t);
     }
@@ -227,14 +239,16 @@ static void add_pairs(const gv_state_t *s, const view_t *v, gv_problem_t *pb)
 static void problem_free(gv_problem_t *pb)
 {
     free(pb->view_of);
+    free(pb->job_id);
     free(pb->rows);
     free(pb->rate);
     free(pb->cap);
 }
 
-static void problem_link(gv_problem_t *pb, int n_types)
+static void problem_link(gv_problem_t *pb, int n_types, gl_warm_t *warm)
 {
-    pb->lp = (gl_lp_t){pb->n_jobs, n_types, pb->n_rows, pb->rows, pb->rate, pb->cap};
+    pb->lp = (gl_lp_t){pb->n_jobs, n_types, pb->n_rows, pb->rows, pb->rate, pb->cap,
+                       warm ? pb->job_id : NULL, warm};
 }
 
 /* ---- objectives ---------------------------------------------------------- */
@@ -347,7 +361,7 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
     add_singles(s, v, &pb);
     if (s->kind == GV_MMF_PACKED)
         add_pairs(s, v, &pb);
-    problem_link(&pb, v->n_types);
+    problem_link(&pb, v->n_types, s->warm);
     int T = v->n_types, rc = 0;
     double *x = pu_alloc((size_t)pb.n_rows * T, sizeof *x);
     double *w = pu_alloc((size_t)pb.n_jobs, sizeof *w);

@@ -4,7 +4,8 @@ libmlsched_a_SOURCES += policies/gavel_lp.h policies/gavel_lp.c policies/gavel_f
 	policies/gavel_max_min_fairness.c policies/gavel_max_min_fairness_perf.c \
 	policies/gavel_max_min_fairness_packed.c policies/gavel_finish_time_fairness.c \
 	policies/gavel_min_total_duration.c policies/gavel_max_sum_throughput.c \
-	policies/gavel_fifo_perf.c policies/allox.c
+	policies/gavel_fifo_perf.c policies/allox.c policies/gavel_assign.c policies/gavel_warm.h \
+	policies/gavel_warm.c
 check_PROGRAMS += tests/test_gavel
 TESTS += tests/test_gavel
 tests_test_gavel_CFLAGS = $(TEST_CFLAGS)

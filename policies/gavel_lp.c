@@ -21,7 +21,10 @@
  * simplex: the same verdicts, so the same final rho and the same interior
  * point.
  * Simplex with GLPK's automatic scaling (terminal output off), no presolve (so that bisection steps
- * start from the last basis), messages off. */
+ * start from the last basis), messages off. With a basis memo in the gl_lp_t
+ * (warm_start=1), max-min, max-sum and makespan start from the last
+ * recompute's basis mapped by job id (gavel_warm.c); should GLPK find it
+ * singular, the standard basis (the cold path) decides. */
 #include "config.h"
 
 #include "gavel_lp.h"
@@ -44,6 +47,8 @@ void gl_effective(const gl_lp_t *lp, const double *x, double *eff)
 }
 
 #ifdef HAVE_GLPK
+
+#include "gavel_warm.h"
 
 #include <glpk.h>
 
@@ -74,6 +79,7 @@ typedef struct built {
     int n_x;  /* X columns */
     int z;    /* index of the z column */
     int link; /* index of job 0's link row */
+    int has_z; /* z and the link rows exist (not max-sum) */
     int *can; /* per job: 1 when it can run somewhere */
 } built_t;
 
@@ -97,6 +103,7 @@ static void build(built_t *b, const gl_lp_t *lp, const double *coef, const doubl
     int T = lp->n_types, J = lp->n_jobs;
     b->n_x = lp->n_rows * T;
     b->z = b->n_x + 1;
+    b->has_z = coef != NULL;
     b->can = xalloc((size_t)J, sizeof *b->can);
     runnable_jobs(lp, b->can);
     glp_term_out(GLP_OFF);
@@ -204,6 +211,20 @@ static int solve_into(built_t *b, double *x, char *err, size_t errlen)
     return rc == 1 ? 0 : -1;
 }
 
+/* The last solve's basis, where lp carries a memo (gavel_warm.c). */
+static void warm_start(built_t *b, const gl_lp_t *lp)
+{
+    if (lp->warm && lp->job_id)
+        gl_warm_apply(lp->warm, b->p, lp, b->has_z ? b->z : 0, b->has_z ? b->link : 0);
+}
+
+/* Keeps the final basis in lp's memo after a solve that worked (rc 0). */
+static void warm_keep(built_t *b, const gl_lp_t *lp, int rc)
+{
+    if (lp->warm && lp->job_id && rc == 0)
+        gl_warm_save(lp->warm, b->p, lp, b->has_z ? b->z : 0, b->has_z ? b->link : 0);
+}
+
 /* Objective: sum over jobs of weight_j * eff_j. */
 static void set_sum_objective(built_t *b, const gl_lp_t *lp, const double *weight)
 {
@@ -252,6 +273,7 @@ int gl_max_min(const gl_lp_t *lp, const double *weight, double *x, char *err, si
     glp_set_obj_coef(b.p, b.z, 1.0);
     if (!any) /* nobody can run: keep z bounded */
         glp_set_col_bnds(b.p, b.z, GLP_FX, 0.0, 0.0);
+    warm_start(&b, lp);
     int rc = solve_into(&b, x, err, errlen);
     if (rc == 0 && any) { /* phase 2: the most total weighted rate at that level */
         double z = glp_get_col_prim(b.p, b.z);
@@ -261,6 +283,7 @@ int gl_max_min(const gl_lp_t *lp, const double *weight, double *x, char *err, si
         if (solve(&b, err, errlen) == 1)
             read_x(&b, x);
     }
+    warm_keep(&b, lp, rc);
     unbuild(&b);
     free(one);
     return rc;
@@ -271,7 +294,9 @@ int gl_max_sum(const gl_lp_t *lp, const double *weight, double *x, char *err, si
     built_t b;
     build(&b, lp, NULL, NULL);
     set_sum_objective(&b, lp, weight);
+    warm_start(&b, lp);
     int rc = solve_into(&b, x, err, errlen);
+    warm_keep(&b, lp, rc);
     unbuild(&b);
     return rc;
 }
@@ -293,7 +318,9 @@ int gl_min_makespan(const gl_lp_t *lp, const double *R, double *x, double *T_out
     glp_set_obj_coef(b.p, b.z, 1.0);
     if (!any)
         glp_set_col_bnds(b.p, b.z, GLP_FX, 0.0, 0.0);
+    warm_start(&b, lp);
     int rc = solve_into(&b, x, err, errlen);
+    warm_keep(&b, lp, rc);
     if (rc == 0) {
         double s = glp_get_col_prim(b.p, b.z);
         *T_out = s > 0 ? 1.0 / s : INFINITY;
@@ -434,7 +461,7 @@ int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, 
     free(ja);
     free(ar);
     glp_scale_prob(p, GLP_SF_AUTO);
-    built_t b = {p, (int)nc, 0, 0, NULL};
+    built_t b = {p, (int)nc, 0, 0, 0, NULL};
     int rc = solve(&b, err, errlen);
     if (rc == 0)
         snprintf(err, errlen, "GLPK: the assignment LP is infeasible");

@@ -33,6 +33,7 @@
 #define MLS_GAVEL_LP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One row of X: a single job (job[1] = -1) or a pair sharing the same GPUs. */
 typedef struct gl_row {
@@ -47,7 +48,19 @@ typedef struct gl_lp {
      * 0 when the row cannot run there. */
     const double *rate;
     const double *cap; /* GPUs of each type */
+    /* Optional warm start (both or neither; zero: a cold start): the jobs'
+     * ids, and a memo of the last solve's basis by job id (gavel_warm.c).
+     * gl_max_min, gl_max_sum and gl_min_makespan start the simplex from the
+     * memo's basis for the jobs it knows and leave their final one there. */
+    const int64_t *job_id;
+    struct gl_warm *warm;
 } gl_lp_t;
+
+typedef struct gl_warm gl_warm_t;
+gl_warm_t *gl_warm_create(void);
+void gl_warm_free(gl_warm_t *w);
+/* How many solves started from the memo's basis (for tests). */
+int gl_warm_applied(const gl_warm_t *w);
 
 /* Maximise min_j weight[j] * eff_j. */
 int gl_max_min(const gl_lp_t *lp, const double *weight, double *x, char *err, size_t errlen);
@@ -70,6 +83,21 @@ int gl_ftf(const gl_lp_t *lp, const double *a, const double *c, const double *R,
  * routine, not a hand-written assignment algorithm). */
 int gl_assign(int n_jobs, int n_slots, const double *cost, const int *slot_cap, int *slot_of,
               char *err, size_t errlen);
+
+/* The same assignment as a min-cost flow, GLPK's out-of-kilter routine
+ * (glp_mincost_okalg) on costs scaled to integers (gavel_assign.c): each
+ * job's costs less its cheapest, times the power of two that maps the
+ * largest of those into (GL_ASSIGN_SCALE / 2, GL_ASSIGN_SCALE]. The result
+ * costs at most gl_assign_bound() more than the optimum (n_jobs / scale,
+ * under 2 n_jobs c_max / GL_ASSIGN_SCALE). seed (n_jobs * n_slots flags, or
+ * NULL: all) names the arcs to start from; the others are added while their
+ * reduced cost under GLPK's node potentials is negative (LP pricing), so
+ * the seed changes the time, not the optimum. Should GLPK's integers
+ * overflow at every scale tried, gl_assign decides. */
+#define GL_ASSIGN_SCALE 1073741824.0 /* 2^30 */
+int gl_assign_flow(int n_jobs, int n_slots, const double *cost, const int *slot_cap,
+                   const unsigned char *seed, int *slot_of, char *err, size_t errlen);
+double gl_assign_bound(int n_jobs, int n_slots, const double *cost);
 
 /* Whether some X gives every job j eff_j >= need[j] (need 0: no need), by
  * a pricing of the GPU types (gavel_farkas.c): GL_NEEDS_INFEASIBLE or

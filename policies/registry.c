@@ -13,7 +13,8 @@
 #define ENTRY(fn) fn##_create, fn##_schedule, fn##_destroy
 #define GAVEL_PARAMS                                                                               \
     "recompute_interval=1920: s between allocation recomputes (Gavel); "                           \
-    "pair_candidates=4: partners per job (packed only)"
+    "pair_candidates=4: partners per job (packed only); "                                          \
+    "warm_start=0: 1 starts each recompute from the last basis (faster, another optimum)"
 
 static const policy_ops_t table[] = {
     {"fifo", "Gu et al., NSDI 2019 (YARN-CS baseline); Narayanan et al., OSDI 2020",
@@ -103,8 +104,9 @@ static const policy_ops_t table[] = {
      MLS_CADENCE_ROUNDS, ENTRY(gavel_fifo_perf)},
     {"allox", "Le et al., EuroSys 2020 (AlloX); as run by Gavel and Shockwave",
      "min-cost matching of waiting jobs to (GPU type, queue position) via GLPK; non-preemptive",
-     "alpha=0.2: fairness knob, match only the max(alpha*m, free GPUs) longest-waiting jobs", 1,
-     MLS_CADENCE_ROUNDS, ENTRY(allox)},
+     "alpha=0.2: fairness knob, match only the max(alpha*m, free GPUs) longest-waiting jobs; "
+     "solver=flow: GLPK min-cost flow on integer-scaled costs, or simplex (the exact LP)",
+     1, MLS_CADENCE_ROUNDS, ENTRY(allox)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

@@ -133,10 +133,208 @@ START_TEST(lp_assign_is_integral)
     ck_assert_int_eq(gl_assign(2, 2, cost, cap, slot, err, sizeof err), 0);
     ck_assert_int_eq(slot[0], 0);
     ck_assert_int_eq(slot[1], 1);
+    slot[0] = slot[1] = -1;
+    ck_assert_int_eq(gl_assign_flow(2, 2, cost, cap, NULL, slot, err, sizeof err), 0);
+    ck_assert_int_eq(slot[0], 0);
+    ck_assert_int_eq(slot[1], 1);
 }
 END_TEST
 
-/* Total cost of an assignment. */
+/* Total cost of an assignment; -1 when it breaks a rule (a job without a
+ * slot or on a forbidden one, a slot over capacity). */
+static double assign_cost(int n, int n_slots, const double *cost, const int *cap,
+                          const int *slot_of)
+{
+    int used[64] = {0};
+    double sum = 0;
+    for (int j = 0; j < n; j++) {
+        int s = slot_of[j];
+        if (s < 0 || s >= n_slots || !isfinite(cost[j * n_slots + s]) || ++used[s] > cap[s])
+            return -1;
+        sum += cost[j * n_slots + s];
+    }
+    return sum;
+}
+
+START_TEST(lp_assign_flow_matches_simplex)
+{
+    /* AlloX-shaped random instances (2-60 jobs, 1-3 types of 1-8 free GPUs,
+     * slot (t, k) costs k * p_jt, p spread over four decades, some types
+     * forbidden, some jobs with equal times): the out-of-kilter flow on
+     * scaled costs must be a valid assignment within gl_assign_bound of the
+     * simplex's optimum, and on instances with exactly representable costs
+     * (small integers) as cheap as the simplex's; the same from a sparse
+     * seed of arcs. */
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 7);
+    for (int iter = 0; iter < 300; iter++) {
+        int n = 2 + (int)gsl_rng_uniform_int(rng, 59), T = 1 + (int)gsl_rng_uniform_int(rng, 3);
+        int integral = iter % 3 == 0, free_gpus[3], n_slots = 0, slot_type[64], slot_level[64];
+        int cap[64], a[60], b[60];
+        for (int t = 0; t < T; t++) {
+            free_gpus[t] = 1 + (int)gsl_rng_uniform_int(rng, 8);
+            for (int k = 1; k <= (n + free_gpus[t] - 1) / free_gpus[t] && n_slots < 64; k++) {
+                slot_type[n_slots] = t, slot_level[n_slots] = k;
+                cap[n_slots++] = free_gpus[t];
+            }
+        }
+        double p[60][3], *cost = malloc((size_t)n * n_slots * sizeof *cost);
+        for (int j = 0; j < n; j++)
+            for (int t = 0; t < T; t++) {
+                if (j > 0 && gsl_rng_uniform(rng) < 0.2)
+                    p[j][t] = p[j - 1][t]; /* ties */
+                else if (integral)
+                    p[j][t] = 1 + (double)gsl_rng_uniform_int(rng, 20);
+                else
+                    p[j][t] = 10 * pow(10.0, 4 * gsl_rng_uniform(rng));
+                if (t > 0 && gsl_rng_uniform(rng) < 0.15)
+                    p[j][t] = INFINITY; /* cannot run there (type 0 always can) */
+            }
+        for (int j = 0; j < n; j++)
+            for (int s = 0; s < n_slots; s++)
+                cost[j * n_slots + s] = slot_level[s] * p[j][slot_type[s]];
+        char err[256];
+        ck_assert_int_eq(gl_assign(n, n_slots, cost, cap, a, err, sizeof err), 0);
+        ck_assert_int_eq(gl_assign_flow(n, n_slots, cost, cap, NULL, b, err, sizeof err), 0);
+        /* from a sparse random seed (often without a feasible flow): LP pricing
+         * must add what the optimum needs, to the same cost */
+        unsigned char *seed = malloc((size_t)n * n_slots);
+        for (int k = 0; k < n * n_slots; k++)
+            seed[k] = gsl_rng_uniform(rng) < 0.2;
+        int seeded[60];
+        ck_assert_int_eq(gl_assign_flow(n, n_slots, cost, cap, seed, seeded, err, sizeof err), 0);
+        double cs = assign_cost(n, n_slots, cost, cap, seeded);
+        free(seed);
+        double ca = assign_cost(n, n_slots, cost, cap, a),
+               cb = assign_cost(n, n_slots, cost, cap, b);
+        ck_assert_msg(cs >= 0 && fabs(cs - cb) <= 1e-9 * cb + gl_assign_bound(n, n_slots, cost),
+                      "iter %d: seeded %.9g, all arcs %.9g", iter, cs, cb);
+        double bound = gl_assign_bound(n, n_slots, cost);
+        ck_assert(ca >= 0 && cb >= 0);
+        ck_assert_msg(cb <= ca + bound + 1e-9 * ca, "iter %d: flow %.9g simplex %.9g bound %g",
+                      iter, cb, ca, bound);
+        ck_assert_msg(cb >= ca - 1e-9 * ca, "iter %d: flow %.9g below the optimum %.9g", iter, cb,
+                      ca);
+        if (integral)
+            ck_assert_msg(fabs(cb - ca) <= 1e-9 * ca, "iter %d: %.9g vs %.9g", iter, cb, ca);
+        free(cost);
+    }
+    gsl_rng_free(rng);
+}
+END_TEST
+
+/* A random single-job LP of n jobs (ids from id0 on) for the warm-start test. */
+typedef struct rand_lp {
+    gl_row_t rows[40];
+    double rate[40 * 3 * 2], cap[3], w[40];
+    int64_t id[40];
+    gl_lp_t lp;
+} rand_lp_t;
+
+static void rand_job(gsl_rng *rng, rand_lp_t *r, int j, int T, int64_t id)
+{
+    r->rows[j] = (gl_row_t){{j, -1}, 1 + (int)gsl_rng_uniform_int(rng, 2)};
+    double sum = 0;
+    for (int t = 0; t < T; t++) {
+        double v = t > 0 && gsl_rng_uniform(rng) < 0.2 ? 0 : 0.2 + 3 * gsl_rng_uniform(rng);
+        r->rate[(j * T + t) * 2] = v;
+        r->rate[(j * T + t) * 2 + 1] = 0;
+        sum += v;
+    }
+    r->w[j] = 1.0 / sum;
+    r->id[j] = id;
+}
+
+/* Whether x obeys the base constraints (within X's rounding to 1e-6). */
+static int lp_feasible(const gl_lp_t *lp, const double *x)
+{
+    double used[3] = {0};
+    for (int r = 0; r < lp->n_rows; r++) {
+        double share = 0;
+        for (int t = 0; t < lp->n_types; t++) {
+            share += x[r * lp->n_types + t];
+            used[t] += lp->rows[r].gpus * x[r * lp->n_types + t];
+        }
+        if (share > 1 + 1e-5)
+            return 0;
+    }
+    for (int t = 0; t < lp->n_types; t++)
+        if (used[t] > lp->cap[t] + 2e-6 * lp->n_rows) /* X is rounded to 1e-6 */
+            return 0;
+    return 1;
+}
+
+START_TEST(lp_warm_start_same_optimum)
+{
+    /* Random LPs solved once (filling the basis memo), then with two jobs
+     * gone and two new ones: the warm solve (from the memo's basis) must be
+     * feasible and reach the cold solve's optimum for max-min (its level and
+     * its phase-2 total), makespan and max-sum, to GLPK's tolerances and
+     * the 1e-6 rounding of X. */
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 5);
+    for (int iter = 0; iter < 60; iter++) {
+        int n = 6 + (int)gsl_rng_uniform_int(rng, 30), T = 1 + (int)gsl_rng_uniform_int(rng, 3);
+        int kind = iter % 3;
+        rand_lp_t a, b;
+        for (int t = 0; t < T; t++)
+            a.cap[t] = b.cap[t] = 1 + (double)gsl_rng_uniform_int(rng, n / 2);
+        for (int j = 0; j < n; j++)
+            rand_job(rng, &a, j, T, j);
+        /* b: a without jobs 1 and n/2, plus two new ones */
+        int m = 0;
+        for (int j = 0; j < n; j++)
+            if (j != 1 && j != n / 2) {
+                b.rows[m] = (gl_row_t){{m, -1}, a.rows[j].gpus};
+                memcpy(&b.rate[m * T * 2], &a.rate[j * T * 2], (size_t)T * 2 * sizeof(double));
+                b.w[m] = a.w[j], b.id[m] = a.id[j];
+                m++;
+            }
+        rand_job(rng, &b, m, T, 100 + iter), m++;
+        rand_job(rng, &b, m, T, 200 + iter), m++;
+        gl_warm_t *memo = gl_warm_create();
+        a.lp = (gl_lp_t){n, T, n, a.rows, a.rate, a.cap, a.id, memo};
+        gl_lp_t warm = {m, T, m, b.rows, b.rate, b.cap, b.id, memo};
+        gl_lp_t cold = {m, T, m, b.rows, b.rate, b.cap, NULL, NULL};
+        double xa[40 * 3], xw[40 * 3], xc[40 * 3], ew[40], ec[40], Tw = 0, Tc = 0;
+        char err[256];
+        const double *R = b.w; /* makespan: any positive remaining work */
+        if (kind == 0) {
+            ck_assert_int_eq(gl_max_min(&a.lp, a.w, xa, err, sizeof err), 0);
+            ck_assert_int_eq(gl_max_min(&warm, b.w, xw, err, sizeof err), 0);
+            ck_assert_int_eq(gl_max_min(&cold, b.w, xc, err, sizeof err), 0);
+        } else if (kind == 1) {
+            ck_assert_int_eq(gl_min_makespan(&a.lp, a.w, xa, &Tw, err, sizeof err), 0);
+            ck_assert_int_eq(gl_min_makespan(&warm, R, xw, &Tw, err, sizeof err), 0);
+            ck_assert_int_eq(gl_min_makespan(&cold, R, xc, &Tc, err, sizeof err), 0);
+            ck_assert_msg(fabs(Tw - Tc) <= 1e-6 * Tc, "iter %d: T %g vs %g", iter, Tw, Tc);
+        } else {
+            ck_assert_int_eq(gl_max_sum(&a.lp, a.w, xa, err, sizeof err), 0);
+            ck_assert_int_eq(gl_max_sum(&warm, b.w, xw, err, sizeof err), 0);
+            ck_assert_int_eq(gl_max_sum(&cold, b.w, xc, err, sizeof err), 0);
+        }
+        ck_assert_msg(lp_feasible(&warm, xw), "iter %d kind %d: warm X infeasible (cold %d)", iter,
+                      kind, lp_feasible(&cold, xc));
+        gl_effective(&warm, xw, ew);
+        gl_effective(&cold, xc, ec);
+        double lw = INFINITY, lc = INFINITY, sw = 0, sc = 0;
+        for (int j = 0; j < m; j++) {
+            lw = fmin(lw, b.w[j] * ew[j]), lc = fmin(lc, b.w[j] * ec[j]);
+            sw += b.w[j] * ew[j], sc += b.w[j] * ec[j];
+        }
+        if (kind == 0)
+            ck_assert_msg(fabs(lw - lc) <= 1e-4 * (1 + lc), "iter %d: level %g vs %g", iter, lw,
+                          lc);
+        if (kind != 1)
+            ck_assert_msg(fabs(sw - sc) <= 1e-4 * (1 + sc), "iter %d: total %g vs %g", iter, sw,
+                          sc);
+        ck_assert_int_eq(gl_warm_applied(memo), 1); /* the warm solve started from it */
+        gl_warm_free(memo);
+    }
+    gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(lp_needs_certificates_are_sound)
 {
     /* Random single-job LPs (2-8 jobs, 1-3 types, some rates 0) and needed
@@ -364,12 +562,12 @@ START_TEST(round_recompute_waits_for_interval)
 END_TEST
 
 /* One AlloX decision with alpha. */
-static void allox_once(fx_t *f, const char *alpha, plan_t *p)
+static void allox_once(fx_t *f, const char *alpha, const char *solver, plan_t *p)
 {
     const policy_ops_t *ops = policy_find("allox");
     ck_assert_ptr_nonnull(ops);
-    const char *k[] = {"alpha"}, *val[] = {alpha};
-    policy_args_t args = {1, k, val};
+    const char *k[] = {"alpha", "solver"}, *val[] = {alpha, solver};
+    policy_args_t args = {2, k, val};
     void *st;
     char err[256];
     ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
@@ -392,13 +590,16 @@ START_TEST(allox_matching_hand_solved)
     int A = fx_job(&f, 1, 4, 2, 0.9), B = fx_job(&f, 1, 2, 2, 0.9), C = fx_job(&f, 1, 1, 2, 0.9);
     plan_t p;
     plan_init(&p);
-    allox_once(&f, "1", &p);
-    ck_assert_int_eq(type_of(&p, A), -1);
-    ck_assert_int_eq(type_of(&p, B), 0);
-    ck_assert_int_eq(type_of(&p, C), 1);
-    allox_once(&f, "0", &p);
-    ck_assert_int_eq(p.n, 1);
-    ck_assert_int_eq(type_of(&p, B), 0);
+    for (int simplex = 0; simplex < 2; simplex++) { /* both solvers */
+        const char *solver = simplex ? "simplex" : "flow";
+        allox_once(&f, "1", solver, &p);
+        ck_assert_int_eq(type_of(&p, A), -1);
+        ck_assert_int_eq(type_of(&p, B), 0);
+        ck_assert_int_eq(type_of(&p, C), 1);
+        allox_once(&f, "0", solver, &p);
+        ck_assert_int_eq(p.n, 1);
+        ck_assert_int_eq(type_of(&p, B), 0);
+    }
     plan_free(&p);
 }
 END_TEST
@@ -451,11 +652,15 @@ START_TEST(bad_params_rejected)
     ck_assert(create_fails("max-min-fairness", "recompute_interval", "-1"));
     ck_assert(create_fails("max-min-fairness", "recompute_interval", "soon"));
     ck_assert(create_fails("max-min-fairness-packed", "pair_candidates", "-3"));
+    ck_assert(create_fails("max-min-fairness", "warm_start", "2"));
+    ck_assert(!create_fails("min-total-duration", "warm_start", "1"));
     ck_assert(create_fails("finish-time-fairness", "alpha", "0.2"));
     ck_assert(create_fails("allox", "alpha", "1.5"));
     ck_assert(create_fails("allox", "alpha", "nan"));
     ck_assert(create_fails("allox", "recompute_interval", "10"));
     ck_assert(!create_fails("allox", "alpha", "0.5"));
+    ck_assert(create_fails("allox", "solver", "hungarian"));
+    ck_assert(!create_fails("allox", "solver", "simplex"));
 }
 END_TEST
 
@@ -473,6 +678,8 @@ int main(void)
     tcase_add_test(tc, lp_ftf_bisection_hand_solved);
     tcase_add_test(tc, lp_packed_prefers_a_good_pair);
     tcase_add_test(tc, lp_assign_is_integral);
+    tcase_add_test(tc, lp_assign_flow_matches_simplex);
+    tcase_add_test(tc, lp_warm_start_same_optimum);
     tcase_add_test(tc, lp_needs_certificates_are_sound);
     tcase_add_test(tc, round_alternates_by_priority);
     tcase_add_test(tc, round_lease_extension_lists_kept_jobs_first);
