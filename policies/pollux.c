@@ -331,6 +331,8 @@ typedef struct px_round {
     int *picked;         /* rows raised on a node they were absent from */
     int *flag;        /* per node */
     double *terms;    /* per row */
+    px_ind_t *spare;  /* freed matrices, reused (they are large: rows x width) */
+    int n_spare, spare_cap;
 } px_round_t;
 
 static int spread_nodes(const px_round_t *r, int type, int k, int spread)
@@ -342,8 +344,23 @@ static int spread_nodes(const px_round_t *r, int type, int k, int spread)
     return n < 2 ? 2 : n;
 }
 
-/* Goodput of the row's job on k GPUs of type; the batch it would run at. */
+static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int type, int k,
+                                 int spread);
+
+/* Goodput of the row's job on k GPUs of type; the batch it would run at. 0
+ * also where the mechanism would refuse the allocation: it checks that the
+ * job has a throughput on k GPUs of the type on the fewest nodes. */
 static px_entry_t evaluate(const px_round_t *r, const px_job_t *pj, int type, int k, int spread)
+{
+    const view_t *v = r->v;
+    px_entry_t e = evaluate_model(r, pj, type, k, spread);
+    if (e.g > 0 && !(v->perf->throughput(v->perf->ctx, &v->jobs[pj->job], type, k, 0, e.m) > 0))
+        e.g = 0;
+    return e;
+}
+
+static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int type, int k,
+                                 int spread)
 {
     const view_t *v = r->v;
     const view_job_t *j = &v->jobs[pj->job];
@@ -433,12 +450,33 @@ static void score(px_round_t *r, px_ind_t *x)
     x->hash = hash_ind(r, x);
 }
 
-static void ind_alloc(const px_round_t *r, px_ind_t *x)
+static void ind_alloc(px_round_t *r, px_ind_t *x)
 {
-    x->slots = pu_alloc((size_t)r->rows * r->width + 1, sizeof *x->slots);
-    x->n = pu_alloc((size_t)r->rows + 1, 1);
+    if (r->n_spare > 0) {
+        *x = r->spare[--r->n_spare];
+    } else {
+        x->slots = pu_alloc((size_t)r->rows * r->width + 1, sizeof *x->slots);
+        x->n = pu_alloc((size_t)r->rows + 1, 1);
+    }
     x->fitness = 0;
     x->hash = 0;
+}
+
+/* Gives x's memory back to the round's pool. */
+static void ind_release(px_round_t *r, px_ind_t *x)
+{
+    if (r->n_spare == r->spare_cap) {
+        int cap = r->spare_cap ? 2 * r->spare_cap : 16;
+        px_ind_t *m = pu_alloc((size_t)cap, sizeof *m);
+        if (r->n_spare)
+            memcpy(m, r->spare, (size_t)r->n_spare * sizeof *m);
+        free(r->spare);
+        r->spare = m;
+        r->spare_cap = cap;
+    }
+    r->spare[r->n_spare++] = *x;
+    x->slots = NULL;
+    x->n = NULL;
 }
 
 static void copy_rows(const px_round_t *r, px_ind_t *dst, const px_ind_t *src, int from, int to)
@@ -450,12 +488,6 @@ static void copy_rows(const px_round_t *r, px_ind_t *dst, const px_ind_t *src, i
     }
 }
 
-static int cmp_slot(const void *pa, const void *pb)
-{
-    const px_slot_t *a = pa, *b = pb;
-    return a->node - b->node;
-}
-
 /* Drops zero slots of a row and sorts the rest by node. */
 static void tidy_row(const px_round_t *r, px_ind_t *x, int row)
 {
@@ -465,7 +497,13 @@ static void tidy_row(const px_round_t *r, px_ind_t *x, int row)
         if (sl[i].gpus > 0)
             sl[n++] = sl[i];
     x->n[row] = (unsigned char)n;
-    qsort(sl, (size_t)n, sizeof *sl, cmp_slot);
+    for (int i = 1; i < n; i++) { /* insertion sort: rows hold a few slots */
+        px_slot_t t = sl[i];
+        int k = i;
+        for (; k > 0 && sl[k - 1].node > t.node; k--)
+            sl[k] = sl[k - 1];
+        sl[k] = t;
+    }
 }
 
 /* ---- repair (§4.2) ------------------------------------------------------------ */
@@ -580,6 +618,25 @@ static void raise_entry(px_round_t *r, px_ind_t *x, int row, int node, int slot)
         sl[slot].gpus = cur + (int)gsl_rng_uniform_int(r->rng, (unsigned long)(cap - cur) + 1);
 }
 
+/* The c-th of a set of distinct rows drawn uniformly among the unmarked ones
+ * (marked, and remembered in picked[c], until unmark_picked()). */
+static int pick_row(px_round_t *r, unsigned int c)
+{
+    int row;
+    do
+        row = (int)gsl_rng_uniform_int(r->rng, (unsigned long)r->rows);
+    while (r->mark[row]);
+    r->mark[row] = 1;
+    r->picked[c] = row;
+    return row;
+}
+
+static void unmark_picked(px_round_t *r, unsigned int n)
+{
+    for (unsigned int c = 0; c < n; c++)
+        r->mark[r->picked[c]] = 0;
+}
+
 /* Links every entry of x into its node's list. */
 static void index_nodes(px_round_t *r, const px_ind_t *x)
 {
@@ -602,17 +659,24 @@ static void index_nodes(px_round_t *r, const px_ind_t *x)
 static void mutate(px_round_t *r, px_ind_t *x)
 {
     int rows = r->rows;
-    for (int row = 0; row < rows; row++) {
-        if (gsl_rng_uniform(r->rng) < PX_RESET)
-            copy_rows(r, x, &r->base, row, row + 1);
-        if (gsl_rng_uniform(r->rng) < PX_ZERO_ROW) {
-            px_slot_t *sl = &x->slots[(size_t)row * r->width];
-            for (int i = 0; i < x->n[row]; i++)
-                if (gsl_rng_uniform(r->rng) < PX_ZERO)
-                    sl[i].gpus = 0;
-            tidy_row(r, x, row);
-        }
+    /* each row reset with probability PX_RESET, then each row chosen for
+     * zeroing with PX_ZERO_ROW: drawn as binomial counts of distinct rows */
+    unsigned int resets = gsl_ran_binomial(r->rng, PX_RESET, (unsigned)rows);
+    for (unsigned int c = 0; c < resets; c++) {
+        int row = pick_row(r, c);
+        copy_rows(r, x, &r->base, row, row + 1);
     }
+    unmark_picked(r, resets);
+    unsigned int zeroed = gsl_ran_binomial(r->rng, PX_ZERO_ROW, (unsigned)rows);
+    for (unsigned int c = 0; c < zeroed; c++) {
+        int row = pick_row(r, c);
+        px_slot_t *sl = &x->slots[(size_t)row * r->width];
+        for (int i = 0; i < x->n[row]; i++)
+            if (gsl_rng_uniform(r->rng) < PX_ZERO)
+                sl[i].gpus = 0;
+        tidy_row(r, x, row);
+    }
+    unmark_picked(r, zeroed);
     /* raises: decided on the matrix as it is now, node by node */
     index_nodes(r, x);
     double p1 = 1.0 / rows;
@@ -631,19 +695,11 @@ static void mutate(px_round_t *r, px_ind_t *x)
         /* absent jobs: each with probability p1, drawn as a binomial count */
         int absent = rows - present;
         unsigned int pick = absent > 0 ? gsl_ran_binomial(r->rng, p1, (unsigned)absent) : 0;
-        for (unsigned int c = 0; c < pick; c++) {
-            int row;
-            do
-                row = (int)gsl_rng_uniform_int(r->rng, (unsigned long)rows);
-            while (r->mark[row]);
-            r->mark[row] = 1;
-            r->picked[c] = row;
-            raise_entry(r, x, row, node, -1);
-        }
+        for (unsigned int c = 0; c < pick; c++)
+            raise_entry(r, x, pick_row(r, c), node, -1);
         for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
             r->mark[r->list_row[e]] = 0;
-        for (unsigned int c = 0; c < pick; c++)
-            r->mark[r->picked[c]] = 0;
+        unmark_picked(r, pick);
     }
     for (int row = 0; row < rows; row++)
         tidy_row(r, x, row);
@@ -677,7 +733,7 @@ static void pop_add(px_round_t *r, px_pop_t *p, px_ind_t *x)
 {
     score(r, x);
     if (is_duplicate(r, p, x) || p->n >= p->cap) {
-        ind_free(x);
+        ind_release(r, x);
         return;
     }
     p->ind[p->n++] = *x;
@@ -697,7 +753,7 @@ static int cmp_rank(const void *pa, const void *pb)
 }
 
 /* Sorts p by fitness (best first, ties by position) and keeps the best `keep`. */
-static void survive(px_pop_t *p, int keep)
+static void survive(px_round_t *r, px_pop_t *p, int keep)
 {
     px_rank_t *rk = pu_alloc((size_t)p->n, sizeof *rk);
     px_ind_t *sorted = pu_alloc((size_t)p->cap, sizeof *sorted);
@@ -707,7 +763,7 @@ static void survive(px_pop_t *p, int keep)
     for (int i = 0; i < p->n; i++)
         sorted[i] = p->ind[rk[i].idx];
     for (int i = keep; i < p->n; i++)
-        ind_free(&sorted[i]);
+        ind_release(r, &sorted[i]);
     if (p->n > keep)
         p->n = keep;
     free(p->ind);
@@ -741,7 +797,7 @@ static void evolve(px_round_t *r, px_pop_t *p)
             pop_add(r, p, &kid[0]);
             pop_add(r, p, &kid[1]);
         }
-        survive(p, size);
+        survive(r, p, size);
     }
 }
 
@@ -908,6 +964,9 @@ static void round_free(px_round_t *r)
     free(r->list_next);
     free(r->list_row);
     free(r->list_slot);
+    for (int i = 0; i < r->n_spare; i++)
+        ind_free(&r->spare[i]);
+    free(r->spare);
     free(r->mark);
     free(r->picked);
     free(r->terms);
@@ -1046,7 +1105,7 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
     round_init(&r, s, v);
     px_pop_t p = {pu_alloc(3 * (size_t)s->pop + 2, sizeof(px_ind_t)), 0, 3 * (int)s->pop + 2};
     seed_population(&r, &p);
-    survive(&p, (int)s->pop);
+    survive(&r, &p, (int)s->pop);
     evolve(&r, &p);
     emit_plan(&r, &p.ind[0], plan);
     keep_population(&r, &p);
