@@ -36,7 +36,9 @@ typedef struct bench_view {
 static double iter_time(int w, int gpus, int nodes, double m, int s)
 {
     double t_grad = 0.02 * (1 + w) + 2e-4 * m;
-    double t_sync = gpus == 1 ? 0 : nodes > 1 ? 0.05 + 0.01 * (gpus - 2) : 0.01 + 0.002 * (gpus - 2);
+    double t_sync = gpus == 1   ? 0
+                    : nodes > 1 ? 0.05 + 0.01 * (gpus - 2)
+                                : 0.01 + 0.002 * (gpus - 2);
     double g = 1.5;
     return s * t_grad + pow(pow(t_grad, g) + pow(t_sync, g), 1 / g);
 }

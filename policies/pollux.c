@@ -94,13 +94,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PX_MAX_NODES 16   /* nodes per job (the simulator's bound) */
+#define PX_MAX_NODES 16 /* nodes per job (the simulator's bound) */
 #define PX_BATCH_POINTS 50
-#define PX_EPS 1e-3       /* speedup floor in the power mean */
-#define PX_CROSSOVER 0.9  /* NSGA-II's crossover probability */
-#define PX_RESET 0.1      /* mutation: row reset to the current allocation */
-#define PX_ZERO_ROW 0.1   /* mutation: row chosen for zeroing */
-#define PX_ZERO 0.1       /* mutation: entry of a chosen row zeroed */
+#define PX_EPS 1e-3      /* speedup floor in the power mean */
+#define PX_CROSSOVER 0.9 /* NSGA-II's crossover probability */
+#define PX_RESET 0.1     /* mutation: row reset to the current allocation */
+#define PX_ZERO_ROW 0.1  /* mutation: row chosen for zeroing */
+#define PX_ZERO 0.1      /* mutation: entry of a chosen row zeroed */
 
 /* ---- the pieces with a meaning of their own (pollux.h) --------------------- */
 
@@ -221,7 +221,7 @@ static void forget_population(px_state_t *s)
 
 int pollux_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"p", "population", "generations", "restart_delay",
+    static const char *const known[] = {"p",       "population", "generations", "restart_delay",
                                         "explore", NULL};
     double p, delay;
     long pop, gens, explore;
@@ -306,11 +306,11 @@ typedef struct px_entry {
 } px_entry_t;
 
 typedef struct px_job {
-    int job;        /* view index */
-    int mode;       /* PX_* */
-    int min, cap;   /* GPUs: 0 or min..cap */
-    double base;    /* goodput on the fair share; <= 0: cannot run */
-    double factor;  /* re-allocation penalty */
+    int job;           /* view index */
+    int mode;          /* PX_* */
+    int min, cap;      /* GPUs: 0 or min..cap */
+    double base;       /* goodput on the fair share; <= 0: cannot run */
+    double factor;     /* re-allocation penalty */
     px_entry_t *cache; /* [type][K 0..cap][spread] */
 } px_job_t;
 
@@ -318,20 +318,20 @@ typedef struct px_round {
     const view_t *v;
     px_state_t *s;
     gsl_rng *rng;
-    int rows, width;  /* jobs; slots per row */
-    px_job_t *jobs;   /* per row, in priority order */
-    int *node_cap;    /* GPUs of up nodes, 0 on failed ones */
-    int *node_big;    /* per type: GPUs of its largest node */
-    px_ind_t base;    /* the current allocation */
+    int rows, width; /* jobs; slots per row */
+    px_job_t *jobs;  /* per row, in priority order */
+    int *node_cap;   /* GPUs of up nodes, 0 on failed ones */
+    int *node_big;   /* per type: GPUs of its largest node */
+    px_ind_t base;   /* the current allocation */
     /* scratch */
-    int *free_gpus;   /* per node */
-    int *on_node;     /* per node: first entry in `list` */
+    int *free_gpus; /* per node */
+    int *on_node;   /* per node: first entry in `list` */
     int *list_next, *list_row, *list_slot;
     unsigned char *mark; /* per row */
     int *picked;         /* rows raised on a node they were absent from */
-    int *flag;        /* per node */
-    double *terms;    /* per row */
-    px_ind_t *spare;  /* freed matrices, reused (they are large: rows x width) */
+    int *flag;           /* per node */
+    double *terms;       /* per row */
+    px_ind_t *spare;     /* freed matrices, reused (they are large: rows x width) */
     int n_spare, spare_cap;
 } px_round_t;
 
@@ -834,8 +834,8 @@ static void setup_job(px_round_t *r, int row, int fair)
     px_job_t *pj = &r->jobs[row];
     const view_job_t *j = &v->jobs[pj->job];
     view_batch_limits_t l;
-    int has_model = v->perf->batch_limits &&
-                    v->perf->batch_limits(v->perf->ctx, j, -1, &l) == 0 && l.min_local_batch > 0;
+    int has_model = v->perf->batch_limits && v->perf->batch_limits(v->perf->ctx, j, -1, &l) == 0 &&
+                    l.min_local_batch > 0;
     pj->mode = !has_model ? PX_TABLE : isnan(j->grad_noise_scale) ? PX_LINEAR : PX_GOODPUT;
     int total = up_gpus(v);
     pj->min = j->min_gpus > 0 ? j->min_gpus : 1;
@@ -1088,7 +1088,8 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
     if (v->n_jobs == 0 || v->n_nodes < 1) /* nothing to run, or nowhere */
         return 0;
     if (!v->perf || !v->perf->throughput) {
-        snprintf(err, errlen, "pollux: the view has no perf model (Pollux allocates GPUs by "
+        snprintf(err, errlen,
+                 "pollux: the view has no perf model (Pollux allocates GPUs by "
                  "goodput, or throughput on a table)");
         return -1;
     }

@@ -24,7 +24,7 @@ typedef struct fx {
     int holder[MAXG];
     int ids[MAXJ][MAXG];
     double curve[MAXJ][MAXG + 1]; /* goodput of job j on k GPUs (k <= MAXG) */
-    int batch_curve;               /* 1: goodput M / (1 + (M/256)^2) instead */
+    int batch_curve;              /* 1: goodput M / (1 + (M/256)^2) instead */
     view_batch_limits_t limits;
     view_perf_t perf;
     view_t v;
@@ -439,8 +439,8 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = {fitness_and_penalty,        agent_batch,
-                                         speedup_and_penalty_choose, interference_capacity_minmax,
-                                         deterministic,              bad_params};
+    const TTest *const tests[] = {
+        fitness_and_penalty,          agent_batch,   speedup_and_penalty_choose,
+        interference_capacity_minmax, deterministic, bad_params};
     return check_main("pollux_policy", tests, sizeof tests / sizeof tests[0]);
 }
