@@ -74,6 +74,8 @@
  * - Heterogeneous clusters (Pollux's is homogeneous): a job runs on one type
  *   (repair step 2), and its fair share is measured on the type where it is
  *   fastest.
+ * - Every job's batch is the agent's (the authors' simulator pins ncf's at
+ *   32,768; here a trace would pin it by a rigid batch, which Pollux ignores).
  * - Round length: a policy cannot set it; run with --round 60 (Pollux's
  *   scheduling interval). The cadence is rounds only, as Pollux.
  * - Pollux lets a job have 0 GPUs while running (min_replicas 0); here a job

@@ -240,8 +240,8 @@ START_TEST(agent_batch)
     ck_assert_int_eq(m, 63);
     ck_assert_int_eq(s, 1);
     ck_assert(fabs(g - 252 / (1 + (252.0 / 256) * (252.0 / 256))) < 1e-9);
-    /* one GPU: lo = 32; i = 29: M 248.8 -> 2 steps (ceil(248.8/64) = 4 -> 3 steps of 63 =
-     * 252 per step x 1 GPU: 4 x 63 = 252) */
+    /* one GPU: the same candidates; i = 29: M 248.8 -> ceil(248.8 / 64) = 4 micro-batches
+     * (3 accumulation steps) of 63, M = 252 again */
     g = pollux_agent_batch(&f.v, &f.jobs[j], 0, 1, 1, &m, &s);
     ck_assert_int_eq(m * (s + 1), 252);
     ck_assert_int_le(m, 64);
@@ -253,9 +253,26 @@ START_TEST(agent_batch)
     ck_assert_int_eq(p.n, 1);
     ck_assert_int_eq(p.allocs[0].batch_size, 63);
     ck_assert_int_eq(p.allocs[0].accum_steps, 1);
-    /* no batch limits (a table backend): no batch chosen */
+    pollux_destroy(st);
+    /* no noise scale reported yet (never ran): Pollux's default batch, total
+     * max(M0, min_local x K) = max(32, 16 x 2) = 32, i.e. 16 per GPU, no
+     * accumulation */
+    f.jobs[j].grad_noise_scale = NAN;
+    st = make(NULL, 0);
+    decide(st, &f, &p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(p.allocs[0].batch_size, 16);
+    ck_assert_int_eq(p.allocs[0].accum_steps, 0);
+    pollux_destroy(st);
+    /* no batch limits (a table backend): no batch chosen, the job still runs
+     * at its own batch (plan batch_size 0) */
     f.perf.batch_limits = NULL;
     ck_assert(pollux_agent_batch(&f.v, &f.jobs[j], 0, 2, 1, &m, &s) == 0);
+    st = make(NULL, 0);
+    decide(st, &f, &p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(p.allocs[0].gpus, 2);
+    ck_assert_int_eq(p.allocs[0].batch_size, 0);
     plan_free(&p);
     pollux_destroy(st);
 }
