@@ -43,7 +43,8 @@
  * spanning several nodes) keeps its GPUs there; (2) a job keeps one GPU type
  * (the one it has most GPUs of); (3) at most max GPUs per job, taken from its
  * nodes in a random order; (4) node capacity: earlier jobs first; (5) a job
- * with fewer than its min GPUs, or that cannot run on what is left, gets none.
+ * with fewer than its min GPUs, or that cannot run on what is left, gets none
+ * (and its GPUs go to the jobs after it).
  * The fittest matrix is the plan; GPU ids are chosen so that a job keeps the
  * GPUs it holds on a node where its count does not drop (no restart when its
  * row is unchanged). Randomness: a GSL mt19937 seeded with the run's seed at
@@ -483,10 +484,12 @@ static void ind_release(px_round_t *r, px_ind_t *x)
 
 static void copy_rows(const px_round_t *r, px_ind_t *dst, const px_ind_t *src, int from, int to)
 {
+    if (to > from)
+        memcpy(&dst->n[from], &src->n[from], (size_t)(to - from));
     for (int row = from; row < to; row++) {
         size_t off = (size_t)row * r->width;
-        dst->n[row] = src->n[row];
-        memcpy(&dst->slots[off], &src->slots[off], src->n[row] * sizeof *dst->slots);
+        for (int i = 0; i < src->n[row]; i++)
+            dst->slots[off + i] = src->slots[off + i];
     }
 }
 
@@ -518,12 +521,16 @@ static void repair_interference(px_round_t *r, px_ind_t *x)
         if (x->n[row] < 2)
             continue;
         px_slot_t *sl = &x->slots[(size_t)row * r->width];
+        int zeroed = 0;
         for (int i = 0; i < x->n[row]; i++) {
-            if (r->flag[sl[i].node])
+            if (r->flag[sl[i].node]) {
                 sl[i].gpus = 0;
+                zeroed = 1;
+            }
             r->flag[sl[i].node] = 1;
         }
-        tidy_row(r, x, row);
+        if (zeroed) /* rows are kept tidy: only a change needs it */
+            tidy_row(r, x, row);
     }
 }
 
@@ -582,12 +589,15 @@ static void repair(px_round_t *r, px_ind_t *x)
     memcpy(r->free_gpus, r->node_cap, sizeof *r->free_gpus * (size_t)v->n_nodes);
     for (int row = 0; row < r->rows; row++) {
         px_slot_t *sl = &x->slots[(size_t)row * r->width];
+        int emptied = 0;
         for (int i = 0; i < x->n[row]; i++) {
             if (sl[i].gpus > r->free_gpus[sl[i].node])
                 sl[i].gpus = r->free_gpus[sl[i].node];
             r->free_gpus[sl[i].node] -= sl[i].gpus;
+            emptied |= sl[i].gpus == 0;
         }
-        tidy_row(r, x, row);
+        if (emptied)
+            tidy_row(r, x, row);
         int k = row_gpus(r, x, row);
         if (k == 0)
             continue;
