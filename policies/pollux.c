@@ -41,7 +41,8 @@
  * (least attained service first, then submit time, as the simulator): (1)
  * interference avoidance: on each node only the first distributed job (one
  * spanning several nodes) keeps its GPUs there; (2) a job keeps one GPU type
- * (the one it has most GPUs of); (3) at most max GPUs per job, taken from its
+ * (the one it has most GPUs of); (3) at most the job's bound (its max GPUs,
+ * the exploration bound below, max batch / min micro-batch), taken from its
  * nodes in a random order; (4) node capacity: earlier jobs first; (5) a job
  * with fewer than its min GPUs, or that cannot run on what is left, gets none
  * (and its GPUs go to the jobs after it).
@@ -64,7 +65,8 @@
  *   plan batch_size 0) and no exploration bound (the table is known).
  * - A model's throughput depends on the spread only through nodes > 1 (the
  *   Pollux T_sync terms; the table's unconsolidated entries), so goodput is
- *   cached per (job, type, K, spread) and asked with the fewest nodes.
+ *   cached per (job, type, K, spread), asked with 1 node or, spread, with
+ *   the fewest nodes that hold K (at least 2).
  * - The batch is re-chosen at each decision, not at each epoch boundary as
  *   the simulator's agent does between decisions (the policy API has no call
  *   there); with Pollux's 60 s rounds the difference is at most a round.

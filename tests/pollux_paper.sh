@@ -2,7 +2,7 @@
 # pollux_paper.sh: the Pollux paper's main comparison (Qiao et al., OSDI 2021,
 # §5.3: Pollux against Optimus+Oracle and Tiresias on a 160-job Philly-derived
 # workload, 16 nodes x 4 T4) on Pollux's own workload-1.csv with the pollux
-# perf catalog and Pollux's 60 s rounds. The paper's order must hold: Pollux's
+# perf catalog, Pollux's 60 s rounds and 30 s restarts. The paper's order must hold: Pollux's
 # average JCT below Optimus+Oracle's, Tiresias's (Pollux's variant: 2 queues,
 # 16 GPU-hour limit) and FIFO's. Prints the numbers (README: "Pollux
 # against its paper"). Reads ../shared/data; skips (77) when it is absent.
@@ -24,7 +24,7 @@ jct() { # jct POLICY [PARAMS...]: prints "avg_jct makespan unfinished"
     shift
     "$MLSCHED" simulate --trace "$tmp/w1.csv" --cluster "$SRCDIR/traces/clusters/pollux-64t4.json" \
         --throughputs "$SRCDIR/traces/catalog/pollux.json" --policy "$p" "$@" --round 60 \
-        --seed 1 -q --db "$tmp/r.db" >/dev/null || { echo "simulate $p failed"; return 1; }
+        --restart-overhead 30 --seed 1 -q --db "$tmp/r.db" >/dev/null || { echo "simulate $p failed"; return 1; }
     sqlite3 -separator ' ' "$tmp/r.db" "SELECT avg_jct, makespan, unfinished FROM summary
         WHERE run_id=(SELECT max(run_id) FROM runs)"
 }
