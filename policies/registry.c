@@ -107,6 +107,13 @@ static const policy_ops_t table[] = {
      "alpha=0.2: fairness knob, match only the max(alpha*m, free GPUs) longest-waiting jobs; "
      "solver=flow: GLPK min-cost flow on integer-scaled costs, or simplex (the exact LP)",
      1, MLS_CADENCE_ROUNDS, ENTRY(allox)},
+    {"pollux", "Qiao et al., OSDI 2021 (Pollux), sections 3-4",
+     "goodput-optimal batch per job; genetic algorithm over per-node allocations maximising the "
+     "power mean of speedups (run with --round 60)",
+     "p=-1: power-mean exponent of the fitness (0: geometric); population=100; generations=100; "
+     "restart_delay=30: s in the re-allocation penalty; explore=1: at most twice the GPUs a job "
+     "has run on (0: off)",
+     0, MLS_CADENCE_ROUNDS, ENTRY(pollux)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

@@ -21,6 +21,10 @@ for p in $("$MLSCHED" policies --names); do
         --cluster "$cluster" --policy "$p" --seed 1 -q --db "$tmp/r.db" >/dev/null) ||
         { echo "FAIL: simulate $p"; exit 1; }
 done
+# pollux on its own goodput backend with Pollux's 60 s rounds (tests/pollux_policy.sh)
+(cd "$SRCDIR/tests/fixtures/regress" && "$MLSCHED" simulate --trace px12.csv --cluster t4=2x4 \
+    --throughputs "$SRCDIR/traces/catalog/pollux.json" --policy pollux --round 60 --seed 1 -q \
+    --db "$tmp/r.db" >/dev/null) || { echo "FAIL: simulate pollux on px12.csv"; exit 1; }
 if [ "${1:-}" = "--update" ]; then
     "$MLSCHED" regress --db "$tmp/r.db" --golden "$golden" --update
     exit $?

@@ -1,0 +1,220 @@
+/* bench/pollux_decide.c: decision time of the pollux policy (PolluxAgent's
+ * batch search and PolluxSched's genetic algorithm, population 100 x 100
+ * generations unless given) with many active jobs.
+ *
+ * Builds one synthetic view: a homogeneous cluster of 4-GPU nodes (Pollux's
+ * node shape, T4-like), JOBS active elastic jobs (1..64 GPUs) of six classes
+ * whose goodput follows Pollux's model (T_iter with per-class constants,
+ * efficiency (phi + M0) / (phi + M)), three in four with a reported noise
+ * scale, the first jobs running on whole or partial nodes until half the GPUs
+ * are held. Times the first schedule() call (cold: the GA starts from the
+ * current allocation) and the mean of the next three (warm: seeded with the
+ * previous population), wall clock. Deterministic inputs; the policy's own
+ * generator is seeded by the view.
+ *     make bench/pollux_decide && bench/pollux_decide [JOBS [GPUS [POP GENS]]] */
+#include "policies/policies.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PER_NODE 4
+#define CLASSES 6
+
+typedef struct bench_view {
+    view_gpu_type_t type;
+    view_node_t *nodes;
+    view_job_t *jobs;
+    int *holder, *ids;
+    view_perf_t perf;
+    view_t v;
+} bench_view_t;
+
+/* Pollux's T_iter for class w: K GPUs over N nodes, micro-batch m, s steps. */
+static double iter_time(int w, int gpus, int nodes, double m, int s)
+{
+    double t_grad = 0.02 * (1 + w) + 2e-4 * m;
+    double t_sync = gpus == 1   ? 0
+                    : nodes > 1 ? 0.05 + 0.01 * (gpus - 2)
+                                : 0.01 + 0.002 * (gpus - 2);
+    double g = 1.5;
+    return s * t_grad + pow(pow(t_grad, g) + pow(t_sync, g), 1 / g);
+}
+
+static double b_samples(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch,
+                        int accum)
+{
+    (void)ctx, (void)type;
+    if (gpus < 1)
+        return 0;
+    if (batch <= 0) {
+        batch = 128 / gpus > 32 ? 128 / gpus : 32;
+        accum = 0;
+    }
+    if (accum < 0)
+        accum = 0;
+    if (batch > 256)
+        return 0;
+    return (double)gpus * batch * (accum + 1) /
+           iter_time(j->workload, gpus, nodes < 1 ? 1 : nodes, batch, accum);
+}
+
+static double b_eff(void *ctx, const view_job_t *j, double total)
+{
+    (void)ctx;
+    if (isnan(j->grad_noise_scale))
+        return NAN;
+    return (j->grad_noise_scale + 128) / (j->grad_noise_scale + total);
+}
+
+static double b_goodput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch,
+                        int accum)
+{
+    double x = b_samples(ctx, j, type, gpus, nodes, batch, accum);
+    double e = b_eff(ctx, j, (double)gpus * batch * (accum > 0 ? accum + 1 : 1));
+    return x * (isnan(e) ? 1 : e);
+}
+
+static double b_tput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
+{
+    return b_goodput(ctx, j, type, gpus, nodes, batch, -1);
+}
+
+static int b_limits(void *ctx, const view_job_t *j, int type, view_batch_limits_t *out)
+{
+    (void)ctx, (void)j, (void)type;
+    *out = (view_batch_limits_t){128, 4096, 32, 256, 50000};
+    return 0;
+}
+
+static void build(bench_view_t *b, int n_jobs, int n_gpus)
+{
+    int n_nodes = n_gpus / PER_NODE;
+    memset(b, 0, sizeof *b);
+    b->type = (view_gpu_type_t){"t4", n_nodes * PER_NODE, 0, 16};
+    b->nodes = calloc((size_t)n_nodes, sizeof *b->nodes);
+    b->jobs = calloc((size_t)n_jobs, sizeof *b->jobs);
+    b->holder = malloc(sizeof(int) * (size_t)n_nodes * PER_NODE);
+    b->ids = malloc(sizeof(int) * (size_t)n_nodes * PER_NODE);
+    for (int k = 0; k < n_nodes; k++)
+        b->nodes[k] = (view_node_t){0, PER_NODE, k * PER_NODE, 0, 1, 48, 192};
+    for (int g = 0; g < n_nodes * PER_NODE; g++)
+        b->holder[g] = -1;
+    int next = 0; /* next free GPU id while half the GPUs are handed out */
+    for (int j = 0; j < n_jobs; j++) {
+        view_job_t *jb = &b->jobs[j];
+        jb->id = j;
+        jb->workload = j % CLASSES;
+        jb->workload_name = "bench";
+        jb->submit = j;
+        jb->priority = 1;
+        jb->deadline = INFINITY;
+        jb->duration_estimate = NAN;
+        jb->gpus_requested = 1 + j % 4;
+        jb->min_gpus = 1;
+        jb->max_gpus = 64;
+        jb->cur_type = -1;
+        jb->first_start = jb->last_start = jb->throughput = NAN;
+        jb->total_work = jb->remaining_work = NAN;
+        jb->accum_steps = -1;
+        jb->grad_noise_scale = j % 4 == 3 ? NAN : 200.0 * (1 + j % 7);
+        jb->epoch = NAN;
+        int k = 1 << (j % 3); /* 1, 2, 4 GPUs on one node */
+        if (next % PER_NODE + k > PER_NODE)
+            next += PER_NODE - next % PER_NODE;
+        if (next + k <= n_nodes * PER_NODE / 2 && !isnan(jb->grad_noise_scale)) {
+            jb->state = VIEW_RUNNING;
+            jb->cur_type = 0;
+            jb->cur_gpus = k;
+            jb->cur_nodes = 1;
+            jb->cur_gpu_ids = &b->ids[next];
+            jb->attained_service = 3600.0 * k;
+            jb->restarts = j % 3;
+            for (int i = 0; i < k; i++) {
+                b->ids[next] = next;
+                b->holder[next++] = j;
+            }
+        }
+    }
+    b->perf = (view_perf_t){.ctx = b,
+                            .throughput = b_tput,
+                            .samples_throughput = b_samples,
+                            .efficiency = b_eff,
+                            .goodput = b_goodput,
+                            .batch_limits = b_limits};
+    b->v.now = 100000;
+    b->v.round_len = 60;
+    b->v.seed = 1;
+    b->v.n_types = 1;
+    b->v.types = &b->type;
+    b->v.n_nodes = n_nodes;
+    b->v.nodes = b->nodes;
+    b->v.n_gpus = n_nodes * PER_NODE;
+    b->v.gpu_holder = b->holder;
+    b->v.n_jobs = n_jobs;
+    b->v.jobs = b->jobs;
+    b->v.perf = &b->perf;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    int n_jobs = argc > 1 ? atoi(argv[1]) : 2000;
+    int n_gpus = argc > 2 ? atoi(argv[2]) : 2000;
+    const char *pop = argc > 3 ? argv[3] : "100", *gens = argc > 4 ? argv[4] : "100";
+    if (n_jobs < 1 || n_gpus < PER_NODE) {
+        fprintf(stderr, "usage: pollux_decide [JOBS [GPUS [POP GENS]]]\n");
+        return 2;
+    }
+    bench_view_t b;
+    build(&b, n_jobs, n_gpus);
+    const char *keys[] = {"population", "generations"}, *vals[] = {pop, gens};
+    policy_args_t args = {2, keys, vals};
+    void *st = NULL;
+    char err[256] = "";
+    if (pollux_create(&st, &args, err, sizeof err) < 0) {
+        fprintf(stderr, "pollux_decide: %s\n", err);
+        return 2;
+    }
+    plan_t p;
+    plan_init(&p);
+    double t0 = now_s();
+    if (pollux_schedule(st, &b.v, &p, err, sizeof err) < 0) {
+        fprintf(stderr, "pollux_decide: %s\n", err);
+        return 1;
+    }
+    double cold = now_s() - t0;
+    int placed = p.n, gpus = 0;
+    for (int i = 0; i < p.n; i++)
+        gpus += p.allocs[i].gpus;
+    double warm = 0;
+    for (int r = 1; r <= 3; r++) {
+        b.v.now += 60;
+        b.v.round = r;
+        plan_clear(&p);
+        t0 = now_s();
+        if (pollux_schedule(st, &b.v, &p, err, sizeof err) < 0) {
+            fprintf(stderr, "pollux_decide: %s\n", err);
+            return 1;
+        }
+        warm += now_s() - t0;
+    }
+    printf("pollux: %d jobs, %d GPUs (%d nodes), population %s x %s generations: first "
+           "decision %.0f ms (%d jobs placed on %d GPUs), next decisions %.0f ms mean\n",
+           n_jobs, b.v.n_gpus, b.v.n_nodes, pop, gens, cold * 1e3, placed, gpus, warm / 3 * 1e3);
+    plan_free(&p);
+    pollux_destroy(st);
+    free(b.nodes);
+    free(b.jobs);
+    free(b.holder);
+    free(b.ids);
+    return 0;
+}

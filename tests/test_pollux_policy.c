@@ -1,0 +1,463 @@
+/* test_pollux_policy.c: unit tests of the pollux policy (policies/pollux.c).
+ *
+ * Each test builds a small view by hand: one GPU type on nodes of a few GPUs,
+ * jobs with an elastic range, and a fake perf model whose goodput is a known
+ * function of the GPU count (and, for the batch test, of the total batch).
+ * The expected allocations and batches are worked out in the comments. */
+#include "policies/policies.h"
+#include "policies/pollux.h"
+
+#include "check_main.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAXJ 8
+#define MAXN 4
+#define MAXG 16
+
+typedef struct fx {
+    view_gpu_type_t type;
+    view_node_t nodes[MAXN];
+    view_job_t jobs[MAXJ];
+    int holder[MAXG];
+    int ids[MAXJ][MAXG];
+    double curve[MAXJ][MAXG + 1]; /* goodput of job j on k GPUs (k <= MAXG) */
+    int batch_curve;              /* 1: goodput M / (1 + (M/256)^2) instead */
+    view_batch_limits_t limits;
+    view_perf_t perf;
+    view_t v;
+} fx_t;
+
+static int job_of(const fx_t *f, const view_job_t *j)
+{
+    return (int)(j - f->jobs);
+}
+
+static double fx_goodput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch,
+                         int accum)
+{
+    (void)type;
+    (void)nodes;
+    const fx_t *f = ctx;
+    if (gpus < 1 || gpus > MAXG)
+        return 0;
+    if (f->batch_curve) {
+        double m = (double)gpus * batch * (accum + 1);
+        return m / (1 + (m / 256) * (m / 256));
+    }
+    return f->curve[job_of(f, j)][gpus];
+}
+
+static double fx_tput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
+{
+    return fx_goodput(ctx, j, type, gpus, nodes, batch > 0 ? batch : 16, 0);
+}
+
+static double fx_samples(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch,
+                         int accum)
+{
+    return fx_goodput(ctx, j, type, gpus, nodes, batch, accum);
+}
+
+static int fx_limits(void *ctx, const view_job_t *j, int type, view_batch_limits_t *out)
+{
+    (void)j;
+    (void)type;
+    *out = ((const fx_t *)ctx)->limits;
+    return 0;
+}
+
+/* n_nodes nodes of per_node GPUs, all up; M0 32, batches up to 1024, 16..64
+ * per GPU. */
+static void fx_init(fx_t *f, int n_nodes, int per_node)
+{
+    memset(f, 0, sizeof *f);
+    f->type = (view_gpu_type_t){"t4", n_nodes * per_node, n_nodes * per_node, 16};
+    for (int k = 0; k < n_nodes; k++)
+        f->nodes[k] = (view_node_t){0, per_node, k * per_node, 0, 1, 8, 64};
+    for (int g = 0; g < MAXG; g++)
+        f->holder[g] = -1;
+    f->limits = (view_batch_limits_t){32, 1024, 16, 64, 1000};
+    f->perf = (view_perf_t){.ctx = f,
+                            .throughput = fx_tput,
+                            .samples_throughput = fx_samples,
+                            .goodput = fx_goodput,
+                            .batch_limits = fx_limits};
+    f->v.n_types = 1;
+    f->v.types = &f->type;
+    f->v.n_nodes = n_nodes;
+    f->v.nodes = f->nodes;
+    f->v.n_gpus = n_nodes * per_node;
+    f->v.gpu_holder = f->holder;
+    f->v.jobs = f->jobs;
+    f->v.perf = &f->perf;
+    f->v.round_len = 60;
+    f->v.now = 1e6;
+    f->v.seed = 7;
+}
+
+/* A queued job with an elastic range and a reported noise scale, old enough
+ * that the re-allocation penalty is ~1; goodput linear in GPUs until set. */
+static int fx_job(fx_t *f, int min, int max)
+{
+    int j = f->v.n_jobs++;
+    view_job_t *jb = &f->jobs[j];
+    *jb = (view_job_t){0};
+    jb->id = 100 + j;
+    jb->submit = j;
+    jb->priority = 1;
+    jb->gpus_requested = min;
+    jb->min_gpus = min;
+    jb->max_gpus = max;
+    jb->cur_type = -1;
+    jb->first_start = jb->last_start = jb->throughput = NAN;
+    jb->total_work = jb->remaining_work = NAN;
+    jb->grad_noise_scale = 100;
+    jb->accum_steps = -1;
+    for (int k = 0; k <= MAXG; k++)
+        f->curve[j][k] = k;
+    return j;
+}
+
+/* Job j holds ids[0..n-1]. */
+static void fx_hold(fx_t *f, int j, const int *ids, int n)
+{
+    view_job_t *jb = &f->jobs[j];
+    jb->state = VIEW_RUNNING;
+    jb->cur_type = 0;
+    jb->cur_gpus = n;
+    for (int i = 0; i < n; i++) {
+        f->ids[j][i] = ids[i];
+        f->holder[ids[i]] = j;
+    }
+    jb->cur_gpu_ids = f->ids[j];
+}
+
+/* Applies a plan to the view as the mechanism would (GPUs only). */
+static void fx_apply(fx_t *f, const plan_t *p)
+{
+    for (int g = 0; g < MAXG; g++)
+        f->holder[g] = -1;
+    for (int j = 0; j < f->v.n_jobs; j++) {
+        f->jobs[j].state = VIEW_QUEUED;
+        f->jobs[j].cur_gpus = 0;
+        f->jobs[j].cur_gpu_ids = NULL;
+    }
+    for (int i = 0; i < p->n; i++)
+        fx_hold(f, p->allocs[i].job, &p->ids[p->allocs[i].ids_off], p->allocs[i].gpus);
+}
+
+static void *make(const char *const *kv, int n)
+{
+    const char *keys[8], *vals[8];
+    char buf[8][32];
+    for (int i = 0; i < n; i++) {
+        snprintf(buf[i], sizeof buf[i], "%s", kv[i]);
+        char *eq = strchr(buf[i], '=');
+        *eq = 0;
+        keys[i] = buf[i];
+        vals[i] = eq + 1;
+    }
+    policy_args_t a = {n, keys, vals};
+    void *s = NULL;
+    char err[256] = "";
+    ck_assert_msg(pollux_create(&s, &a, err, sizeof err) == 0, "%s", err);
+    return s;
+}
+
+static void decide(void *s, const fx_t *f, plan_t *p)
+{
+    char err[256] = "";
+    plan_clear(p);
+    ck_assert_msg(pollux_schedule(s, &f->v, p, err, sizeof err) == 0, "%s", err);
+}
+
+static int gpus_of(const plan_t *p, int job)
+{
+    int k = plan_find(p, job);
+    return k < 0 ? 0 : p->allocs[k].gpus;
+}
+
+/* The plan's constraints: capacity (each GPU once, on an up node), at most
+ * one distributed job per node, every allocation within min..max. */
+static void check_plan(const fx_t *f, const plan_t *p)
+{
+    int used[MAXG] = {0}, distributed_on[MAXN] = {0};
+    for (int i = 0; i < p->n; i++) {
+        const plan_alloc_t *a = &p->allocs[i];
+        const view_job_t *jb = &f->jobs[a->job];
+        ck_assert(a->has_ids);
+        ck_assert_int_ge(a->gpus, jb->min_gpus);
+        ck_assert_int_le(a->gpus, jb->max_gpus);
+        int on[MAXN] = {0}, nodes = 0;
+        for (int k = 0; k < a->gpus; k++) {
+            int g = p->ids[a->ids_off + k];
+            ck_assert(g >= 0 && g < f->v.n_gpus);
+            ck_assert_int_eq(used[g]++, 0);
+            int node = g / f->nodes[0].gpus;
+            ck_assert(f->nodes[node].up);
+            nodes += !on[node];
+            on[node] = 1;
+        }
+        for (int n = 0; nodes > 1 && n < f->v.n_nodes; n++)
+            if (on[n])
+                ck_assert_int_eq(distributed_on[n]++, 0);
+    }
+}
+
+START_TEST(fitness_and_penalty)
+{
+    /* p = -1: harmonic mean of s + 1e-3: 2 / (1/1.001 + 1/0.501) */
+    double s[3] = {1.0, 0.5, 0.0};
+    ck_assert(fabs(pollux_fitness(s, 2, -1) - 2 / (1 / 1.001 + 1 / 0.501)) < 1e-12);
+    /* a job with nothing weighs 1/0.001 = 1000 */
+    ck_assert(fabs(pollux_fitness(s, 3, -1) - 3 / (1 / 1.001 + 1 / 0.501 + 1000)) < 1e-12);
+    /* p = 1: arithmetic mean (+eps); p = 0: geometric mean of max(s, eps) */
+    ck_assert(fabs(pollux_fitness(s, 2, 1) - 0.751) < 1e-12);
+    ck_assert(fabs(pollux_fitness(s, 2, 0) - sqrt(0.5)) < 1e-12);
+    /* penalty: (age - R d) / (age + d) */
+    ck_assert(fabs(pollux_restart_factor(90, 1, 30) - 0.5) < 1e-12);
+    ck_assert(pollux_restart_factor(10, 1, 30) == 0);
+    ck_assert(pollux_restart_factor(0, 0, 30) == 0);
+    ck_assert(fabs(pollux_restart_factor(30, 0, 30) - 0.5) < 1e-12);
+}
+END_TEST
+
+START_TEST(agent_batch)
+{
+    /* goodput M / (1 + (M/256)^2) peaks at M = 256. On 2 GPUs the candidates
+     * are M = 32 x 32^(i/49): i = 29 gives 248.8 -> 124.4 per GPU -> 1
+     * accumulation step of 63 (M = 252, goodput 128.0); i = 30 gives 267.1 ->
+     * 2 steps of 45 (M = 270, 127.8); i = 28: 1 step of 58 (M = 232, 127.4). */
+    static fx_t f;
+    fx_init(&f, 1, 2);
+    f.batch_curve = 1;
+    int j = fx_job(&f, 2, 2);
+    int m, s;
+    double g = pollux_agent_batch(&f.v, &f.jobs[j], 0, 2, 1, &m, &s);
+    ck_assert_int_eq(m, 63);
+    ck_assert_int_eq(s, 1);
+    ck_assert(fabs(g - 252 / (1 + (252.0 / 256) * (252.0 / 256))) < 1e-9);
+    /* one GPU: the same candidates; i = 29: M 248.8 -> ceil(248.8 / 64) = 4 micro-batches
+     * (3 accumulation steps) of 63, M = 252 again */
+    g = pollux_agent_batch(&f.v, &f.jobs[j], 0, 1, 1, &m, &s);
+    ck_assert_int_eq(m * (s + 1), 252);
+    ck_assert_int_le(m, 64);
+    /* the plan carries the agent's choice */
+    void *st = make(NULL, 0);
+    plan_t p;
+    plan_init(&p);
+    decide(st, &f, &p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(p.allocs[0].batch_size, 63);
+    ck_assert_int_eq(p.allocs[0].accum_steps, 1);
+    pollux_destroy(st);
+    /* no noise scale reported yet (never ran): Pollux's default batch, total
+     * max(M0, min_local x K) = max(32, 16 x 2) = 32, i.e. 16 per GPU, no
+     * accumulation */
+    f.jobs[j].grad_noise_scale = NAN;
+    st = make(NULL, 0);
+    decide(st, &f, &p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(p.allocs[0].batch_size, 16);
+    ck_assert_int_eq(p.allocs[0].accum_steps, 0);
+    pollux_destroy(st);
+    /* no batch limits (a table backend): no batch chosen, the job still runs
+     * at its own batch (plan batch_size 0) */
+    f.perf.batch_limits = NULL;
+    ck_assert(pollux_agent_batch(&f.v, &f.jobs[j], 0, 2, 1, &m, &s) == 0);
+    st = make(NULL, 0);
+    decide(st, &f, &p);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_int_eq(p.allocs[0].gpus, 2);
+    ck_assert_int_eq(p.allocs[0].batch_size, 0);
+    plan_free(&p);
+    pollux_destroy(st);
+}
+END_TEST
+
+START_TEST(speedup_and_penalty_choose)
+{
+    /* One node of 4 GPUs, two jobs; fair share ceil(4/2) = 2 GPUs.
+     * A: goodput = K, speedup K/2. B: 1, 1.2, 1.2, 1.2: speedup g/1.2.
+     * (3,1): 1.5 and 0.833 -> harmonic ~1.072; (2,2): 1 and 1 -> ~1.0;
+     * (1,3): 0.5, 1 -> 0.667; (4,0) ~0.002. Pollux picks (3,1). */
+    static fx_t f;
+    fx_init(&f, 1, 4);
+    int a = fx_job(&f, 1, 4), b = fx_job(&f, 1, 4);
+    f.curve[b][1] = 1;
+    f.curve[b][2] = f.curve[b][3] = f.curve[b][4] = 1.2;
+    void *st = make((const char *const[]){"explore=0"}, 1);
+    plan_t p;
+    plan_init(&p);
+    decide(st, &f, &p);
+    check_plan(&f, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 3);
+    ck_assert_int_eq(gpus_of(&p, b), 1);
+    pollux_destroy(st);
+
+    /* B holds GPUs 2,3, restarted once, 30 s old: changing it costs all its
+     * speedup ((30 - 30) / 60 = 0), so it keeps exactly its GPUs and A gets
+     * the other two: (2,2). */
+    fx_hold(&f, b, (const int[]){2, 3}, 2);
+    f.jobs[b].restarts = 1;
+    f.jobs[b].submit = f.v.now - 30;
+    st = make((const char *const[]){"explore=0"}, 1);
+    decide(st, &f, &p);
+    check_plan(&f, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 2);
+    int kb = plan_find(&p, b);
+    ck_assert_int_ge(kb, 0);
+    ck_assert_int_eq(p.allocs[kb].gpus, 2);
+    int i0 = p.ids[p.allocs[kb].ids_off], i1 = p.ids[p.allocs[kb].ids_off + 1];
+    ck_assert((i0 == 2 && i1 == 3) || (i0 == 3 && i1 == 2));
+    pollux_destroy(st);
+
+    /* p = 1 (arithmetic mean): (3,1) gives 1.17, (4,0) 1.0: still (3,1);
+     * with B flat at 1 everywhere, (4,0) gives (2 + 0)/2 = 1 and (3,1)
+     * gives (1.5 + 1)/2 = 1.25: (3,1) again; make A superlinear instead:
+     * A 1, 2, 3, 8: (4,0) = (4 + 0)/2 = 2 beats (3,1) = (1.5 + 1)/2. */
+    static fx_t g;
+    fx_init(&g, 1, 4);
+    a = fx_job(&g, 1, 4);
+    b = fx_job(&g, 1, 4);
+    g.curve[a][4] = 8;
+    for (int k = 1; k <= 4; k++)
+        g.curve[b][k] = 1;
+    st = make((const char *const[]){"explore=0", "p=1"}, 2);
+    decide(st, &g, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 4);
+    ck_assert_int_eq(gpus_of(&p, b), 0);
+    pollux_destroy(st);
+    /* the same with p = -1: leaving B out costs 1000 in the mean; (3,1) */
+    st = make((const char *const[]){"explore=0"}, 1);
+    decide(st, &g, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 3);
+    ck_assert_int_eq(gpus_of(&p, b), 1);
+    pollux_destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
+START_TEST(interference_capacity_minmax)
+{
+    /* 3 nodes x 2 GPUs. A and B need exactly 3 GPUs (two nodes each): with
+     * at most one distributed job per node only one of them can run; C (1
+     * GPU) runs beside it on the node it shares. */
+    static fx_t f;
+    fx_init(&f, 3, 2);
+    int a = fx_job(&f, 3, 3), b = fx_job(&f, 3, 3), c = fx_job(&f, 1, 1);
+    void *st = make(NULL, 0);
+    plan_t p;
+    plan_init(&p);
+    for (int round = 0; round < 3; round++) {
+        decide(st, &f, &p);
+        check_plan(&f, &p);
+        ck_assert_int_eq((gpus_of(&p, a) == 3) + (gpus_of(&p, b) == 3), 1);
+        ck_assert_int_eq(gpus_of(&p, c), 1);
+        fx_apply(&f, &p);
+        f.v.now += 60;
+    }
+    pollux_destroy(st);
+
+    /* node 1 fails: nothing is placed there; 4 GPUs left on 2 nodes; a
+     * 3-GPU job and the 1-GPU job still fit (3 + 1 = 4). */
+    f.nodes[1].up = 0;
+    st = make(NULL, 0);
+    decide(st, &f, &p);
+    check_plan(&f, &p);
+    ck_assert_int_eq(gpus_of(&p, c), 1);
+    pollux_destroy(st);
+
+    /* min..max: alone on 8 GPUs, a 2..3 job with linear goodput gets 3;
+     * with the exploration bound and never seen running, its min (2); once
+     * seen on 2, up to 4, so 3 again. */
+    static fx_t g;
+    fx_init(&g, 2, 4);
+    int e = fx_job(&g, 2, 3);
+    st = make((const char *const[]){"explore=0"}, 1);
+    decide(st, &g, &p);
+    ck_assert_int_eq(gpus_of(&p, e), 3);
+    pollux_destroy(st);
+    st = make(NULL, 0);
+    decide(st, &g, &p);
+    ck_assert_int_eq(gpus_of(&p, e), 2);
+    fx_apply(&g, &p);
+    g.v.now += 60;
+    decide(st, &g, &p);
+    ck_assert_int_eq(gpus_of(&p, e), 3);
+    pollux_destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
+/* A busier view: 4 nodes x 4 GPUs, 8 elastic jobs with different curves. */
+static void busy(fx_t *f)
+{
+    fx_init(f, 4, 4);
+    for (int j = 0; j < MAXJ; j++) {
+        fx_job(f, 1 + j % 3, 4 + j);
+        for (int k = 1; k <= MAXG; k++)
+            f->curve[j][k] = pow(k, 0.5 + 0.05 * j);
+    }
+}
+
+START_TEST(deterministic)
+{
+    static fx_t f1, f2;
+    busy(&f1);
+    busy(&f2);
+    void *s1 = make(NULL, 0), *s2 = make(NULL, 0);
+    plan_t p1, p2;
+    plan_init(&p1);
+    plan_init(&p2);
+    for (int round = 0; round < 4; round++) {
+        decide(s1, &f1, &p1);
+        decide(s2, &f2, &p2);
+        check_plan(&f1, &p1);
+        ck_assert_int_eq(p1.n, p2.n);
+        ck_assert_int_eq((int)p1.n_ids, (int)p2.n_ids);
+        for (int i = 0; i < p1.n; i++) {
+            ck_assert_int_eq(p1.allocs[i].job, p2.allocs[i].job);
+            ck_assert_int_eq(p1.allocs[i].gpus, p2.allocs[i].gpus);
+            ck_assert_int_eq(p1.allocs[i].batch_size, p2.allocs[i].batch_size);
+        }
+        ck_assert(memcmp(p1.ids, p2.ids, p1.n_ids * sizeof *p1.ids) == 0);
+        fx_apply(&f1, &p1);
+        fx_apply(&f2, &p2);
+        f1.v.now += 60;
+        f2.v.now += 60;
+    }
+    plan_free(&p1);
+    plan_free(&p2);
+    pollux_destroy(s1);
+    pollux_destroy(s2);
+}
+END_TEST
+
+START_TEST(bad_params)
+{
+    const char *keys[] = {"p"}, *vals[] = {"2"};
+    policy_args_t a = {1, keys, vals};
+    void *s = NULL;
+    char err[256] = "";
+    ck_assert_int_eq(pollux_create(&s, &a, err, sizeof err), -1);
+    ck_assert(strstr(err, "p=2") != NULL);
+    const char *k2[] = {"population"}, *v2[] = {"1"};
+    policy_args_t b = {1, k2, v2};
+    ck_assert_int_eq(pollux_create(&s, &b, err, sizeof err), -1);
+    const char *k3[] = {"nope"}, *v3[] = {"1"};
+    policy_args_t c = {1, k3, v3};
+    ck_assert_int_eq(pollux_create(&s, &c, err, sizeof err), -1);
+}
+END_TEST
+
+int main(void)
+{
+    const TTest *const tests[] = {
+        fitness_and_penalty,          agent_batch,   speedup_and_penalty_choose,
+        interference_capacity_minmax, deterministic, bad_params};
+    return check_main("pollux_policy", tests, sizeof tests / sizeof tests[0]);
+}
