@@ -9,6 +9,7 @@
 #include "perf.h"
 #include "progress.h"
 #include "wrap.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <gsl/gsl_errno.h>
@@ -435,23 +436,17 @@ END_TEST
 int main(void)
 {
     gsl_set_error_handler_off();
-    Suite *su = suite_create("curves");
-    TCase *tc = tcase_create("curves");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, round_trip);
-    tcase_add_test(tc, malformed_cases);
-    tcase_add_test(tc, duplicate_across_files);
-    tcase_add_test(tc, interpolation);
-    tcase_add_test(tc, memory_refusal);
-    tcase_add_test(tc, fit_recovers);
-    tcase_add_test(tc, catalog_errors);
-    tcase_add_test(tc, progress_lines);
-    tcase_add_test(tc, statistics);
-    suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        round_trip,
+        malformed_cases,
+        duplicate_across_files,
+        interpolation,
+        memory_refusal,
+        fit_recovers,
+        catalog_errors,
+        progress_lines,
+        statistics,
+    };
+    const check_opts_t opts = {.timeout_s = 120, .nofork = 1};
+    return check_main_opts("curves", tests, sizeof tests / sizeof tests[0], &opts);
 }

@@ -5,6 +5,7 @@
  * The expected finish times below were worked out by hand (see each test). */
 #include "engine.h"
 #include "engine_fixture.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <math.h>
@@ -522,9 +523,5 @@ static Suite *engine_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(engine_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(engine_suite(), 0);
 }

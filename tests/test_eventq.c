@@ -1,6 +1,7 @@
 /* test_eventq.c: the event heap against a sorted reference under random
  * pushes and pops, and same-time events popping in push order. */
 #include "eventq.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <gsl/gsl_rng.h>
@@ -72,14 +73,9 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("eventq");
-    TCase *tc = tcase_create("heap");
-    tcase_add_test(tc, random_against_sorted);
-    tcase_add_test(tc, ties_in_push_order);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        random_against_sorted,
+        ties_in_push_order,
+    };
+    return check_main("eventq", tests, sizeof tests / sizeof tests[0]);
 }

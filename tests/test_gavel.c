@@ -10,6 +10,7 @@
 #include "policies/gavel_lp.h"
 #include "policies/gavel_round.h"
 #include "policies/policies.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <gsl/gsl_rng.h>
@@ -35,7 +36,7 @@ static gl_lp_t singles(int n, int T, const double rate[][MAXT], const double *ca
             r2[(j * T + t) * 2 + 1] = 0;
         }
     }
-    return (gl_lp_t){n, T, n, rows, r2, cap};
+    return (gl_lp_t){.n_jobs = n, .n_types = T, .n_rows = n, .rows = rows, .rate = r2, .cap = cap};
 }
 
 START_TEST(lp_max_min_perf_hand_solved)
@@ -113,7 +114,7 @@ START_TEST(lp_packed_prefers_a_good_pair)
     const double r2[6] = {1, 0, 1, 0, 0.8, 0.8}, cap[1] = {1}, w[2] = {1, 1};
     double x[3], eff[2];
     char err[256];
-    gl_lp_t lp = {2, 1, 3, rows, r2, cap};
+    gl_lp_t lp = {.n_jobs = 2, .n_types = 1, .n_rows = 3, .rows = rows, .rate = r2, .cap = cap};
     ck_assert_int_eq(gl_max_min(&lp, w, x, err, sizeof err), 0);
     ck_assert_double_eq_tol(x[2], 1, EPS);
     gl_effective(&lp, x, eff);
@@ -361,7 +362,7 @@ START_TEST(lp_needs_certificates_are_sound)
             need[j] = gsl_rng_uniform(rng) < 0.1 ? 0 : 0.05 + 1.5 * gsl_rng_uniform(rng);
             w[j] = need[j] > 0 ? 1 / need[j] : 0;
         }
-        gl_lp_t lp = {n, T, n, rows, r2, cap};
+        gl_lp_t lp = {.n_jobs = n, .n_types = T, .n_rows = n, .rows = rows, .rate = r2, .cap = cap};
         ck_assert_int_eq(gl_max_min(&lp, w, x, err, sizeof err), 0);
         gl_effective(&lp, x, eff);
         double z = INFINITY;
@@ -417,12 +418,12 @@ static void fx_init(fx_t *f, int n_types, const int *gpus)
     int id = 0;
     for (int t = 0; t < n_types; t++) {
         f->types[t] = (view_gpu_type_t){names[t], gpus[t], gpus[t], 16.0};
-        f->nodes[t] = (view_node_t){t, gpus[t], id, 0, 1};
+        f->nodes[t] = (view_node_t){.type = t, .gpus = gpus[t], .first_gpu = id, .rack = 0, .up = 1};
         id += gpus[t];
     }
     for (int i = 0; i < 16; i++)
         f->holder[i] = -1;
-    f->perf = (view_perf_t){f, fx_tput, NULL};
+    f->perf = (view_perf_t){.ctx = f, .throughput = fx_tput};
     f->v = (view_t){.round_len = 360, .n_types = n_types, .types = f->types,
                     .n_nodes = n_types, .nodes = f->nodes, .n_gpus = id,
                     .gpu_holder = f->holder, .jobs = f->jobs, .perf = &f->perf};
@@ -670,27 +671,22 @@ int main(void)
     puts("test_gavel: SKIP: built without GLPK (libglpk-dev)");
     return 77;
 #endif
-    Suite *s = suite_create("gavel");
-    TCase *tc = tcase_create("core");
-    tcase_add_test(tc, lp_max_min_perf_hand_solved);
-    tcase_add_test(tc, lp_min_makespan_hand_solved);
-    tcase_add_test(tc, lp_max_sum_hand_solved);
-    tcase_add_test(tc, lp_ftf_bisection_hand_solved);
-    tcase_add_test(tc, lp_packed_prefers_a_good_pair);
-    tcase_add_test(tc, lp_assign_is_integral);
-    tcase_add_test(tc, lp_assign_flow_matches_simplex);
-    tcase_add_test(tc, lp_warm_start_same_optimum);
-    tcase_add_test(tc, lp_needs_certificates_are_sound);
-    tcase_add_test(tc, round_alternates_by_priority);
-    tcase_add_test(tc, round_lease_extension_lists_kept_jobs_first);
-    tcase_add_test(tc, round_recompute_waits_for_interval);
-    tcase_add_test(tc, allox_matching_hand_solved);
-    tcase_add_test(tc, policies_run_every_lp);
-    tcase_add_test(tc, bad_params_rejected);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        lp_max_min_perf_hand_solved,
+        lp_min_makespan_hand_solved,
+        lp_max_sum_hand_solved,
+        lp_ftf_bisection_hand_solved,
+        lp_packed_prefers_a_good_pair,
+        lp_assign_is_integral,
+        lp_assign_flow_matches_simplex,
+        lp_warm_start_same_optimum,
+        lp_needs_certificates_are_sound,
+        round_alternates_by_priority,
+        round_lease_extension_lists_kept_jobs_first,
+        round_recompute_waits_for_interval,
+        allox_matching_hand_solved,
+        policies_run_every_lp,
+        bad_params_rejected,
+    };
+    return check_main("gavel", tests, sizeof tests / sizeof tests[0]);
 }

@@ -10,6 +10,7 @@
 #include "perf.h"
 #include "records.h"
 #include "trace.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <gsl/gsl_rng.h>
@@ -301,20 +302,15 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("import");
-    TCase *tc = tcase_create("pipeline");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, parse_times);
-    tcase_add_test(tc, parse_windows);
-    tcase_add_test(tc, work_is_duration_times_rate);
-    tcase_add_test(tc, too_many_gpus);
-    tcase_add_test(tc, gpu_time_buckets);
-    tcase_add_test(tc, philly_json_stream);
-    tcase_add_test(tc, number_form);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        parse_times,
+        parse_windows,
+        work_is_duration_times_rate,
+        too_many_gpus,
+        gpu_time_buckets,
+        philly_json_stream,
+        number_form,
+    };
+    const check_opts_t opts = {.timeout_s = 60};
+    return check_main_opts("import", tests, sizeof tests / sizeof tests[0], &opts);
 }

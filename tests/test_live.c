@@ -6,6 +6,7 @@
 #include "perf.h"
 #include "proto.h"
 #include "state.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <math.h>
@@ -280,18 +281,13 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("live");
-    TCase *tc = tcase_create("core");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, submit_valid);
-    tcase_add_test(tc, other_ops);
-    tcase_add_test(tc, invalid);
-    tcase_add_test(tc, check_against_cluster);
-    tcase_add_test(tc, store_roundtrip);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        submit_valid,
+        other_ops,
+        invalid,
+        check_against_cluster,
+        store_roundtrip,
+    };
+    const check_opts_t opts = {.setup = setup, .teardown = teardown};
+    return check_main_opts("live", tests, sizeof tests / sizeof tests[0], &opts);
 }

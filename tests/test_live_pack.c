@@ -8,6 +8,7 @@
 #include "pack.h"
 #include "perf.h"
 #include "view_perf.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <math.h>
@@ -191,16 +192,11 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("live_pack");
-    TCase *tc = tcase_create("pack");
-    tcase_add_test(tc, test_parse_partner);
-    tcase_add_test(tc, test_round_trip);
-    tcase_add_test(tc, test_malformed);
-    tcase_add_test(tc, test_pair_rates);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        test_parse_partner,
+        test_round_trip,
+        test_malformed,
+        test_pair_rates,
+    };
+    return check_main("live_pack", tests, sizeof tests / sizeof tests[0]);
 }

@@ -6,6 +6,7 @@
 #include "generate.h"
 #include "perf.h"
 #include "trace.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <math.h>
@@ -269,20 +270,15 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("model");
-    TCase *tc = tcase_create("inputs");
-    tcase_add_test(tc, cluster_spec);
-    tcase_add_test(tc, cluster_json);
-    tcase_add_test(tc, table_lookups);
-    tcase_add_test(tc, real_tables);
-    tcase_add_test(tc, trace_quirks);
-    tcase_add_test(tc, trace_errors);
-    tcase_add_test(tc, generator_mix);
-    tcase_add_test(tc, generator_deterministic);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        cluster_spec,
+        cluster_json,
+        table_lookups,
+        real_tables,
+        trace_quirks,
+        trace_errors,
+        generator_mix,
+        generator_deterministic,
+    };
+    return check_main("model", tests, sizeof tests / sizeof tests[0]);
 }

@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "engine_fixture.h"
 #include "perf_pollux.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <math.h>
@@ -444,21 +445,16 @@ END_TEST
 
 int main(void)
 {
-    Suite *su = suite_create("perf_models");
-    TCase *tc = tcase_create("pollux");
-    tcase_add_test(tc, pollux_backend_hand_values);
-    tcase_add_test(tc, pollux_monotone);
-    tcase_add_test(tc, pollux_bad_catalog);
-    tcase_add_test(tc, engine_pollux_epochs);
-    tcase_add_test(tc, alone_finishes_at_duration);
-    tcase_add_test(tc, engine_gns_boundaries);
-    tcase_add_test(tc, adapt_schedules);
-    tcase_add_test(tc, suspend_resume);
-    suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        pollux_backend_hand_values,
+        pollux_monotone,
+        pollux_bad_catalog,
+        engine_pollux_epochs,
+        alone_finishes_at_duration,
+        engine_gns_boundaries,
+        adapt_schedules,
+        suspend_resume,
+    };
+    const check_opts_t opts = {.nofork = 1};
+    return check_main_opts("perf_models", tests, sizeof tests / sizeof tests[0], &opts);
 }

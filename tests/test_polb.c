@@ -10,6 +10,7 @@
 #include "policies/idmap.h"
 #include "policies/policy.h"
 #include "traces/trace.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <math.h>
@@ -60,7 +61,7 @@ static void fx_init(fx_t *f, int n_nodes, const int *node_gpus)
     f->rate[0] = 1.0;
     for (int i = 0; i < MAXG; i++)
         f->holder[i] = -1;
-    f->perf = (view_perf_t){f, fx_tput, NULL};
+    f->perf = (view_perf_t){.ctx = f, .throughput = fx_tput};
     f->v.n_types = 1;
     f->v.types = f->types;
     f->v.n_nodes = n_nodes;
@@ -767,9 +768,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(suite(), 0);
 }

@@ -10,6 +10,7 @@
  * The expected numbers are worked out by hand in the comments. */
 #include "policies/placement.h"
 #include "policies/policy.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <math.h>
@@ -63,7 +64,7 @@ static void fx_init(fx_t *f, int n_types, const int *gpus)
         f->types[t] = (view_gpu_type_t){names[t], gpus[t], gpus[t], 16.0};
         for (int k = 0; k < 2; k++) {
             int g = gpus[t] / 2 + (k == 0 ? gpus[t] % 2 : 0);
-            f->nodes[f->v.n_nodes++] = (view_node_t){t, g, id, 0, 1};
+            f->nodes[f->v.n_nodes++] = (view_node_t){.type = t, .gpus = g, .first_gpu = id, .rack = 0, .up = 1};
             id += g;
         }
         for (int w = 0; w < MAXW; w++)
@@ -71,7 +72,7 @@ static void fx_init(fx_t *f, int n_types, const int *gpus)
     }
     for (int i = 0; i < 32; i++)
         f->holder[i] = -1;
-    f->perf = (view_perf_t){f, fx_tput, fx_pair};
+    f->perf = (view_perf_t){.ctx = f, .throughput = fx_tput, .pair_throughput = fx_pair};
     f->users[0] = "alice";
     f->users[1] = "bob";
     f->v.n_users = 2;
@@ -638,23 +639,18 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("polc");
-    TCase *tc = tcase_create("core");
-    tcase_add_test(tc, themis_offers_worst_rho);
-    tcase_add_test(tc, themis_auction_and_lease);
-    tcase_add_test(tc, themis_estimates_without_oracle);
-    tcase_add_test(tc, gandiva_fair_tickets_2_to_1);
-    tcase_add_test(tc, gandiva_fair_trades_fast_for_slow);
-    tcase_add_test(tc, gandiva_fair_per_job);
-    tcase_add_test(tc, gandiva_packs_gaining_pairs);
-    tcase_add_test(tc, gandiva_unpacks_losing_pair);
-    tcase_add_test(tc, placement_consolidates);
-    tcase_add_test(tc, themis_bids_at_placement);
-    tcase_add_test(tc, bad_params_rejected);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        themis_offers_worst_rho,
+        themis_auction_and_lease,
+        themis_estimates_without_oracle,
+        gandiva_fair_tickets_2_to_1,
+        gandiva_fair_trades_fast_for_slow,
+        gandiva_fair_per_job,
+        gandiva_packs_gaining_pairs,
+        gandiva_unpacks_losing_pair,
+        placement_consolidates,
+        themis_bids_at_placement,
+        bad_params_rejected,
+    };
+    return check_main("polc", tests, sizeof tests / sizeof tests[0]);
 }

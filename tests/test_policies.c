@@ -6,6 +6,7 @@
  * mechanism enforces (capacity per type, a job at most once, rigid counts,
  * explicit GPU ids on up nodes of the right type, each given once). */
 #include "policies/policy.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <math.h>
@@ -625,9 +626,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run_suite(suite(), 0);
 }

@@ -3,6 +3,7 @@
  * error on the real Pollux profiles (../shared/data/pollux/profiles, skipped
  * when absent; the median relative errors are printed). */
 #include "pollux_model.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <gsl/gsl_errno.h>
@@ -133,18 +134,12 @@ END_TEST
 int main(void)
 {
     gsl_set_error_handler_off();
-    Suite *su = suite_create("pollux");
-    TCase *tc = tcase_create("model");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, formulas);
-    tcase_add_test(tc, fit_recovers);
-    tcase_add_test(tc, fit_rejects_bad);
-    tcase_add_test(tc, real_profiles);
-    suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        formulas,
+        fit_recovers,
+        fit_rejects_bad,
+        real_profiles,
+    };
+    const check_opts_t opts = {.timeout_s = 120, .nofork = 1};
+    return check_main_opts("pollux", tests, sizeof tests / sizeof tests[0], &opts);
 }

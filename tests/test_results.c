@@ -4,6 +4,7 @@
 #include "merge.h"
 #include "results.h"
 #include "store.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <math.h>
@@ -278,18 +279,13 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("results");
-    TCase *tc = tcase_create("core");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, load_all_and_filtered);
-    tcase_add_test(tc, load_errors);
-    tcase_add_test(tc, groups_means_and_ci);
-    tcase_add_test(tc, formats);
-    tcase_add_test(tc, merge_two);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        load_all_and_filtered,
+        load_errors,
+        groups_means_and_ci,
+        formats,
+        merge_two,
+    };
+    const check_opts_t opts = {.setup = setup, .teardown = teardown};
+    return check_main_opts("results", tests, sizeof tests / sizeof tests[0], &opts);
 }

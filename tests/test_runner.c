@@ -2,6 +2,7 @@
  * progress lines, the -j bound, and a program that cannot be run. Children
  * are /bin/sh scripts (the pool execs any program, not only mlsched). */
 #include "runner.h"
+#include "check_main.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -94,15 +95,10 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("runner");
-    TCase *tc = tcase_create("core");
-    tcase_add_test(tc, statuses_and_output);
-    tcase_add_test(tc, capture_and_missing_program);
-    tcase_add_test(tc, progress_lines);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    const TTest *const tests[] = {
+        statuses_and_output,
+        capture_and_missing_program,
+        progress_lines,
+    };
+    return check_main("runner", tests, sizeof tests / sizeof tests[0]);
 }
