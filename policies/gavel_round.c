@@ -32,6 +32,7 @@ struct gr_state {
     double reset_time;  /* time of the last recompute */
     int64_t *alloc_ids; /* sorted active job ids at the last recompute */
     int n_alloc_ids;
+    long alloc_batch_changes; /* the active jobs' batch changes then, summed */
     gr_last_t *last; /* what the previous fill scheduled */
     int n_last;
     double last_call; /* NAN before the first call */
@@ -94,6 +95,14 @@ static int64_t *sorted_ids(const view_t *v)
     return ids;
 }
 
+static long batch_changes(const view_t *v)
+{
+    long n = 0;
+    for (int j = 0; j < v->n_jobs; j++)
+        n += v->jobs[j].batch_changes;
+    return n;
+}
+
 int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
 {
     if (!s->have_alloc)
@@ -102,6 +111,8 @@ int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
         return 0;
     if (s->n_alloc_ids != v->n_jobs)
         return 1;
+    if (batch_changes(v) != s->alloc_batch_changes)
+        return 1; /* same jobs: a sum that moved means some batch changed */
     int64_t *ids = sorted_ids(v);
     int same = v->n_jobs == 0 ||
                memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
@@ -128,6 +139,7 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
     free(s->alloc_ids);
     s->alloc_ids = sorted_ids(v);
     s->n_alloc_ids = v->n_jobs;
+    s->alloc_batch_changes = batch_changes(v);
     s->have_alloc = 1;
     s->reset_time = v->now;
     s->n_last = 0; /* rows were replaced: nothing to credit */

@@ -16,8 +16,10 @@
  *     first (the mechanism then keeps them on their GPUs: lease extension),
  *     new ones by GPU count descending (large jobs placed first);
  *   - the allocation is recomputed only when the set of active jobs changed
- *     (an arrival or a completion) and at least `min_interval` seconds have
- *     passed since the last recompute (Gavel: 1920 s).
+ *     (an arrival or a completion) or a job changed its batch (dynamic
+ *     adaptation: its throughput changed; Shockwave's scheduler sets
+ *     _need_to_update_allocation then too), and at least `min_interval`
+ *     seconds have passed since the last recompute (Gavel: 1920 s).
  * Time received is credited from the module's own memory of what it
  * scheduled at its previous call (now - previous call, to that row and type).
  * One departure from Gavel: jobs that arrived after the last recompute (no
@@ -42,8 +44,9 @@ void gr_destroy(gr_state_t *s);
 
 /* Credits the time since the previous call to the rows scheduled then. */
 void gr_begin(gr_state_t *s, const view_t *v);
-/* 1 when no allocation exists yet, or the set of active jobs changed since
- * the last recompute and at least min_interval s have passed. */
+/* 1 when no allocation exists yet, or the set of active jobs or the batch of
+ * one changed since the last recompute and at least min_interval s have
+ * passed. */
 int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval);
 /* A new allocation: n_rows rows, each one job (jobs[r][1] = -1) or a pair,
  * as indices into v->jobs, with x[r * n_types + t]. Resets received time. */

@@ -105,7 +105,10 @@ static const policy_ops_t table[] = {
     {"allox", "Le et al., EuroSys 2020 (AlloX); as run by Gavel and Shockwave",
      "min-cost matching of waiting jobs to (GPU type, queue position) via GLPK; non-preemptive",
      "alpha=0.2: fairness knob, match only the max(alpha*m, free GPUs) longest-waiting jobs; "
-     "solver=flow: GLPK min-cost flow on integer-scaled costs, or simplex (the exact LP)",
+     "solver=flow: GLPK min-cost flow on integer-scaled costs, or simplex (the exact LP); "
+     "mechanism=own: non-preemptive, or gavel (the matching as an allocation for Gavel's "
+     "rounds, as Gavel's and Shockwave's simulators run it; preemptive); "
+     "recompute_interval=1920 (mechanism=gavel)",
      1, MLS_CADENCE_ROUNDS, ENTRY(allox)},
 };
 
