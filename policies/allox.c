@@ -85,8 +85,8 @@ typedef struct allox_mem {
 
 typedef struct allox_state {
     double alpha;
-    int simplex;     /* solver=simplex: the exact LP instead of the scaled flow */
-    idle_key_t idle; /* m = -1: none */
+    int simplex;       /* solver=simplex: the exact LP instead of the scaled flow */
+    idle_key_t idle;   /* m = -1: none */
     gr_state_t *round; /* mechanism=gavel: Gavel's rounds; NULL: AlloX's own */
     double interval;   /* mechanism=gavel: least seconds between recomputes */
     allox_mem_t *mem;  /* mechanism=gavel: sorted by id */
@@ -135,8 +135,7 @@ static void key_set(idle_key_t *k, const view_t *v, const int *jobs, int m, cons
 
 int allox_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"alpha", "solver", "mechanism", "recompute_interval",
-                                        NULL};
+    static const char *const known[] = {"alpha", "solver", "mechanism", "recompute_interval", NULL};
     *state = NULL;
     if (policy_args_check(args, known, "allox", err, errlen))
         return -1;
@@ -355,11 +354,11 @@ static const double *mem_x(const allox_state_t *s, int64_t id, int n_types)
 
 /* The allocation x (n_jobs x n_types) from the matching of the jobs without
  * a whole allocation, as Gavel's AlloXPolicy.get_allocation computes it. */
-static int gavel_allocation(allox_state_t *s, const view_t *v, double *x, char *err,
-                            size_t errlen)
+static int gavel_allocation(allox_state_t *s, const view_t *v, double *x, char *err, size_t errlen)
 {
     int T = v->n_types, J = v->n_jobs, rc = 0;
-    int *workers = pu_alloc((size_t)T, sizeof *workers), *order = pu_alloc((size_t)J, sizeof *order);
+    int *workers = pu_alloc((size_t)T, sizeof *workers),
+        *order = pu_alloc((size_t)J, sizeof *order);
     int *unalloc = pu_alloc((size_t)J, sizeof *unalloc), m = 0, n = 0;
     for (int t = 0; t < T; t++)
         workers[t] = v->types[t].total_gpus;
@@ -425,8 +424,7 @@ static void remember(allox_state_t *s, const view_t *v, const double *x)
     qsort(s->mem, (size_t)s->n_mem, sizeof *s->mem, cmp_mem);
 }
 
-static int gavel_schedule(allox_state_t *s, const view_t *v, plan_t *plan, char *err,
-                          size_t errlen)
+static int gavel_schedule(allox_state_t *s, const view_t *v, plan_t *plan, char *err, size_t errlen)
 {
     gr_begin(s->round, v);
     if (gr_need_recompute(s->round, v, s->interval)) {

@@ -33,7 +33,7 @@ struct gr_state {
     int64_t *alloc_ids; /* sorted active job ids at the last recompute */
     int n_alloc_ids;
     long alloc_batch_changes; /* the active jobs' batch changes then, summed */
-    gr_last_t *last; /* what the previous fill scheduled */
+    gr_last_t *last;          /* what the previous fill scheduled */
     int n_last;
     double last_call; /* NAN before the first call */
     gsl_rng *rng;     /* type-order shuffles, seeded from the view at first use */
@@ -114,8 +114,7 @@ int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
     if (batch_changes(v) != s->alloc_batch_changes)
         return 1; /* same jobs: a sum that moved means some batch changed */
     int64_t *ids = sorted_ids(v);
-    int same = v->n_jobs == 0 ||
-               memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
+    int same = v->n_jobs == 0 || memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
     free(ids);
     return !same;
 }

@@ -12,8 +12,8 @@ typedef struct model_info {
 } model_info_t;
 
 static const model_info_t models[] = {
-    {"ResNet-18", 50000, 256},  {"ResNet-50", 100000, 128},        {"Transformer", 10000, 128},
-    {"LM", 59675, 80},          {"Recommendation", 117907, 8192},
+    {"ResNet-18", 50000, 256}, {"ResNet-50", 100000, 128},       {"Transformer", 10000, 128},
+    {"LM", 59675, 80},         {"Recommendation", 117907, 8192},
 };
 
 static size_t model_len(const char *workload)
@@ -80,22 +80,38 @@ typedef struct gns_rule {
 } gns_rule_t;
 
 static const gns_rule_t gns_rules[] = {
-    {"ResNet-18", 16, 1, {31, 41, 51, 71}},   {"ResNet-18", 16, 2, {21, 31, 91, 111}},
-    {"ResNet-18", 16, 4, {11, 21, 81, 91}},   {"ResNet-18", 32, 1, {21, 31, 51, 0}},
-    {"ResNet-18", 32, 2, {11, 21, 41, 0}},    {"ResNet-18", 32, 4, {21, 31, 61, 0}},
-    {"ResNet-18", 64, 1, {11, 31, 0, 0}},     {"ResNet-18", 64, 2, {21, 41, 0, 0}},
-    {"ResNet-18", 64, 4, {11, 61, 0, 0}},     {"ResNet-18", 128, 1, {11, 0, 0, 0}},
-    {"ResNet-18", 128, 2, {41, 0, 0, 0}},     {"ResNet-18", 128, 4, {11, 0, 0, 0}},
-    {"ResNet-50", 32, 2, {101, 111, 0, 0}},   {"ResNet-50", 32, 4, {131, 221, 0, 0}},
-    {"ResNet-50", 64, 1, {101, 0, 0, 0}},     {"ResNet-50", 64, 2, {81, 0, 0, 0}},
-    {"ResNet-50", 64, 4, {191, 0, 0, 0}},     {"LM", 5, 1, {31, 41, 61, 71}},
-    {"LM", 5, 2, {31, 51, 61, 71}},           {"LM", 5, 4, {11, 31, 71, 91}},
-    {"LM", 10, 1, {11, 21, 41, 0}},           {"LM", 10, 2, {11, 31, 41, 0}},
-    {"LM", 10, 4, {11, 31, 61, 0}},           {"LM", 20, 1, {11, 41, 0, 0}},
-    {"LM", 20, 2, {31, 41, 0, 0}},            {"LM", 20, 4, {11, 61, 0, 0}},
-    {"LM", 40, 1, {11, 0, 0, 0}},             {"LM", 40, 2, {11, 0, 0, 0}},
-    {"LM", 40, 4, {61, 0, 0, 0}},             {"Recommendation", 512, 1, {21, 41, 71, 91}},
-    {"Recommendation", 1024, 1, {21, 51, 91, 0}}, {"Recommendation", 2048, 1, {21, 41, 0, 0}},
+    {"ResNet-18", 16, 1, {31, 41, 51, 71}},
+    {"ResNet-18", 16, 2, {21, 31, 91, 111}},
+    {"ResNet-18", 16, 4, {11, 21, 81, 91}},
+    {"ResNet-18", 32, 1, {21, 31, 51, 0}},
+    {"ResNet-18", 32, 2, {11, 21, 41, 0}},
+    {"ResNet-18", 32, 4, {21, 31, 61, 0}},
+    {"ResNet-18", 64, 1, {11, 31, 0, 0}},
+    {"ResNet-18", 64, 2, {21, 41, 0, 0}},
+    {"ResNet-18", 64, 4, {11, 61, 0, 0}},
+    {"ResNet-18", 128, 1, {11, 0, 0, 0}},
+    {"ResNet-18", 128, 2, {41, 0, 0, 0}},
+    {"ResNet-18", 128, 4, {11, 0, 0, 0}},
+    {"ResNet-50", 32, 2, {101, 111, 0, 0}},
+    {"ResNet-50", 32, 4, {131, 221, 0, 0}},
+    {"ResNet-50", 64, 1, {101, 0, 0, 0}},
+    {"ResNet-50", 64, 2, {81, 0, 0, 0}},
+    {"ResNet-50", 64, 4, {191, 0, 0, 0}},
+    {"LM", 5, 1, {31, 41, 61, 71}},
+    {"LM", 5, 2, {31, 51, 61, 71}},
+    {"LM", 5, 4, {11, 31, 71, 91}},
+    {"LM", 10, 1, {11, 21, 41, 0}},
+    {"LM", 10, 2, {11, 31, 41, 0}},
+    {"LM", 10, 4, {11, 31, 61, 0}},
+    {"LM", 20, 1, {11, 41, 0, 0}},
+    {"LM", 20, 2, {31, 41, 0, 0}},
+    {"LM", 20, 4, {11, 61, 0, 0}},
+    {"LM", 40, 1, {11, 0, 0, 0}},
+    {"LM", 40, 2, {11, 0, 0, 0}},
+    {"LM", 40, 4, {61, 0, 0, 0}},
+    {"Recommendation", 512, 1, {21, 41, 71, 91}},
+    {"Recommendation", 1024, 1, {21, 51, 91, 0}},
+    {"Recommendation", 2048, 1, {21, 41, 0, 0}},
     {"Recommendation", 4096, 1, {41, 0, 0, 0}},
 };
 
@@ -108,8 +124,7 @@ static const gns_rule_t *find_gns_rule(const char *workload, int batch, int gpus
     return NULL;
 }
 
-int adapt_batch_at(mls_adapt_mode_t mode, const char *workload, int init_batch, int gpus,
-                   int epoch)
+int adapt_batch_at(mls_adapt_mode_t mode, const char *workload, int init_batch, int gpus, int epoch)
 {
     const model_info_t *m = find_model(workload);
     if (!m || mode == ADAPT_STATIC || init_batch <= 0 || init_batch >= m->cap)
