@@ -56,7 +56,9 @@
  * for most). Gavel's mechanism (gavel_round.c) then runs the rows by
  * priority = allocation / share received each round, and fills leftover GPUs
  * with jobs of allocation 0, least served first, so jobs are preempted
- * (Shockwave's pickles show 540 preemptions over 80 of its 120 jobs). */
+ * (Shockwave's pickles show 540 preemptions over 80 of its 120 jobs).
+ * new_jobs=wait: jobs that arrived since the last recompute wait for the
+ * next one (Gavel's placement, see gavel_round.h). */
 #include "gavel_lp.h"
 #include "gavel_round.h"
 #include "policies.h"
@@ -135,7 +137,8 @@ static void key_set(idle_key_t *k, const view_t *v, const int *jobs, int m, cons
 
 int allox_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"alpha", "solver", "mechanism", "recompute_interval", NULL};
+    static const char *const known[] = {"alpha",    "solver", "mechanism", "recompute_interval",
+                                        "new_jobs", NULL};
     *state = NULL;
     if (policy_args_check(args, known, "allox", err, errlen))
         return -1;
@@ -159,10 +162,14 @@ int allox_create(void **state, const policy_args_t *args, char *err, size_t errl
     double interval;
     if (policy_arg_double(args, "recompute_interval", 1920.0, &interval, err, errlen))
         return -1;
-    if (strcmp(mech, "gavel") != 0 && policy_arg_str(args, "recompute_interval", NULL)) {
-        snprintf(err, errlen, "allox: recompute_interval needs mechanism=gavel");
+    if (strcmp(mech, "gavel") != 0 && (policy_arg_str(args, "recompute_interval", NULL) ||
+                                       policy_arg_str(args, "new_jobs", NULL))) {
+        snprintf(err, errlen, "allox: recompute_interval and new_jobs need mechanism=gavel");
         return -1;
     }
+    int wait;
+    if (gr_new_jobs_arg(args, "allox", &wait, err, errlen))
+        return -1;
     if (!(interval >= 0)) {
         snprintf(err, errlen, "allox: recompute_interval must be >= 0 (got %g)", interval);
         return -1;
@@ -172,8 +179,10 @@ int allox_create(void **state, const policy_args_t *args, char *err, size_t errl
     s->simplex = strcmp(solver, "simplex") == 0;
     s->idle.m = -1;
     s->interval = interval;
-    if (strcmp(mech, "gavel") == 0)
+    if (strcmp(mech, "gavel") == 0) {
         s->round = gr_create();
+        gr_set_new_jobs_wait(s->round, wait);
+    }
     *state = s;
     return 0;
 }

@@ -35,9 +35,27 @@ struct gr_state {
     long alloc_batch_changes; /* the active jobs' batch changes then, summed */
     gr_last_t *last;          /* what the previous fill scheduled */
     int n_last;
-    double last_call; /* NAN before the first call */
-    gsl_rng *rng;     /* type-order shuffles, seeded from the view at first use */
+    double last_call;  /* NAN before the first call */
+    int new_jobs_wait; /* jobs without a row hold their GPUs idle (Gavel's placement) */
+    gsl_rng *rng;      /* type-order shuffles, seeded from the view at first use */
 };
+
+int gr_new_jobs_arg(const policy_args_t *args, const char *policy, int *wait, char *err,
+                    size_t errlen)
+{
+    const char *val = policy_arg_str(args, "new_jobs", "run");
+    if (strcmp(val, "run") != 0 && strcmp(val, "wait") != 0) {
+        snprintf(err, errlen, "%s: new_jobs must be run or wait (got %s)", policy, val);
+        return -1;
+    }
+    *wait = strcmp(val, "wait") == 0;
+    return 0;
+}
+
+void gr_set_new_jobs_wait(gr_state_t *s, int wait)
+{
+    s->new_jobs_wait = wait;
+}
 
 gr_state_t *gr_create(void)
 {
@@ -341,6 +359,8 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
             if (b >= 0)
                 taken[b] = 1;
             room.room[t] -= g;
+            if (e->row < 0 && s->new_jobs_wait)
+                continue; /* chosen, but Gavel's placement gives it no workers */
             ch[n_ch++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
         }
     }

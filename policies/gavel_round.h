@@ -22,9 +22,12 @@
  *     seconds have passed since the last recompute (Gavel: 1920 s).
  * Time received is credited from the module's own memory of what it
  * scheduled at its previous call (now - previous call, to that row and type).
- * One departure from Gavel: jobs that arrived after the last recompute (no
- * row yet) may take leftover GPUs at priority 0; Gavel's placement gives
- * them workers only if they already held some.
+ * One departure from Gavel by default: jobs that arrived after the last
+ * recompute (no row yet) may take leftover GPUs at priority 0. Gavel's
+ * placement (and Shockwave's, scheduler.py _schedule_jobs_on_workers: a job
+ * not in the allocation is skipped) gives them no workers: its selection
+ * counts them against the free GPUs and then leaves those GPUs idle, so they
+ * wait for the next recompute; gr_set_new_jobs_wait(s, 1) does that.
  *
  * Usage per schedule() call: gr_begin (credits the last round), then, when
  * gr_need_recompute says so, the policy computes X and hands it over with
@@ -40,6 +43,12 @@ typedef struct gr_state gr_state_t;
 #define GR_NEW_PRIORITY 1e9
 
 gr_state_t *gr_create(void);
+/* The policy parameter new_jobs=run|wait (default run) into *wait; -1 with
+ * err set when it is neither. */
+int gr_new_jobs_arg(const policy_args_t *args, const char *policy, int *wait, char *err,
+                    size_t errlen);
+/* wait = 1: jobs without an allocation row never run (Gavel's placement). */
+void gr_set_new_jobs_wait(gr_state_t *s, int wait);
 void gr_destroy(gr_state_t *s);
 
 /* Credits the time since the previous call to the rows scheduled then. */

@@ -21,9 +21,9 @@ mkdir -p "$(dirname "$DB")"
 for p in min-total-duration finish-time-fairness max-min-fairness allox max-sum-throughput-perf \
     gandiva-fair; do
     case $p in
-    allox) params="-P mechanism=gavel -P recompute_interval=1000" ;;
+    allox) params="-P mechanism=gavel -P recompute_interval=1000 -P new_jobs=wait" ;;
     gandiva-fair) params="" ;;
-    *) params="-P recompute_interval=1000" ;;
+    *) params="-P recompute_interval=1000 -P new_jobs=wait" ;;
     esac
     # shellcheck disable=SC2086 # params are separate words
     "$MLSCHED" simulate --trace results/sw120.csv --cluster "${CLUSTER:-v100=1x32}" \

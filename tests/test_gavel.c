@@ -679,6 +679,44 @@ START_TEST(round_recompute_on_batch_change)
 }
 END_TEST
 
+START_TEST(round_new_jobs_wait)
+{
+    /* Two GPUs, A allocated at t = 0; B arrives before the next recompute
+     * may happen. By default B takes the idle GPU at priority 0; with
+     * new_jobs=wait (Gavel's and Shockwave's placement) it waits, the GPU
+     * idles, and B runs once the allocation is recomputed. */
+    for (int wait = 0; wait < 2; wait++) {
+        fx_t f;
+        const int gpus[1] = {2};
+        fx_init(&f, 1, gpus);
+        int A = fx_job(&f, 1, 1e6, 1, 0);
+        const policy_ops_t *ops = policy_find("max-min-fairness");
+        const char *k[] = {"recompute_interval", "new_jobs"}, *val[] = {"1000", "wait"};
+        policy_args_t args = {wait ? 2 : 1, k, val};
+        void *st;
+        char err[256];
+        ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
+        plan_t p;
+        plan_init(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        fx_apply(&f, &p);
+        int B = fx_job(&f, 1, 1e6, 1, 0);
+        f.v.now = 360;
+        plan_clear(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, A), 0);
+        ck_assert_int_eq(type_of(&p, B), wait ? -1 : 0);
+        fx_apply(&f, &p);
+        f.v.now = 1080;
+        plan_clear(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, B), 0);
+        plan_free(&p);
+        ops->destroy(st);
+    }
+}
+END_TEST
+
 START_TEST(policies_run_every_lp)
 {
     /* Every LP policy decides on a small mixed case without error and fills
@@ -734,6 +772,8 @@ START_TEST(bad_params_rejected)
     ck_assert(create_fails("allox", "alpha", "nan"));
     ck_assert(create_fails("allox", "recompute_interval", "10")); /* needs mechanism=gavel */
     ck_assert(create_fails("allox", "mechanism", "lottery"));
+    ck_assert(create_fails("allox", "new_jobs", "wait")); /* needs mechanism=gavel */
+    ck_assert(create_fails("max-min-fairness", "new_jobs", "soon"));
     ck_assert(!create_fails("allox", "alpha", "0.5"));
     ck_assert(create_fails("allox", "solver", "hungarian"));
     ck_assert(!create_fails("allox", "solver", "simplex"));
@@ -763,6 +803,7 @@ int main(void)
     tcase_add_test(tc, allox_matching_hand_solved);
     tcase_add_test(tc, allox_gavel_mechanism_preempts);
     tcase_add_test(tc, round_recompute_on_batch_change);
+    tcase_add_test(tc, round_new_jobs_wait);
     tcase_add_test(tc, policies_run_every_lp);
     tcase_add_test(tc, bad_params_rejected);
     suite_add_tcase(s, tc);
