@@ -58,7 +58,8 @@
  * with jobs of allocation 0, least served first, so jobs are preempted
  * (Shockwave's pickles show 540 preemptions over 80 of its 120 jobs).
  * new_jobs=wait: jobs that arrived since the last recompute wait for the
- * next one (Gavel's placement, see gavel_round.h). */
+ * next one (Gavel's placement); received_start=half_round: the priorities
+ * of Gavel's code (see gavel_round.h). */
 #include "gavel_lp.h"
 #include "gavel_round.h"
 #include "policies.h"
@@ -137,8 +138,8 @@ static void key_set(idle_key_t *k, const view_t *v, const int *jobs, int m, cons
 
 int allox_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"alpha",    "solver", "mechanism", "recompute_interval",
-                                        "new_jobs", NULL};
+    static const char *const known[] = {
+        "alpha", "solver", "mechanism", "recompute_interval", "new_jobs", "received_start", NULL};
     *state = NULL;
     if (policy_args_check(args, known, "allox", err, errlen))
         return -1;
@@ -162,13 +163,15 @@ int allox_create(void **state, const policy_args_t *args, char *err, size_t errl
     double interval;
     if (policy_arg_double(args, "recompute_interval", 1920.0, &interval, err, errlen))
         return -1;
-    if (strcmp(mech, "gavel") != 0 && (policy_arg_str(args, "recompute_interval", NULL) ||
-                                       policy_arg_str(args, "new_jobs", NULL))) {
-        snprintf(err, errlen, "allox: recompute_interval and new_jobs need mechanism=gavel");
+    if (strcmp(mech, "gavel") != 0 &&
+        (policy_arg_str(args, "recompute_interval", NULL) ||
+         policy_arg_str(args, "new_jobs", NULL) || policy_arg_str(args, "received_start", NULL))) {
+        snprintf(err, errlen,
+                 "allox: recompute_interval, new_jobs and received_start need mechanism=gavel");
         return -1;
     }
-    int wait;
-    if (gr_new_jobs_arg(args, "allox", &wait, err, errlen))
+    gr_opts_t opts;
+    if (gr_opts_parse(args, "allox", &opts, err, errlen))
         return -1;
     if (!(interval >= 0)) {
         snprintf(err, errlen, "allox: recompute_interval must be >= 0 (got %g)", interval);
@@ -181,7 +184,7 @@ int allox_create(void **state, const policy_args_t *args, char *err, size_t errl
     s->interval = interval;
     if (strcmp(mech, "gavel") == 0) {
         s->round = gr_create();
-        gr_set_new_jobs_wait(s->round, wait);
+        gr_set_opts(s->round, &opts);
     }
     *state = s;
     return 0;

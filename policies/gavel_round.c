@@ -35,26 +35,32 @@ struct gr_state {
     long alloc_batch_changes; /* the active jobs' batch changes then, summed */
     gr_last_t *last;          /* what the previous fill scheduled */
     int n_last;
-    double last_call;  /* NAN before the first call */
-    int new_jobs_wait; /* jobs without a row hold their GPUs idle (Gavel's placement) */
-    gsl_rng *rng;      /* type-order shuffles, seeded from the view at first use */
+    double last_call; /* NAN before the first call */
+    gr_opts_t opts;
+    gsl_rng *rng; /* type-order shuffles, seeded from the view at first use */
 };
 
-int gr_new_jobs_arg(const policy_args_t *args, const char *policy, int *wait, char *err,
-                    size_t errlen)
+int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
+                  size_t errlen)
 {
-    const char *val = policy_arg_str(args, "new_jobs", "run");
-    if (strcmp(val, "run") != 0 && strcmp(val, "wait") != 0) {
-        snprintf(err, errlen, "%s: new_jobs must be run or wait (got %s)", policy, val);
+    const char *nj = policy_arg_str(args, "new_jobs", "run");
+    const char *rs = policy_arg_str(args, "received_start", "zero");
+    if (strcmp(nj, "run") != 0 && strcmp(nj, "wait") != 0) {
+        snprintf(err, errlen, "%s: new_jobs must be run or wait (got %s)", policy, nj);
         return -1;
     }
-    *wait = strcmp(val, "wait") == 0;
+    if (strcmp(rs, "zero") != 0 && strcmp(rs, "half_round") != 0) {
+        snprintf(err, errlen, "%s: received_start must be zero or half_round (got %s)", policy, rs);
+        return -1;
+    }
+    o->new_jobs_wait = strcmp(nj, "wait") == 0;
+    o->half_round = strcmp(rs, "half_round") == 0;
     return 0;
 }
 
-void gr_set_new_jobs_wait(gr_state_t *s, int wait)
+void gr_set_opts(gr_state_t *s, const gr_opts_t *o)
 {
-    s->new_jobs_wait = wait;
+    s->opts = *o;
 }
 
 gr_state_t *gr_create(void)
@@ -251,7 +257,9 @@ static int build_queue(gr_state_t *s, const view_t *v, const id_idx_t *map, int 
         double x = t < s->n_types ? row->x[t] : 0.0;
         double recv = t < s->n_types ? row->recv[t] : 0.0;
         double prio = 0.0;
-        if (x > 0)
+        if (x > 0 && s->opts.half_round) /* the share's denominator is common to all rows */
+            prio = x / (recv + v->round_len / 2);
+        else if (x > 0)
             prio = recv > 0 && elapsed > 0 ? x / (recv / elapsed) : x * GR_NEW_PRIORITY;
         if (t < s->n_types)
             row->prio[t] = prio;
@@ -359,7 +367,7 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
             if (b >= 0)
                 taken[b] = 1;
             room.room[t] -= g;
-            if (e->row < 0 && s->new_jobs_wait)
+            if (e->row < 0 && s->opts.new_jobs_wait)
                 continue; /* chosen, but Gavel's placement gives it no workers */
             ch[n_ch++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
         }

@@ -27,7 +27,14 @@
  * placement (and Shockwave's, scheduler.py _schedule_jobs_on_workers: a job
  * not in the allocation is skipped) gives them no workers: its selection
  * counts them against the free GPUs and then leaves those GPUs idle, so they
- * wait for the next recompute; gr_set_new_jobs_wait(s, 1) does that.
+ * wait for the next recompute; new_jobs=wait does that.
+ * A second one: Gavel's code (and Shockwave's, scheduler.py add_job and
+ * _reset_time_run_so_far) starts every job's received time on each type at
+ * half a round when it arrives and at each recompute, and the type's total
+ * at the sum of those, so the share is never 0 and the X * 1e9 rule never
+ * fires for a single job: priority is X / (received + round / 2) over a
+ * denominator common to every row. received_start=half_round does that
+ * (received_start=zero, the default, is the paper's rule above).
  *
  * Usage per schedule() call: gr_begin (credits the last round), then, when
  * gr_need_recompute says so, the policy computes X and hands it over with
@@ -43,12 +50,18 @@ typedef struct gr_state gr_state_t;
 #define GR_NEW_PRIORITY 1e9
 
 gr_state_t *gr_create(void);
-/* The policy parameter new_jobs=run|wait (default run) into *wait; -1 with
- * err set when it is neither. */
-int gr_new_jobs_arg(const policy_args_t *args, const char *policy, int *wait, char *err,
-                    size_t errlen);
-/* wait = 1: jobs without an allocation row never run (Gavel's placement). */
-void gr_set_new_jobs_wait(gr_state_t *s, int wait);
+/* Options of the mechanism, from the policy parameters new_jobs=run|wait
+ * (wait: jobs without an allocation row never run, Gavel's placement) and
+ * received_start=zero|half_round (see above). */
+typedef struct gr_opts {
+    int new_jobs_wait;
+    int half_round;
+} gr_opts_t;
+
+/* Parses the options (defaults run, zero); -1 with err set on a bad value. */
+int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
+                  size_t errlen);
+void gr_set_opts(gr_state_t *s, const gr_opts_t *o);
 void gr_destroy(gr_state_t *s);
 
 /* Credits the time since the previous call to the rows scheduled then. */

@@ -9,7 +9,9 @@
 # does not depend on placement; one node gives mlsched the same (CLUSTER=... to
 # use traces/clusters/shockwave-32v100.json, 8 nodes x 4, with the penalty).
 # Shockwave's scheduler recomputes allocations at most every 1000 s (Gavel:
-# 1920) and runs AlloX through Gavel's round mechanism (allox mechanism=gavel).
+# 1920), gives jobs that arrived since then no GPUs (new_jobs=wait), starts
+# every job's received time at half a round (received_start=half_round), and
+# runs AlloX through Gavel's round mechanism (allox mechanism=gavel).
 # Run from the build directory (./mlsched) or set MLSCHED.
 set -eu
 MLSCHED=${MLSCHED:-./mlsched}
@@ -20,10 +22,11 @@ mkdir -p "$(dirname "$DB")"
 "$MLSCHED" trace import --format gavel -o results/sw120.csv "$DATA"/traces/120_*.trace
 for p in min-total-duration finish-time-fairness max-min-fairness allox max-sum-throughput-perf \
     gandiva-fair; do
+    gavel="-P recompute_interval=1000 -P new_jobs=wait -P received_start=half_round"
     case $p in
-    allox) params="-P mechanism=gavel -P recompute_interval=1000 -P new_jobs=wait" ;;
+    allox) params="-P mechanism=gavel $gavel" ;;
     gandiva-fair) params="" ;;
-    *) params="-P recompute_interval=1000 -P new_jobs=wait" ;;
+    *) params=$gavel ;;
     esac
     # shellcheck disable=SC2086 # params are separate words
     "$MLSCHED" simulate --trace results/sw120.csv --cluster "${CLUSTER:-v100=1x32}" \

@@ -717,6 +717,42 @@ START_TEST(round_new_jobs_wait)
 }
 END_TEST
 
+START_TEST(round_received_start_half_round)
+{
+    /* One GPU; min-total-duration gives A (900 units left, rate 1) 0.9 and B
+     * (100) 0.1. Round 1: A first either way. Round 2: by default B has
+     * received nothing and its 0.1 x 1e9 wins; with received_start=half_round
+     * (Gavel's code) A's 0.9 / (360 + 180) beats B's 0.1 / (0 + 180). */
+    for (int half = 0; half < 2; half++) {
+        fx_t f;
+        const int gpus[1] = {1};
+        fx_init(&f, 1, gpus);
+        int A = fx_job(&f, 1, 900, 1, 0), B = fx_job(&f, 1, 100, 1, 0);
+        const policy_ops_t *ops = policy_find("min-total-duration");
+        const char *k[] = {"received_start"}, *val[] = {"half_round"};
+        policy_args_t args = {half, k, val};
+        void *st;
+        char err[256];
+        ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
+        plan_t p;
+        plan_init(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, A), 0);
+        const gr_state_t *rs = gavel_round_state(st);
+        if (half)
+            ck_assert_double_eq_tol(gr_priority(rs, 11, 0), 0.1 / 180, 1e-9);
+        fx_apply(&f, &p);
+        f.v.now = 360;
+        plan_clear(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, A), half ? 0 : -1);
+        ck_assert_int_eq(type_of(&p, B), half ? -1 : 0);
+        plan_free(&p);
+        ops->destroy(st);
+    }
+}
+END_TEST
+
 START_TEST(policies_run_every_lp)
 {
     /* Every LP policy decides on a small mixed case without error and fills
@@ -774,6 +810,8 @@ START_TEST(bad_params_rejected)
     ck_assert(create_fails("allox", "mechanism", "lottery"));
     ck_assert(create_fails("allox", "new_jobs", "wait")); /* needs mechanism=gavel */
     ck_assert(create_fails("max-min-fairness", "new_jobs", "soon"));
+    ck_assert(create_fails("max-min-fairness", "received_start", "one"));
+    ck_assert(create_fails("allox", "received_start", "half_round")); /* mechanism=gavel */
     ck_assert(!create_fails("allox", "alpha", "0.5"));
     ck_assert(create_fails("allox", "solver", "hungarian"));
     ck_assert(!create_fails("allox", "solver", "simplex"));
@@ -804,6 +842,7 @@ int main(void)
     tcase_add_test(tc, allox_gavel_mechanism_preempts);
     tcase_add_test(tc, round_recompute_on_batch_change);
     tcase_add_test(tc, round_new_jobs_wait);
+    tcase_add_test(tc, round_received_start_half_round);
     tcase_add_test(tc, policies_run_every_lp);
     tcase_add_test(tc, bad_params_rejected);
     suite_add_tcase(s, tc);
