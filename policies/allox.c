@@ -38,8 +38,30 @@
  * - Decides at round boundaries (cadence rounds), as in Gavel's simulator.
  *   A matching that started nobody is not solved again while its inputs (the
  *   matched jobs, their remaining work, the free GPUs per type) stay the same:
- *   it would give the same answer. */
+ *   it would give the same answer.
+ *
+ * mechanism=gavel runs AlloX the way Gavel's and Shockwave's simulators do
+ * (policies/allox.py there, AlloXPolicy.get_allocation, fed to Gavel's round
+ * mechanism): the matching is an allocation, recomputed only when jobs
+ * arrived, finished or changed their batch and at least recompute_interval s
+ * (default 1920, Gavel's; Shockwave's scheduler uses 1000) passed since the
+ * last one. A job whose allocation from earlier recomputes sums to 1 (a
+ * 1-GPU job that was first on a worker) keeps it and removes one GPU of
+ * that type from the matching; every other job is matched again, the
+ * max(floor(alpha * m), n) longest-waiting of them against the n GPUs left
+ * (the GPUs that multi-GPU jobs hold are not removed: their allocation is
+ * 1 / GPUs, never 1). The first job on each GPU's queue (highest position
+ * from the end, ties by shortest processing time) gets allocation 1 / its
+ * GPU count on that type; every other job keeps its earlier allocation (0
+ * for most). Gavel's mechanism (gavel_round.c) then runs the rows by
+ * priority = allocation / share received each round, and fills leftover GPUs
+ * with jobs of allocation 0, least served first, so jobs are preempted
+ * (Shockwave's pickles show 540 preemptions over 80 of its 120 jobs).
+ * new_jobs=wait: jobs that arrived since the last recompute wait for the
+ * next one (Gavel's placement); received_start=half_round: the priorities
+ * of Gavel's code (see gavel_round.h). */
 #include "gavel_lp.h"
+#include "gavel_round.h"
 #include "policies.h"
 #include "policy_util.h"
 
@@ -58,10 +80,20 @@ typedef struct idle_key {
     int n_types;
 } idle_key_t;
 
+/* mechanism=gavel: a job's allocation from the earlier recomputes. */
+typedef struct allox_mem {
+    int64_t id;
+    double *x; /* n_types */
+} allox_mem_t;
+
 typedef struct allox_state {
     double alpha;
-    int simplex;     /* solver=simplex: the exact LP instead of the scaled flow */
-    idle_key_t idle; /* m = -1: none */
+    int simplex;       /* solver=simplex: the exact LP instead of the scaled flow */
+    idle_key_t idle;   /* m = -1: none */
+    gr_state_t *round; /* mechanism=gavel: Gavel's rounds; NULL: AlloX's own */
+    double interval;   /* mechanism=gavel: least seconds between recomputes */
+    allox_mem_t *mem;  /* mechanism=gavel: sorted by id */
+    int n_mem, mem_types;
 } allox_state_t;
 
 static void key_clear(idle_key_t *k)
@@ -106,7 +138,8 @@ static void key_set(idle_key_t *k, const view_t *v, const int *jobs, int m, cons
 
 int allox_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"alpha", "solver", NULL};
+    static const char *const known[] = {
+        "alpha", "solver", "mechanism", "recompute_interval", "new_jobs", "received_start", NULL};
     *state = NULL;
     if (policy_args_check(args, known, "allox", err, errlen))
         return -1;
@@ -122,19 +155,59 @@ int allox_create(void **state, const policy_args_t *args, char *err, size_t errl
         snprintf(err, errlen, "allox: solver must be flow or simplex (got %s)", solver);
         return -1;
     }
+    const char *mech = policy_arg_str(args, "mechanism", "own");
+    if (strcmp(mech, "own") != 0 && strcmp(mech, "gavel") != 0) {
+        snprintf(err, errlen, "allox: mechanism must be own or gavel (got %s)", mech);
+        return -1;
+    }
+    double interval;
+    if (policy_arg_double(args, "recompute_interval", 1920.0, &interval, err, errlen))
+        return -1;
+    if (strcmp(mech, "gavel") != 0 &&
+        (policy_arg_str(args, "recompute_interval", NULL) ||
+         policy_arg_str(args, "new_jobs", NULL) || policy_arg_str(args, "received_start", NULL))) {
+        snprintf(err, errlen,
+                 "allox: recompute_interval, new_jobs and received_start need mechanism=gavel");
+        return -1;
+    }
+    gr_opts_t opts;
+    if (gr_opts_parse(args, "allox", &opts, err, errlen))
+        return -1;
+    if (!(interval >= 0)) {
+        snprintf(err, errlen, "allox: recompute_interval must be >= 0 (got %g)", interval);
+        return -1;
+    }
     allox_state_t *s = pu_alloc(1, sizeof *s);
     s->alpha = alpha;
     s->simplex = strcmp(solver, "simplex") == 0;
     s->idle.m = -1;
+    s->interval = interval;
+    if (strcmp(mech, "gavel") == 0) {
+        s->round = gr_create();
+        gr_set_opts(s->round, &opts);
+    }
     *state = s;
     return 0;
+}
+
+static void mem_clear(allox_state_t *s)
+{
+    for (int i = 0; i < s->n_mem; i++)
+        free(s->mem[i].x);
+    free(s->mem);
+    s->mem = NULL;
+    s->n_mem = 0;
 }
 
 void allox_destroy(void *state)
 {
     allox_state_t *s = state;
-    if (s)
+    if (s) {
         key_clear(&s->idle);
+        mem_clear(s);
+        if (s->round)
+            gr_destroy(s->round);
+    }
     free(s);
 }
 
@@ -274,9 +347,126 @@ static int match(const view_t *v, const int *jobs, int m, const int *free_gpus, 
     return rc;
 }
 
+/* ---- mechanism=gavel ------------------------------------------------------ */
+
+static int cmp_mem(const void *pa, const void *pb)
+{
+    int64_t a = ((const allox_mem_t *)pa)->id, b = ((const allox_mem_t *)pb)->id;
+    return (a > b) - (a < b);
+}
+
+static const double *mem_x(const allox_state_t *s, int64_t id, int n_types)
+{
+    allox_mem_t key = {id, NULL};
+    const allox_mem_t *m = s->n_mem && s->mem_types == n_types
+                               ? bsearch(&key, s->mem, (size_t)s->n_mem, sizeof *s->mem, cmp_mem)
+                               : NULL;
+    return m ? m->x : NULL;
+}
+
+/* The allocation x (n_jobs x n_types) from the matching of the jobs without
+ * a whole allocation, as Gavel's AlloXPolicy.get_allocation computes it. */
+static int gavel_allocation(allox_state_t *s, const view_t *v, double *x, char *err, size_t errlen)
+{
+    int T = v->n_types, J = v->n_jobs, rc = 0;
+    int *workers = pu_alloc((size_t)T, sizeof *workers),
+        *order = pu_alloc((size_t)J, sizeof *order);
+    int *unalloc = pu_alloc((size_t)J, sizeof *unalloc), m = 0, n = 0;
+    for (int t = 0; t < T; t++)
+        workers[t] = v->types[t].total_gpus;
+    pu_arrival_order(v, order); /* longest waiting first */
+    for (int k = 0; k < J; k++) {
+        int j = order[k];
+        const double *px = mem_x(s, v->jobs[j].id, T);
+        double total = 0;
+        for (int t = 0; px && t < T; t++) {
+            x[j * T + t] = px[t];
+            total += px[t];
+        }
+        if (px && fabs(total - 1.0) < 1e-12) {
+            for (int t = 0; t < T; t++)
+                workers[t] -= px[t] == 1.0;
+            continue;
+        }
+        int runnable = 0;
+        for (int t = 0; t < T; t++)
+            runnable |= isfinite(proc_time(v, j, t));
+        if (runnable)
+            unalloc[m++] = j;
+    }
+    for (int t = 0; t < T; t++) {
+        workers[t] = workers[t] > 0 ? workers[t] : 0;
+        n += workers[t];
+    }
+    int keep = (int)floor(s->alpha * m);
+    keep = keep > n ? keep : n;
+    m = m < keep ? m : keep;
+    if (m > 0 && n > 0) {
+        start_t *st = pu_alloc((size_t)m, sizeof *st);
+        rc = match(v, unalloc, m, workers, s->simplex, st, err, errlen);
+        if (rc == 0) {
+            qsort(st, (size_t)m, sizeof *st, cmp_start); /* by type, first on a GPU first */
+            for (int i = 0, t = -1, on_t = 0; i < m; i++) {
+                if (st[i].type != t)
+                    t = st[i].type, on_t = 0;
+                if (t >= 0 && on_t++ < workers[t])
+                    x[st[i].job * T + t] = 1.0 / v->jobs[st[i].job].gpus_requested;
+            }
+        }
+        free(st);
+    }
+    free(unalloc);
+    free(order);
+    free(workers);
+    return rc;
+}
+
+static void remember(allox_state_t *s, const view_t *v, const double *x)
+{
+    int T = v->n_types;
+    mem_clear(s);
+    s->mem = pu_alloc((size_t)v->n_jobs + 1, sizeof *s->mem);
+    s->n_mem = v->n_jobs;
+    s->mem_types = T;
+    for (int j = 0; j < v->n_jobs; j++) {
+        s->mem[j].id = v->jobs[j].id;
+        s->mem[j].x = pu_alloc((size_t)T, sizeof *s->mem[j].x);
+        memcpy(s->mem[j].x, x + (size_t)j * T, (size_t)T * sizeof *x);
+    }
+    qsort(s->mem, (size_t)s->n_mem, sizeof *s->mem, cmp_mem);
+}
+
+static int gavel_schedule(allox_state_t *s, const view_t *v, plan_t *plan, char *err, size_t errlen)
+{
+    gr_begin(s->round, v);
+    if (gr_need_recompute(s->round, v, s->interval)) {
+        int T = v->n_types, J = v->n_jobs;
+        double *x = pu_alloc((size_t)J * T + 1, sizeof *x);
+        int rc = gavel_allocation(s, v, x, err, errlen);
+        if (rc != 0) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", err);
+            snprintf(err, errlen, "allox at t=%.0f s: %s", v->now, msg);
+            free(x);
+            return -1;
+        }
+        int(*rows)[2] = pu_alloc((size_t)J + 1, sizeof *rows);
+        for (int j = 0; j < J; j++)
+            rows[j][0] = j, rows[j][1] = -1;
+        gr_set_allocation(s->round, v, J, (const int(*)[2])rows, x);
+        remember(s, v, x);
+        free(rows);
+        free(x);
+    }
+    gr_fill(s->round, v, plan, 0, 0);
+    return 0;
+}
+
 int allox_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
 {
     allox_state_t *s = state;
+    if (s->round)
+        return gavel_schedule(s, v, plan, err, errlen);
     pu_room_t room;
     pu_room_init(&room, v);
     int *wait = pu_alloc((size_t)v->n_jobs, sizeof *wait);

@@ -20,7 +20,10 @@
  *   best type, which must exceed 1), to keep the LP small; Gavel's code
  *   instead aggregates pairs by job type.
  * - Leftover GPUs go to jobs with no allocation (priority 0) as in Gavel's
- *   queue, except under fifo-perf. */
+ *   queue, except under fifo-perf; jobs that arrived after the last
+ *   recompute take them too unless new_jobs=wait (Gavel's and Shockwave's
+ *   placement, see gavel_round.h); received_start=half_round gives the
+ *   priorities of Gavel's code (see gavel_round.h). */
 #include "gavel.h"
 #include "gavel_lp.h"
 #include "gavel_round.h"
@@ -63,7 +66,7 @@ typedef struct gv_problem {
 } gv_problem_t;
 
 static const char *const known_params[] = {"recompute_interval", "pair_candidates", "warm_start",
-                                           NULL};
+                                           "new_jobs", "received_start", NULL};
 
 int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_t *args,
                      char *err, size_t errlen)
@@ -90,10 +93,14 @@ int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_
         snprintf(err, errlen, "%s: pair_candidates must be in [0, 1000] (got %ld)", name, pairs);
         return -1;
     }
+    gr_opts_t opts;
+    if (gr_opts_parse(args, name, &opts, err, errlen))
+        return -1;
     gv_state_t *s = pu_alloc(1, sizeof *s);
     s->kind = kind;
     s->name = name;
     s->round = gr_create();
+    gr_set_opts(s->round, &opts);
     s->min_interval = interval;
     s->pair_candidates = pairs;
     s->warm = warm ? gl_warm_create() : NULL;

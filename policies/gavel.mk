@@ -13,3 +13,6 @@ tests_test_gavel_LDADD = $(TEST_LIBS)
 # bench/gavel_decide: decision time with 2,000 active jobs (built by make check, not run).
 check_PROGRAMS += bench/gavel_decide
 bench_gavel_decide_LDADD = $(MLS_LIBS)
+# Shockwave's six baselines on its real trace against its figure (skipped without shared/data).
+TESTS += tests/shockwave_baselines.sh
+EXTRA_DIST += tests/shockwave_baselines.sh

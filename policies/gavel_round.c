@@ -32,11 +32,36 @@ struct gr_state {
     double reset_time;  /* time of the last recompute */
     int64_t *alloc_ids; /* sorted active job ids at the last recompute */
     int n_alloc_ids;
-    gr_last_t *last; /* what the previous fill scheduled */
+    long alloc_batch_changes; /* the active jobs' batch changes then, summed */
+    gr_last_t *last;          /* what the previous fill scheduled */
     int n_last;
     double last_call; /* NAN before the first call */
-    gsl_rng *rng;     /* type-order shuffles, seeded from the view at first use */
+    gr_opts_t opts;
+    gsl_rng *rng; /* type-order shuffles, seeded from the view at first use */
 };
+
+int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
+                  size_t errlen)
+{
+    const char *nj = policy_arg_str(args, "new_jobs", "run");
+    const char *rs = policy_arg_str(args, "received_start", "zero");
+    if (strcmp(nj, "run") != 0 && strcmp(nj, "wait") != 0) {
+        snprintf(err, errlen, "%s: new_jobs must be run or wait (got %s)", policy, nj);
+        return -1;
+    }
+    if (strcmp(rs, "zero") != 0 && strcmp(rs, "half_round") != 0) {
+        snprintf(err, errlen, "%s: received_start must be zero or half_round (got %s)", policy, rs);
+        return -1;
+    }
+    o->new_jobs_wait = strcmp(nj, "wait") == 0;
+    o->half_round = strcmp(rs, "half_round") == 0;
+    return 0;
+}
+
+void gr_set_opts(gr_state_t *s, const gr_opts_t *o)
+{
+    s->opts = *o;
+}
 
 gr_state_t *gr_create(void)
 {
@@ -94,6 +119,14 @@ static int64_t *sorted_ids(const view_t *v)
     return ids;
 }
 
+static long batch_changes(const view_t *v)
+{
+    long n = 0;
+    for (int j = 0; j < v->n_jobs; j++)
+        n += v->jobs[j].batch_changes;
+    return n;
+}
+
 int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
 {
     if (!s->have_alloc)
@@ -102,9 +135,10 @@ int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
         return 0;
     if (s->n_alloc_ids != v->n_jobs)
         return 1;
+    if (batch_changes(v) != s->alloc_batch_changes)
+        return 1; /* same jobs: a sum that moved means some batch changed */
     int64_t *ids = sorted_ids(v);
-    int same = v->n_jobs == 0 ||
-               memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
+    int same = v->n_jobs == 0 || memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
     free(ids);
     return !same;
 }
@@ -128,6 +162,7 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
     free(s->alloc_ids);
     s->alloc_ids = sorted_ids(v);
     s->n_alloc_ids = v->n_jobs;
+    s->alloc_batch_changes = batch_changes(v);
     s->have_alloc = 1;
     s->reset_time = v->now;
     s->n_last = 0; /* rows were replaced: nothing to credit */
@@ -222,7 +257,9 @@ static int build_queue(gr_state_t *s, const view_t *v, const id_idx_t *map, int 
         double x = t < s->n_types ? row->x[t] : 0.0;
         double recv = t < s->n_types ? row->recv[t] : 0.0;
         double prio = 0.0;
-        if (x > 0)
+        if (x > 0 && s->opts.half_round) /* the share's denominator is common to all rows */
+            prio = x / (recv + v->round_len / 2);
+        else if (x > 0)
             prio = recv > 0 && elapsed > 0 ? x / (recv / elapsed) : x * GR_NEW_PRIORITY;
         if (t < s->n_types)
             row->prio[t] = prio;
@@ -330,6 +367,8 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
             if (b >= 0)
                 taken[b] = 1;
             room.room[t] -= g;
+            if (e->row < 0 && s->opts.new_jobs_wait)
+                continue; /* chosen, but Gavel's placement gives it no workers */
             ch[n_ch++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
         }
     }

@@ -16,13 +16,25 @@
  *     first (the mechanism then keeps them on their GPUs: lease extension),
  *     new ones by GPU count descending (large jobs placed first);
  *   - the allocation is recomputed only when the set of active jobs changed
- *     (an arrival or a completion) and at least `min_interval` seconds have
- *     passed since the last recompute (Gavel: 1920 s).
+ *     (an arrival or a completion) or a job changed its batch (dynamic
+ *     adaptation: its throughput changed; Shockwave's scheduler sets
+ *     _need_to_update_allocation then too), and at least `min_interval`
+ *     seconds have passed since the last recompute (Gavel: 1920 s).
  * Time received is credited from the module's own memory of what it
  * scheduled at its previous call (now - previous call, to that row and type).
- * One departure from Gavel: jobs that arrived after the last recompute (no
- * row yet) may take leftover GPUs at priority 0; Gavel's placement gives
- * them workers only if they already held some.
+ * One departure from Gavel by default: jobs that arrived after the last
+ * recompute (no row yet) may take leftover GPUs at priority 0. Gavel's
+ * placement (and Shockwave's, scheduler.py _schedule_jobs_on_workers: a job
+ * not in the allocation is skipped) gives them no workers: its selection
+ * counts them against the free GPUs and then leaves those GPUs idle, so they
+ * wait for the next recompute; new_jobs=wait does that.
+ * A second one: Gavel's code (and Shockwave's, scheduler.py add_job and
+ * _reset_time_run_so_far) starts every job's received time on each type at
+ * half a round when it arrives and at each recompute, and the type's total
+ * at the sum of those, so the share is never 0 and the X * 1e9 rule never
+ * fires for a single job: priority is X / (received + round / 2) over a
+ * denominator common to every row. received_start=half_round does that
+ * (received_start=zero, the default, is the paper's rule above).
  *
  * Usage per schedule() call: gr_begin (credits the last round), then, when
  * gr_need_recompute says so, the policy computes X and hands it over with
@@ -38,12 +50,25 @@ typedef struct gr_state gr_state_t;
 #define GR_NEW_PRIORITY 1e9
 
 gr_state_t *gr_create(void);
+/* Options of the mechanism, from the policy parameters new_jobs=run|wait
+ * (wait: jobs without an allocation row never run, Gavel's placement) and
+ * received_start=zero|half_round (see above). */
+typedef struct gr_opts {
+    int new_jobs_wait;
+    int half_round;
+} gr_opts_t;
+
+/* Parses the options (defaults run, zero); -1 with err set on a bad value. */
+int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
+                  size_t errlen);
+void gr_set_opts(gr_state_t *s, const gr_opts_t *o);
 void gr_destroy(gr_state_t *s);
 
 /* Credits the time since the previous call to the rows scheduled then. */
 void gr_begin(gr_state_t *s, const view_t *v);
-/* 1 when no allocation exists yet, or the set of active jobs changed since
- * the last recompute and at least min_interval s have passed. */
+/* 1 when no allocation exists yet, or the set of active jobs or the batch of
+ * one changed since the last recompute and at least min_interval s have
+ * passed. */
 int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval);
 /* A new allocation: n_rows rows, each one job (jobs[r][1] = -1) or a pair,
  * as indices into v->jobs, with x[r * n_types + t]. Resets received time. */

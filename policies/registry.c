@@ -14,7 +14,10 @@
 #define GAVEL_PARAMS                                                                               \
     "recompute_interval=1920: s between allocation recomputes (Gavel); "                           \
     "pair_candidates=4: partners per job (packed only); "                                          \
-    "warm_start=0: 1 starts each recompute from the last basis (faster, another optimum)"
+    "warm_start=0: 1 starts each recompute from the last basis (faster, another optimum); "        \
+    "new_jobs=run: jobs that arrived since the last recompute may take idle GPUs, or wait "        \
+    "(Gavel's and Shockwave's placement); "                                                        \
+    "received_start=zero: received time at a recompute, or half_round (Gavel's code)"
 
 static const policy_ops_t table[] = {
     {"fifo", "Gu et al., NSDI 2019 (YARN-CS baseline); Narayanan et al., OSDI 2020",
@@ -105,7 +108,11 @@ static const policy_ops_t table[] = {
     {"allox", "Le et al., EuroSys 2020 (AlloX); as run by Gavel and Shockwave",
      "min-cost matching of waiting jobs to (GPU type, queue position) via GLPK; non-preemptive",
      "alpha=0.2: fairness knob, match only the max(alpha*m, free GPUs) longest-waiting jobs; "
-     "solver=flow: GLPK min-cost flow on integer-scaled costs, or simplex (the exact LP)",
+     "solver=flow: GLPK min-cost flow on integer-scaled costs, or simplex (the exact LP); "
+     "mechanism=own: non-preemptive, or gavel (the matching as an allocation for Gavel's "
+     "rounds, as Gavel's and Shockwave's simulators run it; preemptive); "
+     "recompute_interval=1920, new_jobs=run|wait, received_start=zero|half_round "
+     "(mechanism=gavel)",
      1, MLS_CADENCE_ROUNDS, ENTRY(allox)},
     {"pollux", "Qiao et al., OSDI 2021 (Pollux), sections 3-4",
      "goodput-optimal batch per job; genetic algorithm over per-node allocations maximising the "

@@ -8,6 +8,10 @@
 # per "server" and never applies its unconsolidated throughputs, so a job's rate
 # does not depend on placement; one node gives mlsched the same (CLUSTER=... to
 # use traces/clusters/shockwave-32v100.json, 8 nodes x 4, with the penalty).
+# Shockwave's scheduler recomputes allocations at most every 1000 s (Gavel:
+# 1920), gives jobs that arrived since then no GPUs (new_jobs=wait), starts
+# every job's received time at half a round (received_start=half_round), and
+# runs AlloX through Gavel's round mechanism (allox mechanism=gavel).
 # Run from the build directory (./mlsched) or set MLSCHED.
 set -eu
 MLSCHED=${MLSCHED:-./mlsched}
@@ -18,9 +22,16 @@ mkdir -p "$(dirname "$DB")"
 "$MLSCHED" trace import --format gavel -o results/sw120.csv "$DATA"/traces/120_*.trace
 for p in min-total-duration finish-time-fairness max-min-fairness allox max-sum-throughput-perf \
     gandiva-fair; do
+    gavel="-P recompute_interval=1000 -P new_jobs=wait -P received_start=half_round"
+    case $p in
+    allox) params="-P mechanism=gavel $gavel" ;;
+    gandiva-fair) params="" ;;
+    *) params=$gavel ;;
+    esac
+    # shellcheck disable=SC2086 # params are separate words
     "$MLSCHED" simulate --trace results/sw120.csv --cluster "${CLUSTER:-v100=1x32}" \
         --throughputs "$DATA/throughputs/tacc_throughputs.json" --round 120 --restart-overhead 20 \
-        --policy "$p" --db "$DB" -q >/dev/null
+        --policy "$p" $params --db "$DB" -q >/dev/null
 done
 sqlite3 "$DB" "SELECT policy, round(makespan), round(avg_jct), round(worst_ftf, 2),
     round(100 * unfair_fraction, 1) FROM run_summary"

@@ -306,7 +306,7 @@ static const char *wname(const engine_t *e, const sim_job_t *j)
  * table has no entry for the scheduled batch (it cannot be rated). */
 static int ad_batch(const engine_t *e, const sim_job_t *j, int ep)
 {
-    int b = adapt_batch_at(j->spec->mode, wname(e, j), j->ad_init, j->ad_epochs, ep);
+    int b = adapt_batch_at(j->spec->mode, wname(e, j), j->ad_init, j->spec->gpus, ep);
     if (b == j->batch || b == j->ad_init)
         return b;
     const char *w = wname(e, j), *cut = strstr(w, " (batch size ");
@@ -316,9 +316,16 @@ static int ad_batch(const engine_t *e, const sim_job_t *j, int ep)
     return perf_workload_index(e->perf, name) >= 0 ? b : j->batch;
 }
 
+/* Iterations of one epoch at batch b: a last partial batch is an iteration
+ * (Shockwave's simulator counts ceil(dataset / b)). */
+static double ad_epoch_iters(const sim_job_t *j, int b)
+{
+    return ceil(j->ad_dataset / b - 1e-9);
+}
+
 static double ad_epoch_at(const sim_job_t *j, double work)
 {
-    return j->ad_epoch0 + (work - j->ad_work0) * j->batch / j->ad_dataset;
+    return j->ad_epoch0 + (work - j->ad_work0) / ad_epoch_iters(j, j->batch);
 }
 
 /* Where an adaptive job next changes its batch (work and epoch). */
@@ -331,7 +338,7 @@ static void ad_plan_next(const engine_t *e, sim_job_t *j)
     for (int ep = cur + 1; ep < j->ad_epochs; ep++)
         if (ad_batch(e, j, ep) != j->batch) {
             j->ad_next_epoch = ep;
-            j->ad_next_work = j->ad_work0 + (ep - j->ad_epoch0) * j->ad_dataset / j->batch;
+            j->ad_next_work = j->ad_work0 + (ep - j->ad_epoch0) * ad_epoch_iters(j, j->batch);
             return;
         }
 }
@@ -343,7 +350,8 @@ static void change_batch(const engine_t *e, sim_job_t *j, int batch, int accum, 
 {
     if (j->ad_on && batch > 0 && batch != j->batch) {
         double epoch = self ? j->ad_next_epoch : ad_epoch_at(j, j->work_done);
-        j->work_total = j->work_done + (j->work_total - j->work_done) * j->batch / batch;
+        j->work_total = j->work_done + (j->work_total - j->work_done) *
+                                           ad_epoch_iters(j, batch) / ad_epoch_iters(j, j->batch);
         j->ad_epoch0 = epoch;
         j->ad_work0 = j->work_done;
     }
@@ -1177,7 +1185,7 @@ static void setup_adapt(engine_t *e, sim_job_t *j)
     j->ad_on = 1;
     j->ad_init = j->batch = b;
     j->ad_dataset = dataset;
-    double epochs = j->spec->work * b / dataset;
+    double epochs = j->spec->work / ad_epoch_iters(j, b);
     j->ad_epochs = epochs < 1 ? 1 : (int)ceil(epochs - 1e-9);
     ad_plan_next(e, j);
 }

@@ -605,6 +605,155 @@ START_TEST(allox_matching_hand_solved)
 }
 END_TEST
 
+START_TEST(allox_gavel_mechanism_preempts)
+{
+    /* One type of 2 GPUs. B (2 GPUs) alone gets allocation 1/2 and runs. A
+     * (1 GPU) arrives: under mechanism=gavel the matching counts both GPUs
+     * as free (B's allocation is not whole), both are first on a GPU, A gets
+     * allocation 1 and a new row's huge priority beats B's 1/2 x 1e9: A runs
+     * and B, which no longer fits, is preempted (as in Gavel's and
+     * Shockwave's simulators). AlloX's own mechanism keeps B running. */
+    for (int gavel = 0; gavel < 2; gavel++) {
+        fx_t f;
+        const int gpus[1] = {2};
+        fx_init(&f, 1, gpus);
+        int B = fx_job(&f, 2, 100, 1, 0);
+        const policy_ops_t *ops = policy_find("allox");
+        const char *k[] = {"mechanism", "recompute_interval"}, *val[] = {"gavel", "0"};
+        policy_args_t args = {gavel ? 2 : 0, k, val};
+        void *st;
+        char err[256];
+        ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
+        plan_t p;
+        plan_init(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, B), 0);
+        fx_apply(&f, &p);
+        int A = fx_job(&f, 1, 10, 1, 0);
+        f.v.now = 120;
+        plan_clear(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, A), gavel ? 0 : -1);
+        ck_assert_int_eq(type_of(&p, B), gavel ? -1 : 0);
+        plan_free(&p);
+        ops->destroy(st);
+    }
+}
+END_TEST
+
+START_TEST(round_recompute_on_batch_change)
+{
+    /* The same jobs after the interval: no recompute (received time goes on
+     * accumulating); once a job changed its batch, the next call after the
+     * interval recomputes (received time starts over). */
+    fx_t f;
+    const int gpus[1] = {1};
+    fx_init(&f, 1, gpus);
+    fx_job(&f, 1, 1e6, 1, 0);
+    const policy_ops_t *ops = policy_find("max-min-fairness");
+    const char *k[] = {"recompute_interval"}, *val[] = {"1000"};
+    policy_args_t args = {1, k, val};
+    void *st;
+    char err[256];
+    ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
+    plan_t p;
+    plan_init(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    fx_apply(&f, &p);
+    const gr_state_t *rs = gavel_round_state(st);
+    f.v.now = 1080;
+    plan_clear(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    ck_assert_double_eq_tol(gr_received(rs, 10, 0), 1080, EPS);
+    f.jobs[0].batch_changes = 1;
+    f.v.now = 1440;
+    plan_clear(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    ck_assert_double_eq_tol(gr_received(rs, 10, 0), 0, EPS);
+    f.v.now = 1800; /* 360 s after that recompute: too soon for another */
+    f.jobs[0].batch_changes = 2;
+    plan_clear(&p);
+    ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+    ck_assert_double_eq_tol(gr_received(rs, 10, 0), 360, EPS);
+    plan_free(&p);
+    ops->destroy(st);
+}
+END_TEST
+
+START_TEST(round_new_jobs_wait)
+{
+    /* Two GPUs, A allocated at t = 0; B arrives before the next recompute
+     * may happen. By default B takes the idle GPU at priority 0; with
+     * new_jobs=wait (Gavel's and Shockwave's placement) it waits, the GPU
+     * idles, and B runs once the allocation is recomputed. */
+    for (int wait = 0; wait < 2; wait++) {
+        fx_t f;
+        const int gpus[1] = {2};
+        fx_init(&f, 1, gpus);
+        int A = fx_job(&f, 1, 1e6, 1, 0);
+        const policy_ops_t *ops = policy_find("max-min-fairness");
+        const char *k[] = {"recompute_interval", "new_jobs"}, *val[] = {"1000", "wait"};
+        policy_args_t args = {wait ? 2 : 1, k, val};
+        void *st;
+        char err[256];
+        ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
+        plan_t p;
+        plan_init(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        fx_apply(&f, &p);
+        int B = fx_job(&f, 1, 1e6, 1, 0);
+        f.v.now = 360;
+        plan_clear(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, A), 0);
+        ck_assert_int_eq(type_of(&p, B), wait ? -1 : 0);
+        fx_apply(&f, &p);
+        f.v.now = 1080;
+        plan_clear(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, B), 0);
+        plan_free(&p);
+        ops->destroy(st);
+    }
+}
+END_TEST
+
+START_TEST(round_received_start_half_round)
+{
+    /* One GPU; min-total-duration gives A (900 units left, rate 1) 0.9 and B
+     * (100) 0.1. Round 1: A first either way. Round 2: by default B has
+     * received nothing and its 0.1 x 1e9 wins; with received_start=half_round
+     * (Gavel's code) A's 0.9 / (360 + 180) beats B's 0.1 / (0 + 180). */
+    for (int half = 0; half < 2; half++) {
+        fx_t f;
+        const int gpus[1] = {1};
+        fx_init(&f, 1, gpus);
+        int A = fx_job(&f, 1, 900, 1, 0), B = fx_job(&f, 1, 100, 1, 0);
+        const policy_ops_t *ops = policy_find("min-total-duration");
+        const char *k[] = {"received_start"}, *val[] = {"half_round"};
+        policy_args_t args = {half, k, val};
+        void *st;
+        char err[256];
+        ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
+        plan_t p;
+        plan_init(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, A), 0);
+        const gr_state_t *rs = gavel_round_state(st);
+        if (half)
+            ck_assert_double_eq_tol(gr_priority(rs, 11, 0), 0.1 / 180, 1e-9);
+        fx_apply(&f, &p);
+        f.v.now = 360;
+        plan_clear(&p);
+        ck_assert_int_eq(ops->schedule(st, &f.v, &p, err, sizeof err), 0);
+        ck_assert_int_eq(type_of(&p, A), half ? 0 : -1);
+        ck_assert_int_eq(type_of(&p, B), half ? -1 : 0);
+        plan_free(&p);
+        ops->destroy(st);
+    }
+}
+END_TEST
+
 START_TEST(policies_run_every_lp)
 {
     /* Every LP policy decides on a small mixed case without error and fills
@@ -658,7 +807,12 @@ START_TEST(bad_params_rejected)
     ck_assert(create_fails("finish-time-fairness", "alpha", "0.2"));
     ck_assert(create_fails("allox", "alpha", "1.5"));
     ck_assert(create_fails("allox", "alpha", "nan"));
-    ck_assert(create_fails("allox", "recompute_interval", "10"));
+    ck_assert(create_fails("allox", "recompute_interval", "10")); /* needs mechanism=gavel */
+    ck_assert(create_fails("allox", "mechanism", "lottery"));
+    ck_assert(create_fails("allox", "new_jobs", "wait")); /* needs mechanism=gavel */
+    ck_assert(create_fails("max-min-fairness", "new_jobs", "soon"));
+    ck_assert(create_fails("max-min-fairness", "received_start", "one"));
+    ck_assert(create_fails("allox", "received_start", "half_round")); /* mechanism=gavel */
     ck_assert(!create_fails("allox", "alpha", "0.5"));
     ck_assert(create_fails("allox", "solver", "hungarian"));
     ck_assert(!create_fails("allox", "solver", "simplex"));
@@ -685,6 +839,10 @@ int main(void)
         round_lease_extension_lists_kept_jobs_first,
         round_recompute_waits_for_interval,
         allox_matching_hand_solved,
+        allox_gavel_mechanism_preempts,
+        round_recompute_on_batch_change,
+        round_new_jobs_wait,
+        round_received_start_half_round,
         policies_run_every_lp,
         bad_params_rejected,
     };

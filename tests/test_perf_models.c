@@ -321,11 +321,12 @@ static int rec_create_out(void **state, const policy_args_t *a, char *err, size_
     return 0;
 }
 
-/* gns ResNet-18 at 64 over 30 epochs of 50,000 samples: x2 from epoch 11, x4
- * from 21 (256 = the cap). Epoch 11 starts after 11 x 781.25 iterations at
- * 10/s = 859.375 s; epochs 11..20 take 10 x 390.625 / 6 s; 21..29 take 9 x
- * 195.3125 / 3.5 s. The policy is called at each change and sees the new
- * batch; only an oracle sees the schedule ahead. */
+/* gns ResNet-18 at 64 on one GPU over 40 epochs of 50,000 samples (782
+ * iterations each): x2 from epoch 10, x4 from 30 (256 = the cap; Shockwave's
+ * pattern for (ResNet-18, 64, 1 GPU) doubles at 11 and 31, one epoch ahead).
+ * Epoch 10 starts after 10 x 782 iterations at 10/s; epochs 10..29 take
+ * 20 x 391 / 6 s; 30..39 take 10 x 196 / 3.5 s. The policy is called at each
+ * change and sees the new batch; only an oracle sees the schedule ahead. */
 START_TEST(engine_gns_boundaries)
 {
     for (int oracle = 0; oracle < 2; oracle++) {
@@ -338,11 +339,11 @@ START_TEST(engine_gns_boundaries)
                           rec_create_out, rec_schedule, NULL};
         world_t w;
         world_init(&w, FIX "adapt_table.json", "v100=1x1");
-        add_job(&w, 1, "ResNet-18 (batch size 64)", 1, 781.25 * 30, 0, ADAPT_GNS);
+        add_job(&w, 1, "ResNet-18 (batch size 64)", 1, 782 * 40, 0, ADAPT_GNS);
         mls_err_t err = {{0}};
         int rc = engine_run(&w.trace, &w.cluster, w.perf, &p, &args, &w.cfg, &w.res, &err);
         ck_assert_msg(rc == 0, "%s", err.msg);
-        double t1 = 11 * 781.25 / 10, t2 = t1 + 10 * 390.625 / 6, t3 = t2 + 9 * 195.3125 / 3.5;
+        double t1 = 10 * 782 / 10.0, t2 = t1 + 20 * 391 / 6.0, t3 = t2 + 10 * 196 / 3.5;
         ck_assert_msg(close_to(w.res.jobs[0].finish, t3, 1e-12), "finish %.9f, hand %.9f",
                       w.res.jobs[0].finish, t3);
         ck_assert(close_to(w.res.jobs[0].isolated_time, t3, 1e-12));
@@ -355,8 +356,8 @@ START_TEST(engine_gns_boundaries)
         ck_assert(isnan(r.eff_before)); /* a table model has no noise scale */
         if (oracle) {
             ck_assert_int_eq(r.sched_n, 3);
-            ck_assert(r.sched[1].epoch == 11 && r.sched[1].batch == 128);
-            ck_assert(r.sched[2].epoch == 21 && r.sched[2].batch == 256);
+            ck_assert(r.sched[1].epoch == 10 && r.sched[1].batch == 128);
+            ck_assert(r.sched[2].epoch == 30 && r.sched[2].batch == 256);
         } else {
             ck_assert_int_eq(r.sched_n, -1);
         }
@@ -367,26 +368,32 @@ END_TEST
 
 START_TEST(adapt_schedules)
 {
-    /* gns: doubles at 11, 21, 41, 71 up to the cap */
-    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "ResNet-18 (batch size 64)", 64, 100, 10), 64);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "ResNet-18 (batch size 64)", 64, 100, 11), 128);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "ResNet-18 (batch size 64)", 64, 100, 21), 256);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "ResNet-18 (batch size 64)", 64, 100, 90), 256);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "LM (batch size 10)", 10, 100, 80), 80);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "CycleGAN (batch size 1)", 1, 100, 80), 1);
-    /* accordion: the first 30 % and the critical regimes at the initial batch */
-    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "ResNet-18 (batch size 64)", 64, 30, 9), 64);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "ResNet-18 (batch size 64)", 64, 30, 10),
-                     256);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "ResNet-18 (batch size 64)", 64, 300, 155),
-                     64);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "ResNet-50 (batch size 64)", 64, 100, 65),
-                     64);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "ResNet-50 (batch size 64)", 64, 100, 75),
+    /* gns: Shockwave's pattern per (model, batch, GPUs), one epoch ahead */
+    const char *r18 = "ResNet-18 (batch size 64)";
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, r18, 64, 1, 9), 64);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, r18, 64, 1, 10), 128);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, r18, 64, 1, 29), 128);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, r18, 64, 1, 30), 256);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, r18, 64, 2, 19), 64); /* 2 GPUs: from 21 */
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, r18, 64, 2, 20), 128);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, r18, 64, 8, 500), 64); /* not listed */
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "LM (batch size 5)", 5, 1, 29), 5);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "LM (batch size 5)", 5, 1, 30), 10);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "LM (batch size 5)", 5, 1, 80), 80);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "Transformer (batch size 16)", 16, 1, 300), 16);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_GNS, "CycleGAN (batch size 1)", 1, 1, 80), 1);
+    /* accordion: the critical regimes at the initial batch, none of the
+     * get_accordion_bs_pattern's first-30 % rule */
+    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, r18, 64, 1, 9), 64);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, r18, 64, 1, 10), 256);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, r18, 64, 1, 155), 64);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "ResNet-50 (batch size 64)", 64, 1, 65), 64);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "ResNet-50 (batch size 64)", 64, 1, 75),
                      128);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "Transformer (batch size 64)", 64, 100, 75),
+    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "Transformer (batch size 64)", 64, 1, 75),
                      64);
-    ck_assert_int_eq(adapt_batch_at(ADAPT_STATIC, "ResNet-18 (batch size 64)", 64, 100, 75), 64);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_ACCORDION, "LM (batch size 80)", 80, 1, 75), 80);
+    ck_assert_int_eq(adapt_batch_at(ADAPT_STATIC, r18, 64, 1, 75), 64);
 }
 END_TEST
 
