@@ -5,7 +5,8 @@
  * The GPUs a job holds are in gpu_owner. Space sharing as in the simulator:
  * the job of a pair placed first owns the GPUs, its partner joins them (both
  * rows name the GPUs and each other); when one ends the other owns them and
- * goes on alone, and is told so through its pack file (live/pack.h). The
+ * goes on alone, and is told so through its pack file (live/pack.h); on
+ * Slurm the executor keeps the owner's Slurm job for the survivor. The
  * view is rebuilt from these at every decision, exactly as the engine builds
  * its own, and the plan goes through the same mech_check_plan() and
  * placer_choose().
@@ -577,7 +578,11 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
                        d->cfg->restart_overhead,
                        d->epoch + t / d->scale,
                        note,
-                       sizeof note};
+                       sizeof note,
+                       -1};
+    const live_job_t *owner = j->joined ? find_job(d, j->partner) : NULL;
+    if (owner)
+        l.partner_attempt = owner->attempt;
     int rc = d->exec.ops->start(&d->exec, j, &l, &err);
     if (note[0])
         live_db_event(d->db, t, j->id, "exec", note);
@@ -691,13 +696,14 @@ static int apply_plan(daemon_t *d, double t, mls_err_t *err)
     int n = d->view.n_jobs;
     if (mech_check_plan(&d->view, p, d->policy->name, err) < 0)
         return -1;
-    for (int i = 0; i < p->n && strcmp(d->exec.ops->name, "local"); i++)
+    /* On Slurm a joiner is a GPU-less Slurm job sent to its owner's node:
+     * the node must be known before the owner runs (exec_slurm.c). */
+    for (int i = 0; i < p->n && strcmp(d->exec.ops->name, "local") && !d->cfg->slurm_nodes; i++)
         if (p->allocs[i].pack_with >= 0)
             return mls_fail(err,
                             "policy '%s' planned job %lld to share GPUs with job %lld (space "
-                            "sharing): the %s executor cannot run two jobs on the same GPUs "
-                            "(Slurm gives each job GPUs of its own); use --executor local or a "
-                            "policy that does not pack",
+                            "sharing): on the %s executor the joiner must go to its partner's "
+                            "node: give --slurm-nodes (the Slurm name of each cluster node)",
                             d->policy->name, (long long)d->vjobs[p->allocs[i].job].id,
                             (long long)d->vjobs[p->allocs[i].pack_with].id, d->exec.ops->name);
     int *alloc_of = xmalloc(sizeof(int) * (size_t)(n + 1));

@@ -45,6 +45,26 @@
  * picks the GPUs on it (the plan's GPU ids are advisory), and a job over k
  * nodes asks for ceil(N/k) GPUs on each of k nodes.
  *
+ * space sharing (a pair, live/pack.h): Slurm grants a GRES GPU to one job, so
+ * the owner is an ordinary --gres=gpu:N job and the joiner a job with no GRES
+ * (a CPU only; TresPerNode emptied on a restart) on the same node, which
+ * must be named by --slurm-nodes. The wrapper does the rest through files
+ * in run_dir: the owner writes "PID CUDA_VISIBLE_DEVICES" to RUN.gpus (RUN =
+ * job-ID-ATTEMPT); the joiner (MLSCHED_SLURM_JOIN = the owner's RUN) puts
+ * its pid in OWNER.joiner, waits for OWNER.gpus and runs on those GPUs. An
+ * owner whose job ends while its joiner runs keeps its Slurm job, and so
+ * the GPUs in Slurm's books, until the joiner's wrapper is gone: otherwise
+ * Slurm would hand the survivor's device to the next --gres job on the node
+ * (without cgroups the ids are global: a real collision). Its exit file then
+ * ends in "linger": the run has ended for the daemon though Slurm lists it
+ * running (a preempted one is requeued and held once Slurm lists it ended).
+ * The joiner writes its exit file only after the owner's wrapper has left,
+ * so its GPUs are free in Slurm when the daemon hands them on. A stop that
+ * comes before Slurm started the run holds the pending job (scancel cannot
+ * signal it), and a release in the wall second in which the job's last run
+ * ended waits for the next one (slurmd revokes the job's credentials dated
+ * up to that second: "Job credential revoked").
+ *
  * Each run is named mlsched-ID-ATTEMPT, so a daemon killed between sbatch
  * and recording the Slurm id finds the run again by its name.
  *
@@ -66,6 +86,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -90,6 +111,14 @@ typedef struct slurm_ctx {
     size_t n_parked, parked_cap;
     long *released; /* Slurm jobs it released and has not seen out of hold yet */
     size_t n_released, released_cap;
+    long *lingering; /* preempted pair owners still keeping their GPUs for the joiner:
+                        requeued and held once Slurm lists them ended */
+    size_t n_lingering, lingering_cap;
+    struct slurm_end {
+        long id;
+        time_t sec; /* wall second in which we saw its last run end */
+    } *ends;
+    size_t n_ends, ends_cap;
     int json_ok;     /* 1 until squeue --json fails once */
     int fresh_only;  /* MLSCHED_SLURM_RESUME=sbatch: no requeue, a new job per run */
 } slurm_ctx_t;
@@ -99,17 +128,73 @@ static const char wrapper_text[] =
     "# mlsched live: $1 is the run's environment file (MLSCHED_*, written by the\n"
     "# daemon before each run); then runs the job's argv (\"$@\") as given and\n"
     "# records how it ended. SIGTERM is for the job (checkpoint and exit): the\n"
-    "# wrapper waits.\n"
-    "trap 'true' TERM INT HUP\n"
+    "# wrapper waits. Space sharing: the owner of a pair writes its GPUs to\n"
+    "# RUN.gpus; the joiner (MLSCHED_SLURM_JOIN=the owner's DB.d/job-ID-ATTEMPT,\n"
+    "# no GRES of its own) registers its pid in OWNER.joiner, takes those GPUs,\n"
+    "# and once it ends waits for the owner's wrapper to go; an owner whose job\n"
+    "# ends while its joiner runs keeps its Slurm job (and GPUs) until the joiner\n"
+    "# ends (\"linger\" in its exit file: its run has ended all the same). A SIGTERM\n"
+    "# before the job began (a stop right after a start) means: do not begin it.\n"
+    "term=\"\"\n"
+    "trap 'term=1' TERM INT HUP\n"
     ". \"$1\" || exit 1\n"
     "shift\n"
-    "printf 'mlsched-slurm: job %s attempt %s slurm_job %s restart %s launch %s start %s\\n' "
-    "\"$MLSCHED_JOB_ID\" \"$MLSCHED_ATTEMPT\" \"$SLURM_JOB_ID\" \"${SLURM_RESTART_COUNT:-0}\" "
-    "\"$MLSCHED_LAUNCH_TIME\" \"$(date +%s.%N)\" >&2\n"
-    "\"$@\"\n"
-    "code=$?\n"
-    "printf '%s %s\\n' \"$code\" \"$(date +%s.%N)\" >\"$MLSCHED_EXIT_FILE.tmp\" &&\n"
-    "    mv \"$MLSCHED_EXIT_FILE.tmp\" \"$MLSCHED_EXIT_FILE\"\n"
+    "run=${MLSCHED_EXIT_FILE%.exit}\n"
+    "put() { printf '%s\\n' \"$2\" >\"$1.tmp\" && mv \"$1.tmp\" \"$1\"; }\n"
+    "own=${MLSCHED_SLURM_JOIN:-}\n"
+    "alone() { grep -q '^partner none' \"$MLSCHED_PACK_FILE\" 2>/dev/null; }\n"
+    "if [ -n \"$own\" ]; then\n"
+    "    put \"$own.joiner\" $$\n"
+    "    i=0\n"
+    "    while [ ! -s \"$own.gpus\" ] && [ -z \"$term\" ] && ! alone && [ $i -lt 600 ]; do\n"
+    "        sleep 0.1\n"
+    "        i=$((i + 1))\n"
+    "    done\n"
+    "    read -r opid CUDA_VISIBLE_DEVICES <\"$own.gpus\" 2>/dev/null\n"
+    "    export CUDA_VISIBLE_DEVICES\n"
+    "    gone=\"\"\n"
+    "    [ -e \"$own.exit\" ] && ! grep -q ' linger$' \"$own.exit\" && gone=1\n"
+    "    if [ -z \"$term\" ] && { [ -z \"${opid:-}\" ] || [ -n \"$gone\" ]; }; then\n"
+    "        echo \"mlsched-slurm: job $MLSCHED_JOB_ID: its partner's GPUs are not held\" >&2\n"
+    "        put \"$own.joiner\" done\n"
+    "        put \"$MLSCHED_EXIT_FILE\" \"1 $(date +%s.%N)\"\n"
+    "        exit 1\n"
+    "    fi\n"
+    "elif [ -n \"${MLSCHED_PACK_WITH:-}\" ]; then\n"
+    "    put \"$run.gpus\" \"$$ ${CUDA_VISIBLE_DEVICES:-}\"\n"
+    "fi\n"
+    "printf 'mlsched-slurm: job %s attempt %s slurm_job %s restart %s launch %s "
+    "start %s %s\\n' \\\n"
+    "    \"$MLSCHED_JOB_ID\" \"$MLSCHED_ATTEMPT\" \"$SLURM_JOB_ID\" "
+    "\"${SLURM_RESTART_COUNT:-0}\" \\\n"
+    "    \"$MLSCHED_LAUNCH_TIME\" \"$(date +%s.%N)\" \\\n"
+    "    \"cvd ${CUDA_VISIBLE_DEVICES:--} slurm_gpus ${SLURM_JOB_GPUS:--}\" >&2\n"
+    "code=143\n"
+    "[ -n \"$term\" ] || { \"$@\"; code=$?; }\n"
+    "end=$(date +%s.%N)\n"
+    "linger=\"\"\n"
+    "if [ -n \"$own\" ]; then\n"
+    "    put \"$own.joiner\" done\n"
+    "    i=0\n"
+    "    while [ -e \"$own.exit\" ] && kill -0 \"$opid\" 2>/dev/null && [ $i -lt 300 ]; do\n"
+    "        sleep 0.1\n"
+    "        i=$((i + 1))\n"
+    "    done\n"
+    "elif [ -n \"${MLSCHED_PACK_WITH:-}\" ]; then\n"
+    "    i=0\n"
+    "    while [ ! -s \"$run.joiner\" ] && [ -z \"$term\" ] && ! alone && [ $i -lt 600 ]; do\n"
+    "        sleep 0.1\n"
+    "        i=$((i + 1))\n"
+    "    done\n"
+    "    jpid=$(cat \"$run.joiner\" 2>/dev/null)\n"
+    "    [ -n \"$jpid\" ] && [ \"$jpid\" != done ] && kill -0 \"$jpid\" 2>/dev/null &&\n"
+    "        linger=\" linger\"\n"
+    "fi\n"
+    "put \"$MLSCHED_EXIT_FILE\" \"$code $end$linger\"\n"
+    "while [ -n \"$linger\" ] && [ \"$(cat \"$run.joiner\" 2>/dev/null)\" = \"$jpid\" ] &&\n"
+    "    kill -0 \"$jpid\" 2>/dev/null; do\n"
+    "    sleep 0.1\n"
+    "done\n"
     "exit $code\n";
 
 /* Runs argv (no shell); returns the exit status (-1 when it could not run)
@@ -202,9 +287,10 @@ static void put_assignment(FILE *f, const char *entry)
 
 /* Writes the run's MLSCHED_* environment to `path` for the wrapper to source:
  * a child sets it exactly as the local executor does (live_job_environment)
- * and writes out its MLSCHED_* variables (CUDA_VISIBLE_DEVICES is Slurm's). */
+ * and writes out its MLSCHED_* variables (CUDA_VISIBLE_DEVICES is Slurm's, or
+ * for a joiner its owner's: join is the owner's run, DB.d/job-ID-ATTEMPT). */
 static int write_env_file(const char *path, const live_job_t *j, const live_launch_t *l,
-                          const char *exit_file, mls_err_t *err)
+                          const char *exit_file, const char *join, mls_err_t *err)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -214,6 +300,10 @@ static int write_env_file(const char *path, const live_job_t *j, const live_laun
         char tmp[4200];
         live_job_environment(j, l);
         setenv("MLSCHED_EXIT_FILE", exit_file, 1);
+        if (join)
+            setenv("MLSCHED_SLURM_JOIN", join, 1);
+        else
+            unsetenv("MLSCHED_SLURM_JOIN");
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
         FILE *f = fopen(tmp, "w");
         if (!f)
@@ -237,7 +327,7 @@ static int write_env_file(const char *path, const live_job_t *j, const live_laun
 typedef struct slurm_place {
     char name[64];     /* mlsched-ID-ATTEMPT */
     int nodes;         /* how many nodes */
-    int gpus_per_node; /* ceil(N / nodes) */
+    int gpus_per_node; /* ceil(N / nodes); 0 for a joiner (it uses its owner's) */
     const char *node;  /* the Slurm node, or NULL: Slurm picks */
 } slurm_place_t;
 
@@ -246,7 +336,7 @@ static void place_of(const slurm_ctx_t *c, const live_job_t *j, const live_launc
 {
     snprintf(p->name, sizeof p->name, "mlsched-%lld-%d", (long long)j->id, j->attempt);
     p->nodes = j->nodes > 0 ? j->nodes : 1;
-    p->gpus_per_node = (j->ngpus + p->nodes - 1) / p->nodes;
+    p->gpus_per_node = j->joined ? 0 : (j->ngpus + p->nodes - 1) / p->nodes;
     p->node = c->node_names && p->nodes == 1 && l->node < c->n_node_names
                   ? c->node_names[l->node]
                   : NULL;
@@ -267,7 +357,8 @@ static int submit_fresh(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p,
     argv[n++] = "--parsable";
     argv[n++] = "--requeue";
     argv[n++] = name;
-    argv[n++] = gres;
+    if (p->gpus_per_node > 0)
+        argv[n++] = gres;
     argv[n++] = nodes_opt;
     argv[n++] = out_opt;
     argv[n++] = "--open-mode=append";
@@ -335,6 +426,44 @@ static void set_parked(slurm_ctx_t *c, long id, int parked)
     id_set(&c->parked, &c->n_parked, &c->parked_cap, id, parked);
 }
 
+static void set_lingering(slurm_ctx_t *c, long id, int in)
+{
+    id_set(&c->lingering, &c->n_lingering, &c->lingering_cap, id, in);
+}
+
+/* Slurm job id's run was seen ended now. */
+static void note_end(slurm_ctx_t *c, long id)
+{
+    size_t i = 0;
+    while (i < c->n_ends && c->ends[i].id != id)
+        i++;
+    if (i == c->n_ends) {
+        xgrow((void **)&c->ends, &c->ends_cap, c->n_ends + 1, sizeof *c->ends);
+        c->n_ends++;
+    }
+    c->ends[i] = (struct slurm_end){id, time(NULL)};
+}
+
+/* Before a release: slurmd refuses to launch a job whose credential is
+ * dated no later than the second in which its last run was killed ("Job
+ * credential revoked": the run fails at once), so a job stopped and started
+ * again in the same second (a pair re-formed) waits for the next second. */
+static void wait_past_end(const slurm_ctx_t *c, long id)
+{
+    for (size_t i = 0; i < c->n_ends; i++) {
+        if (c->ends[i].id != id)
+            continue;
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        if (now.tv_sec > c->ends[i].sec)
+            return;
+        long ns = 1000000000L - now.tv_nsec + 20 * 1000 * 1000;
+        struct timespec nap = {ns / 1000000000L, ns % 1000000000L};
+        nanosleep(&nap, NULL);
+        return;
+    }
+}
+
 /* Just released by us: squeue may list it as held (priority 0) for some ms
  * after `scontrol release` (seen on 22.05), which must not read as parked. */
 static void set_released(slurm_ctx_t *c, long id, int released)
@@ -359,6 +488,21 @@ static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t l
     if (refresh(c) < 0)
         return snprintf(why, len, "squeue failed"), -1;
     const slurm_job_state_t *s = find_state(c, id);
+    /* a pair's owner whose wrapper kept its GPUs for the joiner: gone in a
+     * moment (the joiner's run ended after it), but give it up to 5 s */
+    for (int i = 0; i < 100 && s && !held(s) && active_state(s->state) &&
+                    id_index(c->lingering, c->n_lingering, id) >= 0;
+         i++) {
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        c->queried_at = -INFINITY;
+        if (refresh(c) < 0)
+            return snprintf(why, len, "squeue failed"), -1;
+        s = find_state(c, id);
+    }
+    if (id_index(c->lingering, c->n_lingering, id) >= 0)
+        note_end(c, id);
+    set_lingering(c, id, 0);
     if (!s)
         return snprintf(why, len, "Slurm job %ld is no longer known (purged)", id), -1;
     if (held(s)) {
@@ -381,14 +525,14 @@ static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t l
 /* The parked Slurm job of j, updated to the new run and released; 0, or -1
  * with the reason in why (the job is then cancelled: a fresh sbatch follows). */
 static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const char *env_file,
-                  const live_launch_t *l, const char *exit_file, char *why, size_t len,
-                  mls_err_t *err)
+                  const live_launch_t *l, const char *exit_file, const char *join, char *why,
+                  size_t len, mls_err_t *err)
 {
     long id = strtol(j->ext_id, NULL, 10);
     if (park(c, id, j->ext_id, why, len) < 0)
         return -1;
     char *cancel[] = {"scancel", j->ext_id, NULL};
-    if (write_env_file(env_file, j, l, exit_file, err) < 0) {
+    if (write_env_file(env_file, j, l, exit_file, join, err) < 0) {
         snprintf(why, len, "%.180s", err->msg);
         set_parked(c, id, 0);
         run_cmd(cancel, NULL, 0);
@@ -398,12 +542,17 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     snprintf(jobid, sizeof jobid, "JobId=%ld", id);
     snprintf(name, sizeof name, "JobName=%s", p->name);
     snprintf(nodes, sizeof nodes, "NumNodes=%d", p->nodes);
-    snprintf(tres, sizeof tres, "TresPerNode=gres:gpu:%d", p->gpus_per_node);
+    /* a joiner has no GRES ("gres:gpu:0" kept a GPU on 22.05; empty clears it) */
+    if (p->gpus_per_node > 0)
+        snprintf(tres, sizeof tres, "TresPerNode=gres:gpu:%d", p->gpus_per_node);
+    else
+        snprintf(tres, sizeof tres, "TresPerNode=");
     snprintf(reqnodes, sizeof reqnodes, "ReqNodeList=%s", p->node ? p->node : "");
     char *update[] = {"scontrol", "update", jobid, name,          nodes, tres,
                       reqnodes,   "StartTime=now", NULL};
     char *release[] = {"scontrol", "release", j->ext_id, NULL};
     set_parked(c, id, 0);
+    wait_past_end(c, id);
     if (slurm_cmd(update, "update", why, len) != 0 ||
         slurm_cmd(release, "release", why, len) != 0) {
         run_cmd(cancel, NULL, 0);
@@ -426,17 +575,28 @@ static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
     unlink(exit_file);
     slurm_place_t p;
     place_of(c, j, l, &p);
+    char join[4096];
+    if (j->joined) {
+        if (!p.node || p.nodes != 1)
+            return mls_fail(err, "job %lld joins job %lld's GPUs: on Slurm a pair must be on one "
+                                 "node named by --slurm-nodes",
+                            (long long)j->id, (long long)j->partner);
+        live_job_t owner = {.id = j->partner, .attempt = l->partner_attempt};
+        live_job_path(join, sizeof join, l->run_dir, &owner, "exit");
+        join[strlen(join) - strlen(".exit")] = '\0';
+    }
+    const char *joinp = j->joined ? join : NULL;
     int rc = -1;
     if (j->ext_id[0] && !c->fresh_only) {
         char old[32];
         snprintf(old, sizeof old, "%s", j->ext_id);
-        rc = resume(c, j, &p, env_file, l, exit_file, why, sizeof why, err);
+        rc = resume(c, j, &p, env_file, l, exit_file, joinp, why, sizeof why, err);
         if (l->note && rc == 0)
             snprintf(l->note, l->note_len, "Slurm job %s updated and released", j->ext_id);
         else if (l->note)
             snprintf(l->note, l->note_len, "fresh sbatch: Slurm job %s: %s", old, why);
     }
-    if (rc < 0 && write_env_file(env_file, j, l, exit_file, err) == 0)
+    if (rc < 0 && write_env_file(env_file, j, l, exit_file, joinp, err) == 0)
         rc = submit_fresh(c, j, &p, wrapper, env_file, log, err);
     c->queried_at = -INFINITY; /* the next state check asks Slurm again: the cache may
                                   predate the new job or the release */
@@ -484,12 +644,36 @@ static int preempting(const live_job_t *j)
     return j->state == LJ_STOPPING && j->stop_kind == 0;
 }
 
+/* A run stopped before Slurm started it (a decision undone at once, as
+ * packing policies do): scancel cannot signal a pending job (it retries
+ * for 5 s), so the job is held instead; its run has then ended, never
+ * begun. 1 when held, 0 when it is not pending (it may have just started). */
+static int hold_unstarted(slurm_ctx_t *c, live_job_t *j)
+{
+    long id = strtol(j->ext_id, NULL, 10);
+    c->queried_at = -INFINITY;
+    if (refresh(c) < 0)
+        return 0;
+    const slurm_job_state_t *s = find_state(c, id);
+    if (!s || strcmp(s->state, "PENDING") || held(s))
+        return 0;
+    char *argv[] = {"scontrol", "hold", j->ext_id, NULL};
+    if (slurm_cmd(argv, "hold", NULL, 0) != 0)
+        return 0;
+    set_released(c, id, 0);
+    set_parked(c, id, 1);
+    c->queried_at = -INFINITY;
+    return 1;
+}
+
 static void slurm_signal(live_exec_t *x, live_job_t *j, int sig)
 {
     slurm_ctx_t *c = x->ctx;
     if (!j->ext_id[0])
         return;
     char *argv[6] = {NULL};
+    if (sig == SIGTERM && preempting(j) && !c->fresh_only && hold_unstarted(c, j))
+        return;
     if (sig == SIGTERM) {
         argv[0] = "scancel", argv[1] = "--signal=TERM", argv[2] = "--full", argv[3] = j->ext_id;
     } else if (sig == SIGKILL && preempting(j) && !c->fresh_only) {
@@ -603,16 +787,40 @@ static int active_state(const char *s)
     return 0;
 }
 
-static int read_exit(const char *run_dir, const live_job_t *j, int *status, double *when)
+/* The run's exit file: 1 with its status and time (and *linger: 1 when the
+ * wrapper keeps its Slurm job for a joiner), 0 when there is none yet. */
+static int read_exit(const char *run_dir, const live_job_t *j, int *status, double *when,
+                     int *linger)
 {
-    char path[4096];
+    char path[4096], word[16] = "";
     live_job_path(path, sizeof path, run_dir, j, "exit");
     FILE *f = fopen(path, "r");
     if (!f)
         return 0;
-    int ok = fscanf(f, "%d %lf", status, when) == 2;
+    int n = fscanf(f, "%d %lf %15s", status, when, word);
     fclose(f);
-    return ok;
+    if (linger)
+        *linger = n == 3 && !strcmp(word, "linger");
+    return n >= 2;
+}
+
+/* Preempted owners that kept their GPUs for a joiner: parked once ended. */
+static void settle_lingering(slurm_ctx_t *c)
+{
+    for (size_t i = 0; i < c->n_lingering;) {
+        long id = c->lingering[i];
+        const slurm_job_state_t *s = find_state(c, id);
+        if (s && !held(s) && active_state(s->state)) {
+            i++;
+            continue;
+        }
+        char ext[32], why[200], *requeue[] = {"scontrol", "requeuehold", ext, NULL};
+        snprintf(ext, sizeof ext, "%ld", id);
+        note_end(c, id);
+        if (s && (held(s) || slurm_cmd(requeue, "requeuehold", why, sizeof why) == 0))
+            set_parked(c, id, 1);
+        set_lingering(c, id, 0); /* swaps the last one in: i stays */
+    }
 }
 
 static int slurm_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *status,
@@ -621,13 +829,15 @@ static int slurm_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
     slurm_ctx_t *c = x->ctx;
     *when = NAN;
     reap_spawned(c);
-    int have_exit = read_exit(run_dir, j, status, when);
+    int linger = 0;
+    int have_exit = read_exit(run_dir, j, status, when, &linger);
     if (!have_exit)
         *status = -1;
     /* Ended for the daemon only once Slurm has released the job too (not
      * COMPLETING any more): its GPUs are then free for the next run. */
     if (refresh(c) < 0)
         return j->ext_id[0] ? 0 : 1; /* Slurm is not answering: assume it still runs */
+    settle_lingering(c);
     if (!j->ext_id[0]) {
         /* A daemon killed between sbatch and recording its id: find the run
          * by its name, mlsched-ID-ATTEMPT. */
@@ -649,6 +859,8 @@ static int slurm_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
     if (held(s) && !have_exit && id_index(c->released, c->n_released, id) >= 0)
         return 0; /* released moments ago, not yet listed so */
     set_released(c, id, 0);
+    if (!active_state(s->state) || (held(s) && have_exit))
+        note_end(c, id); /* a run that never began revoked no credential */
     if (held(s)) { /* parked: this run has ended (its exit file), or never started */
         if (!have_exit)
             fprintf(stderr, "live: job %lld attempt %d: Slurm job %ld is held (%s, priority "
@@ -656,10 +868,17 @@ static int slurm_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
                     (long long)j->id, j->attempt, id, s->state, s->priority);
         return 1;
     }
+    if (active_state(s->state) && have_exit && linger) {
+        /* a pair's owner: its run has ended, its wrapper keeps the Slurm job
+         * (and its GPUs) while the joiner runs; parked once it ends */
+        if (preempting(j) && *status != 0 && !c->fresh_only)
+            set_lingering(c, id, 1);
+        return 1;
+    }
     if (active_state(s->state))
         return 0;
     if (!have_exit) /* the wrapper writes its file just before it exits */
-        read_exit(run_dir, j, status, when);
+        read_exit(run_dir, j, status, when, NULL);
     if (preempting(j) && *status != 0 && !c->fresh_only) {
         char why[200], *requeue[] = {"scontrol", "requeuehold", j->ext_id, NULL};
         c->queried_at = -INFINITY;
@@ -684,6 +903,8 @@ static void slurm_destroy(live_exec_t *x)
     free(c->jobs);
     free(c->parked);
     free(c->released);
+    free(c->lingering);
+    free(c->ends);
     for (size_t i = 0; i < c->n_spawned; i++)
         waitpid(c->spawned[i], NULL, 0);
     free(c->spawned);

@@ -22,6 +22,8 @@ typedef struct live_launch {
     double launch_time;    /* wall clock (CLOCK_REALTIME s) of the decision that starts it */
     char *note;            /* NULL, or a buffer where start() says how it started the job */
     size_t note_len;       /* (the daemon records a non-empty note as an 'exec' event) */
+    int partner_attempt;   /* a joiner (j->joined): its partner's current attempt, whose
+                              run files tell it the GPUs (Slurm); else unused */
 } live_launch_t;
 
 typedef struct live_exec live_exec_t;

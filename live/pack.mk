@@ -8,3 +8,5 @@ tests_test_live_pack_CFLAGS = $(TEST_CFLAGS)
 tests_test_live_pack_LDADD = $(TEST_LIBS)
 TESTS += tests/live_pack.sh tests/live_pack_crash.sh
 EXTRA_DIST += tests/live_pack.sh tests/live_pack_crash.sh
+TESTS += tests/live_slurm_pack.sh
+EXTRA_DIST += tests/live_slurm_pack.sh

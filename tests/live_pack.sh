@@ -16,9 +16,11 @@
 # pack files the daemon wrote are well formed. Before that, the fake job alone
 # runs at the pair rate its pack file implies, at its solo rate without one,
 # and reports a malformed file (FILE:LINE) or a pair the catalog lacks and
-# goes on alone. Last, the Slurm executor (with stand-in sinfo/sbatch on
-# PATH, as no Slurm runs here) must reject gandiva's packing plan with an
-# error naming the policy and both jobs, and submit nothing.
+# goes on alone. Last, the Slurm executor without --slurm-nodes (with stand-in
+# sinfo/sbatch on PATH, as no Slurm runs here) must reject gandiva's packing
+# plan with an error naming the policy, both jobs and --slurm-nodes (a joiner
+# must be sent to its owner's node), and submit nothing; packing on a real
+# Slurm is tests/live_slurm_pack.sh.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 if ! command -v sqlite3 >/dev/null 2>&1; then
@@ -137,7 +139,7 @@ for p in $daemons; do
         bad "$p: a fake job complained of its pack file: $(grep -h "fake-job" "$tmp/$p.db.d"/*.log | head -3)"
     fi
 done
-# Slurm cannot space-share: the plan is rejected, nothing is submitted
+# Slurm without --slurm-nodes cannot place a joiner: rejected, nothing submitted
 mkdir -p "$tmp/bin"
 printf '#!/bin/sh\necho node0\n' >"$tmp/bin/sinfo"
 printf '#!/bin/sh\necho "$@" >>"%s/sbatch.calls"\nexit 1\n' "$tmp" >"$tmp/bin/sbatch"
@@ -166,7 +168,7 @@ kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 echo "slurm: $msg"
 case $msg in
-*"policy 'gandiva' planned job "*" to share GPUs with job "*"slurm executor cannot"*) ;;
+*"policy 'gandiva' planned job "*" to share GPUs with job "*"give --slurm-nodes"*) ;;
 *) bad "slurm: no clear rejection of the packing plan: '$msg' $(cat "$tmp/slurm.log")" ;;
 esac
 [ ! -e "$tmp/sbatch.calls" ] || bad "slurm: sbatch was called: $(cat "$tmp/sbatch.calls")"
