@@ -3,7 +3,7 @@
 # vs input job rate) on 36 V100 + 36 P100 + 36 K80, Gavel's multi-GPU job mix,
 # jobs 4000-5000 measured, 360 s rounds, no restart overhead (as Gavel).
 # Default: a reduced grid (rates 1-3, seed 0). The README's figure used
-# RATES=0.5,1,1.5,2,2.5,3,3.5,4 SEEDS=0,1,2 JOBS=2 (AlloX only up to 2 jobs/h).
+# RATES=0.5,1,1.5,2,2.5,3,3.5,4 SEEDS=0,1,2 JOBS=2.
 # Run from the build directory (./mlsched) or set MLSCHED.
 set -eu
 MLSCHED=${MLSCHED:-./mlsched}
@@ -13,6 +13,6 @@ RATES=${RATES:-1,2,3}
 SEEDS=${SEEDS:-0}
 "$MLSCHED" sweep --trace-gen "--jobs 5000 --multi-gpu" --rates "$RATES" --seeds "$SEEDS" \
     --cluster "$SRC/traces/clusters/gavel-108.json" \
-    --policies fifo,max-min-fairness,max-min-fairness-perf,max-min-fairness-packed,finish-time-fairness,allox \
+    --policies fifo,max-min-fairness,max-min-fairness-perf,max-min-fairness-packed,finish-time-fairness,gandiva,allox \
     --round 360 --restart-overhead 0 --measure 4000:5000 -j "${JOBS:-1}" --db "$DB" --format markdown
 "$MLSCHED" plot --db "$DB" -o "${PLOTS:-results/plots-gavel}"
