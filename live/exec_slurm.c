@@ -66,6 +66,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -378,6 +379,40 @@ static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t l
     return 0;
 }
 
+/* slurmd revokes a job's credential when its run ends, to the second, and
+ * refuses a launch whose credential is not newer ("Job credential revoked":
+ * the run fails and waits for the next decision). A Pollux resize restarts a
+ * job on the node it just left within milliseconds, so the release waits
+ * for the wall second after the previous run's end (its exit file; 0.1 s
+ * margin for slurmd's own bookkeeping). */
+static void after_revoke_second(const live_job_t *j, const char *run_dir)
+{
+    live_job_t prev = *j;
+    prev.attempt--;
+    char path[4096];
+    live_job_path(path, sizeof path, run_dir, &prev, "exit");
+    FILE *f = fopen(path, "r");
+    double end = NAN;
+    if (f) {
+        if (fscanf(f, "%*d %lf", &end) != 1)
+            end = NAN;
+        fclose(f);
+    }
+    if (!isfinite(end))
+        return;
+    double until = floor(end + 0.1) + 1;
+    for (;;) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        double left = until - (double)ts.tv_sec - ts.tv_nsec * 1e-9;
+        if (left <= 0)
+            return;
+        ts.tv_sec = (time_t)left;
+        ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* The parked Slurm job of j, updated to the new run and released; 0, or -1
  * with the reason in why (the job is then cancelled: a fresh sbatch follows). */
 static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const char *env_file,
@@ -397,15 +432,20 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     char jobid[48], name[96], nodes[48], tres[64], reqnodes[160];
     snprintf(jobid, sizeof jobid, "JobId=%ld", id);
     snprintf(name, sizeof name, "JobName=%s", p->name);
-    snprintf(nodes, sizeof nodes, "NumNodes=%d", p->nodes);
+    /* min-max: NumNodes=N alone keeps the max of the first sbatch (--nodes=1) */
+    snprintf(nodes, sizeof nodes, "NumNodes=%d-%d", p->nodes, p->nodes);
     snprintf(tres, sizeof tres, "TresPerNode=gres:gpu:%d", p->gpus_per_node);
     snprintf(reqnodes, sizeof reqnodes, "ReqNodeList=%s", p->node ? p->node : "");
     char *update[] = {"scontrol", "update", jobid, name,          nodes, tres,
                       reqnodes,   "StartTime=now", NULL};
     char *release[] = {"scontrol", "release", j->ext_id, NULL};
     set_parked(c, id, 0);
-    if (slurm_cmd(update, "update", why, len) != 0 ||
-        slurm_cmd(release, "release", why, len) != 0) {
+    if (slurm_cmd(update, "update", why, len) != 0) {
+        run_cmd(cancel, NULL, 0);
+        return -1;
+    }
+    after_revoke_second(j, l->run_dir);
+    if (slurm_cmd(release, "release", why, len) != 0) {
         run_cmd(cancel, NULL, 0);
         return -1;
     }
