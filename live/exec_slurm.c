@@ -382,9 +382,9 @@ static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t l
 /* slurmd revokes a job's credential when its run ends, to the second, and
  * refuses a launch whose credential is not newer ("Job credential revoked":
  * the run fails and waits for the next decision). A Pollux resize restarts a
- * job on the node it just left within milliseconds, so the release waits
- * for the wall second after the previous run's end (its exit file; 0.1 s
- * margin for slurmd's own bookkeeping). */
+ * job on the node it just left within milliseconds, so a release onto the
+ * previous run's node waits for the wall second after that run's end (its
+ * exit file; 0.1 s margin for slurmd's own bookkeeping). */
 static void after_revoke_second(const live_job_t *j, const char *run_dir)
 {
     live_job_t prev = *j;
@@ -413,6 +413,26 @@ static void after_revoke_second(const live_job_t *j, const char *run_dir)
     }
 }
 
+/* Whether the run about to start may share a node with the job's previous
+ * run, as its environment file (not yet rewritten) says: 1 unless both are
+ * on one node and the nodes differ (only there is the revocation a risk). */
+static int may_share_node(const char *env_file, const live_launch_t *l, int nodes)
+{
+    FILE *f = fopen(env_file, "r");
+    if (!f)
+        return 1;
+    char line[512], node[256] = "";
+    int old_nodes = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "export MLSCHED_NODE='", 21))
+            sscanf(line + 21, "%255[^'\n]", node);
+        else if (!strncmp(line, "export MLSCHED_NUM_NODES='", 26))
+            old_nodes = atoi(line + 26);
+    }
+    fclose(f);
+    return nodes != 1 || old_nodes != 1 || !node[0] || !strcmp(node, l->node_name);
+}
+
 /* The parked Slurm job of j, updated to the new run and released; 0, or -1
  * with the reason in why (the job is then cancelled: a fresh sbatch follows). */
 static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const char *env_file,
@@ -423,6 +443,7 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     if (park(c, id, j->ext_id, why, len) < 0)
         return -1;
     char *cancel[] = {"scancel", j->ext_id, NULL};
+    int wait_revoke = may_share_node(env_file, l, p->nodes);
     if (write_env_file(env_file, j, l, exit_file, err) < 0) {
         snprintf(why, len, "%.180s", err->msg);
         set_parked(c, id, 0);
@@ -444,7 +465,8 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
         run_cmd(cancel, NULL, 0);
         return -1;
     }
-    after_revoke_second(j, l->run_dir);
+    if (wait_revoke)
+        after_revoke_second(j, l->run_dir);
     if (slurm_cmd(release, "release", why, len) != 0) {
         run_cmd(cancel, NULL, 0);
         return -1;
