@@ -17,6 +17,7 @@
 #define _GNU_SOURCE /* struct ucred, accept4 */
 #include "daemon.h"
 
+#include "batch.h"
 #include "cluster.h"
 #include "executor.h"
 #include "mechanism.h"
@@ -201,6 +202,28 @@ static void write_pack(daemon_t *d, const live_job_t *j, double since)
     live_job_path(path, sizeof path, d->run_dir, j, "pack");
     if (live_pack_write(path, &pk, &err) < 0)
         fprintf(stderr, "live: %s\n", err.msg);
+}
+
+/* Tells the job the batch it runs at now (live/batch.h), from wall time since. */
+static void write_batch(daemon_t *d, const live_job_t *j, double since)
+{
+    char path[4096];
+    mls_err_t err;
+    live_batch_t b = {j->batch, j->accum, since};
+    live_job_path(path, sizeof path, d->run_dir, j, "batch");
+    if (live_batch_write(path, &b, &err) < 0)
+        fprintf(stderr, "live: %s\n", err.msg);
+}
+
+/* The batch a plan gives a job, as the simulator takes it (sim/engine.c):
+ * accumulation steps only under a perf model that has them (goodput). */
+static void take_batch(const daemon_t *d, live_job_t *j, const plan_alloc_t *a)
+{
+    if (!a->batch_size)
+        return;
+    j->batch = a->batch_size;
+    if (d->perf->ops->goodput)
+        j->accum = a->accum_steps;
 }
 
 /* j leaves its pair at daemon time t: the partner owns the GPUs now and, when
@@ -445,7 +468,7 @@ static void fill_view_job(daemon_t *d, const live_job_t *j, view_job_t *v, doubl
     v->restarts = j->restarts;
     v->total_work = oracle ? j->spec.work : NAN;
     v->remaining_work = oracle ? j->spec.work - v->work_done : NAN;
-    v->accum_steps = -1;
+    v->accum_steps = j->accum;
     v->grad_noise_scale = j->gns;
     v->epoch = NAN;
     view_batch_limits_t l;
@@ -526,9 +549,7 @@ static int unchanged(const daemon_t *d, const live_job_t *j, const plan_t *p,
         return 0;
     if (j->partner != (a->pack_with >= 0 ? d->vjobs[a->pack_with].id : -1))
         return 0;
-    if (a->batch_size && a->batch_size != j->batch)
-        return 0;
-    return !a->has_ids || same_ids(j, p, a);
+    return !a->has_ids || same_ids(j, p, a); /* a batch change alone: in place */
 }
 
 static void plan_text(const daemon_t *d, const plan_t *p, char *buf, size_t len)
@@ -567,6 +588,7 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     j->attempt++;
     j->pid = 0;
     write_pack(d, j, to_wall(d, t));
+    write_batch(d, j, to_wall(d, t));
     save(d, j); /* committed before the process exists: never started twice */
     char note[256] = "";
     live_launch_t l = {c->types[j->type].name,
@@ -683,8 +705,7 @@ static void join(daemon_t *d, live_job_t *j, const plan_alloc_t *a, double t)
     j->ngpus = q->ngpus;
     j->type = q->type;
     j->nodes = q->nodes;
-    if (a->batch_size)
-        j->batch = a->batch_size;
+    take_batch(d, j, a);
     j->partner = q->id;
     j->joined = 1;
     launch(d, j, t, 0);
@@ -721,6 +742,24 @@ static int apply_plan(daemon_t *d, double t, mls_err_t *err)
         if (keep[k] && p->allocs[alloc_of[k]].pack_with >= 0 &&
             !keep[p->allocs[alloc_of[k]].pack_with])
             keep[k] = 0;
+    /* A kept job whose plan changes only its batch changes it in place, at
+     * no cost, as in the simulator: its batch file tells it (live/batch.h). */
+    for (int k = 0; k < n; k++) {
+        live_job_t *j = &d->jobs[d->vidx[k]];
+        if (!keep[k])
+            continue;
+        int batch = j->batch, accum = j->accum;
+        take_batch(d, j, &p->allocs[alloc_of[k]]);
+        if (j->batch == batch && j->accum == accum)
+            continue;
+        advance(d, j, t);
+        write_batch(d, j, to_wall(d, t));
+        char detail[64];
+        snprintf(detail, sizeof detail, "batch %d accum %d (was %d, %d)", j->batch, j->accum,
+                 batch, accum);
+        live_db_event(d->db, t, j->id, "batch", detail);
+        save(d, j);
+    }
     /* Stop first, so their GPUs are free; wait for them to exit. */
     int stopping = 0;
     for (int k = 0; k < n; k++) {
@@ -773,8 +812,7 @@ static int apply_plan(daemon_t *d, double t, mls_err_t *err)
             }
             j->type = a->type;
             j->ngpus = a->gpus;
-            if (a->batch_size)
-                j->batch = a->batch_size;
+            take_batch(d, j, a);
             j->partner = a->pack_with >= 0 ? d->vjobs[a->pack_with].id : -1;
             j->joined = 0;
             launch(d, j, t, resume);
@@ -900,6 +938,7 @@ static char *do_submit(daemon_t *d, live_submit_t *s, uid_t uid)
     j->gpu_ids = xcalloc((size_t)j->spec.max_gpus, sizeof(int));
     j->type = -1;
     j->batch = j->spec.batch;
+    j->accum = -1;
     j->first_start = j->last_start = j->finish = j->last_update = NAN;
     j->throughput = j->gns = j->reported_at = NAN;
     j->partner = -1;

@@ -87,6 +87,7 @@ void live_job_environment(const live_job_t *j, const live_launch_t *l)
     setenv("MLSCHED_GPU_TYPE", l->gpu_type, 1);
     setenv("MLSCHED_NODE", l->node_name, 1);
     set_env_int("MLSCHED_BATCH_SIZE", j->batch);
+    set_env_int("MLSCHED_ACCUM_STEPS", j->accum);
     set_env_int("MLSCHED_ATTEMPT", j->attempt);
     setenv("MLSCHED_WORKLOAD", j->spec.workload, 1);
     set_env_double("MLSCHED_TOTAL_WORK", j->spec.work);
@@ -99,6 +100,9 @@ void live_job_environment(const live_job_t *j, const live_launch_t *l)
      * that says whenever the partner changes */
     live_job_path(path, sizeof path, l->run_dir, j, "pack");
     setenv("MLSCHED_PACK_FILE", path, 1);
+    /* in-place batch changes (live/batch.h) */
+    live_job_path(path, sizeof path, l->run_dir, j, "batch");
+    setenv("MLSCHED_BATCH_FILE", path, 1);
     if (j->partner >= 0)
         set_env_int("MLSCHED_PACK_WITH", (long)j->partner);
     else

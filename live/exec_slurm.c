@@ -444,24 +444,33 @@ static void note_end(slurm_ctx_t *c, long id)
     c->ends[i] = (struct slurm_end){id, time(NULL)};
 }
 
+/* Sleeps until wall clock (CLOCK_REALTIME s) `until`; returns at once when
+ * it has passed. */
+static void sleep_until(double until)
+{
+    for (;;) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        double left = until - (double)ts.tv_sec - ts.tv_nsec * 1e-9;
+        if (left <= 0)
+            return;
+        ts.tv_sec = (time_t)left;
+        ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* Before a release: slurmd refuses to launch a job whose credential is
  * dated no later than the second in which its last run was killed ("Job
  * credential revoked": the run fails at once), so a job stopped and started
  * again in the same second (a pair re-formed) waits for the next second. */
 static void wait_past_end(const slurm_ctx_t *c, long id)
 {
-    for (size_t i = 0; i < c->n_ends; i++) {
-        if (c->ends[i].id != id)
-            continue;
-        struct timespec now;
-        clock_gettime(CLOCK_REALTIME, &now);
-        if (now.tv_sec > c->ends[i].sec)
+    for (size_t i = 0; i < c->n_ends; i++)
+        if (c->ends[i].id == id) {
+            sleep_until((double)c->ends[i].sec + 1.02);
             return;
-        long ns = 1000000000L - now.tv_nsec + 20 * 1000 * 1000;
-        struct timespec nap = {ns / 1000000000L, ns % 1000000000L};
-        nanosleep(&nap, NULL);
-        return;
-    }
+        }
 }
 
 /* Just released by us: squeue may list it as held (priority 0) for some ms
@@ -522,6 +531,49 @@ static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t l
     return 0;
 }
 
+/* slurmd revokes a job's credential when its run ends, to the second, and
+ * refuses a launch whose credential is not newer ("Job credential revoked":
+ * the run fails and waits for the next decision). A Pollux resize restarts a
+ * job on the node it just left within milliseconds, so a release onto the
+ * previous run's node waits for the wall second after that run's end (its
+ * exit file; 0.1 s margin for slurmd's own bookkeeping). */
+static void after_revoke_second(const live_job_t *j, const char *run_dir)
+{
+    live_job_t prev = *j;
+    prev.attempt--;
+    char path[4096];
+    live_job_path(path, sizeof path, run_dir, &prev, "exit");
+    FILE *f = fopen(path, "r");
+    double end = NAN;
+    if (f) {
+        if (fscanf(f, "%*d %lf", &end) != 1)
+            end = NAN;
+        fclose(f);
+    }
+    if (isfinite(end))
+        sleep_until(floor(end + 0.1) + 1);
+}
+
+/* Whether the run about to start may share a node with the job's previous
+ * run, as its environment file (not yet rewritten) says: 1 unless both are
+ * on one node and the nodes differ (only there is the revocation a risk). */
+static int may_share_node(const char *env_file, const live_launch_t *l, int nodes)
+{
+    FILE *f = fopen(env_file, "r");
+    if (!f)
+        return 1;
+    char line[512], node[256] = "";
+    int old_nodes = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "export MLSCHED_NODE='", 21))
+            sscanf(line + 21, "%255[^'\n]", node);
+        else if (!strncmp(line, "export MLSCHED_NUM_NODES='", 26))
+            old_nodes = atoi(line + 26);
+    }
+    fclose(f);
+    return nodes != 1 || old_nodes != 1 || !node[0] || !strcmp(node, l->node_name);
+}
+
 /* The parked Slurm job of j, updated to the new run and released; 0, or -1
  * with the reason in why (the job is then cancelled: a fresh sbatch follows). */
 static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const char *env_file,
@@ -532,6 +584,7 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     if (park(c, id, j->ext_id, why, len) < 0)
         return -1;
     char *cancel[] = {"scancel", j->ext_id, NULL};
+    int wait_revoke = may_share_node(env_file, l, p->nodes);
     if (write_env_file(env_file, j, l, exit_file, join, err) < 0) {
         snprintf(why, len, "%.180s", err->msg);
         set_parked(c, id, 0);
@@ -541,7 +594,8 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     char jobid[48], name[96], nodes[48], tres[64], reqnodes[160];
     snprintf(jobid, sizeof jobid, "JobId=%ld", id);
     snprintf(name, sizeof name, "JobName=%s", p->name);
-    snprintf(nodes, sizeof nodes, "NumNodes=%d", p->nodes);
+    /* min-max: NumNodes=N alone keeps the max of the first sbatch (--nodes=1) */
+    snprintf(nodes, sizeof nodes, "NumNodes=%d-%d", p->nodes, p->nodes);
     /* a joiner has no GRES ("gres:gpu:0" kept a GPU on 22.05; empty clears it) */
     if (p->gpus_per_node > 0)
         snprintf(tres, sizeof tres, "TresPerNode=gres:gpu:%d", p->gpus_per_node);
@@ -552,9 +606,15 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
                       reqnodes,   "StartTime=now", NULL};
     char *release[] = {"scontrol", "release", j->ext_id, NULL};
     set_parked(c, id, 0);
-    wait_past_end(c, id);
-    if (slurm_cmd(update, "update", why, len) != 0 ||
-        slurm_cmd(release, "release", why, len) != 0) {
+    if (slurm_cmd(update, "update", why, len) != 0) {
+        run_cmd(cancel, NULL, 0);
+        return -1;
+    }
+    if (wait_revoke) {
+        wait_past_end(c, id);
+        after_revoke_second(j, l->run_dir);
+    }
+    if (slurm_cmd(release, "release", why, len) != 0) {
         run_cmd(cancel, NULL, 0);
         return -1;
     }

@@ -13,9 +13,19 @@
  * then (at most the progress time since the previous change) is redone at
  * the new rate, so the daemon's reaction time does not show in the job's
  * progress. A malformed pack file is reported once and the job goes on at
- * its current rate. */
+ * its current rate.
+ *
+ * Goodput models (the pollux catalog): the job runs at the model's goodput
+ * for its GPUs, nodes, batch and accumulation steps ($MLSCHED_ACCUM_STEPS)
+ * at its progress, as the simulator rates it, and, like the simulator,
+ * re-rates itself exactly at each epoch boundary (the gradient noise scale
+ * changes there), reporting the noise scale it trains at (`gns`), which the
+ * daemon gives the policy. A batch change carried out in place (its batch
+ * file, $MLSCHED_BATCH_FILE, live/batch.h) re-rates it from the decision's
+ * wall time `since`, as a pack change does. */
 #include "fakejob.h"
 
+#include "batch.h"
 #include "cmd.h"
 #include "pack.h"
 #include "perf.h"
@@ -39,6 +49,8 @@ typedef struct fake {
     const char *workload, *throughputs, *checkpoint, *gpu_type;
     double work, scale, overhead, interval, fixed_rate;
     int gpus, nodes, batch;
+    int accum;      /* accumulation steps, -1: the model splits the batch */
+    double seg_end; /* work at which a goodput model's rate changes next */
     double done;
     double launch; /* MLSCHED_LAUNCH_TIME, NAN when not given */
     mls_perf_t *pm; /* the perf model (NULL with --rate) */
@@ -51,6 +63,10 @@ typedef struct fake {
     struct timespec pack_mtime; /* the pack file last read: mtime, inode, size */
     ino_t pack_ino;
     off_t pack_size;
+    const char *batch_file;      /* in-place batch changes (live/batch.h) */
+    struct timespec batch_mtime; /* the batch file last read: mtime, inode, size */
+    ino_t batch_ino;
+    off_t batch_size;
 } fake_t;
 
 static double realtime(void)
@@ -78,7 +94,8 @@ static void usage(FILE *out)
             "  --report-interval S  wall seconds between progress reports (default 0.5)\n"
             "  -h, --help         this text\n"
             "\n"
-            "GPUs: count of $CUDA_VISIBLE_DEVICES (else $MLSCHED_NUM_GPUS), type\n"
+            "GPUs: count of $CUDA_VISIBLE_DEVICES (else, or over several nodes,\n"
+            "$MLSCHED_NUM_GPUS), type\n"
             "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
             "$MLSCHED_BATCH_SIZE. Space sharing: $MLSCHED_PACK_FILE names the pack\n"
             "file the daemon keeps (see README, Live); with a partner the job runs at\n"
@@ -93,10 +110,13 @@ static double env_double(const char *k, double def)
     return v && mls_parse_double(v, &d) == 0 ? d : def;
 }
 
-static int count_devices(void)
+/* Its GPUs: those CUDA_VISIBLE_DEVICES names, except over several nodes,
+ * where that names only this node's (a Slurm job's batch step runs on the
+ * first of its nodes) and $MLSCHED_NUM_GPUS counts them all. */
+static int count_devices(int nodes)
 {
     const char *v = getenv("CUDA_VISIBLE_DEVICES");
-    if (!v || !*v)
+    if (!v || !*v || (nodes > 1 && getenv("MLSCHED_NUM_GPUS")))
         return (int)env_double("MLSCHED_NUM_GPUS", 1);
     int n = 1;
     for (; *v; v++)
@@ -146,6 +166,10 @@ static double pack_rate(const fake_t *f, const live_pack_t *pk)
 static void report(const fake_t *f, double rate)
 {
     live_progress_t p = {-1, f->done, NAN, rate > 0 ? 1.0 / rate : NAN, f->batch, NAN};
+    if (f->pm && f->pm->ops->noise_scale && f->batch > 0) { /* as the simulator's job does */
+        double total = (double)f->gpus * f->batch * (f->accum > 0 ? f->accum + 1 : 1);
+        p.gns = f->pm->ops->noise_scale(f->pm, f->pw, total, f->done);
+    }
     if (f->batch > 0)
         p.samples = f->done * f->batch * f->gpus;
     printf("mlsched-progress iter=%.0f samples=%.0f iter_time=%.6g batch=%d\n", f->done,
@@ -166,7 +190,10 @@ static double rate_of(fake_t *f, mls_err_t *err)
         return tp ? -1 : mls_fail(err, "no perf model: give --throughputs or --rate");
     int w = perf_workload_index(pm, f->workload);
     int t = perf_gpu_type_index(pm, f->gpu_type ? f->gpu_type : "v100");
-    double r = w < 0 || t < 0 ? 0 : perf_throughput(pm, w, t, f->gpus, f->nodes, f->batch);
+    double r = w < 0 || t < 0          ? 0
+               : pm->ops->goodput ? pm->ops->goodput(pm, w, t, f->gpus, f->nodes, f->batch,
+                                                     f->accum, f->done)
+                                  : perf_throughput(pm, w, t, f->gpus, f->nodes, f->batch);
     if (r > 0) {
         f->pm = pm;
         f->pw = w;
@@ -232,6 +259,82 @@ static int check_pack(fake_t *f)
     return f->rate != old;
 }
 
+/* A goodput model's solo rate at the job's progress, and where it changes
+ * next; the current rate follows unless a partner sets it. */
+static void regoodput(fake_t *f)
+{
+    const perf_ops_t *ops = f->pm ? f->pm->ops : NULL;
+    if (!ops || !ops->goodput) {
+        f->seg_end = INFINITY;
+        return;
+    }
+    double r = ops->goodput(f->pm, f->pw, f->pt, f->gpus, f->nodes, f->batch, f->accum, f->done);
+    f->seg_end = ops->next_change ? ops->next_change(f->pm, f->pw, f->done) : INFINITY;
+    if (!(r > 0))
+        return; /* cannot run so: keep the last rate (reported by the daemon's view) */
+    if (f->rate == f->solo)
+        f->rate = r;
+    f->solo = r;
+}
+
+/* dt wall seconds of progress, re-rated exactly at epoch boundaries; returns
+ * 1 when the rate changed. */
+static int progress(fake_t *f, double dt)
+{
+    int changed = 0;
+    while (dt > 0 && f->rate > 0) {
+        double to_end = (f->seg_end - f->done) / (f->rate * f->scale);
+        if (!(dt >= to_end) || f->seg_end >= f->work) {
+            f->done += f->rate * f->scale * dt;
+            break;
+        }
+        f->done = f->seg_end;
+        dt -= to_end;
+        double old = f->rate;
+        regoodput(f);
+        changed |= f->rate != old;
+        f->active = 0;
+    }
+    f->active += dt;
+    return changed;
+}
+
+/* Looks at the batch file; returns 1 when the rate changed (from since). */
+static int check_batch(fake_t *f)
+{
+    struct stat st;
+    if (!f->batch_file || stat(f->batch_file, &st) < 0)
+        return 0;
+    if (st.st_ino == f->batch_ino && st.st_size == f->batch_size &&
+        st.st_mtim.tv_sec == f->batch_mtime.tv_sec && st.st_mtim.tv_nsec == f->batch_mtime.tv_nsec)
+        return 0;
+    f->batch_ino = st.st_ino;
+    f->batch_size = st.st_size;
+    f->batch_mtime = st.st_mtim;
+    live_batch_t b;
+    mls_err_t err;
+    if (live_batch_read(f->batch_file, &b, &err) < 0) {
+        fprintf(stderr, "fake-job: %s; going on at the current batch\n", err.msg);
+        return 0;
+    }
+    if (b.batch == f->batch && b.accum == f->accum)
+        return 0;
+    double old = f->rate, back = realtime() - b.since;
+    f->batch = b.batch;
+    f->accum = b.accum;
+    if (!(back > 0))
+        back = 0;
+    if (back > f->active)
+        back = f->active;
+    f->done -= old * f->scale * back; /* redone at the new rate from `since` */
+    if (f->done < 0)
+        f->done = 0;
+    regoodput(f);
+    f->active = 0;
+    progress(f, back);
+    return f->rate != old;
+}
+
 static int run(fake_t *f, int sfd)
 {
     double overhead_left = f->overhead / f->scale;
@@ -254,9 +357,9 @@ static int run(fake_t *f, int sfd)
             overhead_left -= dt;
             dt = overhead_left < 0 ? -overhead_left : 0;
         }
-        f->done += f->rate * f->scale * dt;
-        f->active += dt;
-        int changed = check_pack(f);
+        int changed = progress(f, dt);
+        changed |= check_batch(f);
+        changed |= check_pack(f);
         if (f->done >= f->work - 1e-9 * f->work) {
             f->done = f->work;
             report(f, f->rate);
@@ -309,7 +412,10 @@ int live_fake_job_main(int argc, char **argv)
     f.gpu_type = getenv("MLSCHED_GPU_TYPE");
     f.nodes = (int)env_double("MLSCHED_NUM_NODES", 1);
     f.batch = (int)env_double("MLSCHED_BATCH_SIZE", 0);
-    f.gpus = count_devices();
+    f.accum = (int)env_double("MLSCHED_ACCUM_STEPS", -1);
+    f.batch_file = getenv("MLSCHED_BATCH_FILE");
+    f.seg_end = INFINITY;
+    f.gpus = count_devices(f.nodes);
     f.pack_file = getenv("MLSCHED_PACK_FILE");
     f.pack = (live_pack_t){.partner = -1, .since = NAN};
     int c, idx = 0;
@@ -340,13 +446,15 @@ int live_fake_job_main(int argc, char **argv)
         return MLS_EXIT_USAGE;
     }
     mls_err_t err;
+    load_checkpoint(&f);
     f.solo = f.rate = rate_of(&f, &err);
     if (f.rate <= 0) {
         fprintf(stderr, "fake-job: %s\n", err.msg);
         return MLS_EXIT_FAIL;
     }
+    regoodput(&f);
+    check_batch(&f); /* as it starts: no progress yet to redo */
     check_pack(&f); /* the partner it starts with: no progress yet to redo */
-    load_checkpoint(&f);
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);

@@ -269,6 +269,7 @@ static int load_row(live_db_t *d, sqlite3_stmt *st, live_job_t *j, mls_err_t *er
     j->work_done = col_real(st, i++);
     j->throughput = col_real(st, i++);
     j->gns = NAN;
+    j->accum = -1;
     j->reported_at = NAN;
     j->preemptions = sqlite3_column_int(st, i++);
     j->restarts = sqlite3_column_int(st, i++);

@@ -49,6 +49,7 @@ typedef struct live_job {
     int stop_kind; /* why it is stopping: 0 preempt, 1 cancel */
     int suspended; /* stopped with SIGSTOP, process kept (queued in the view) */
     int type, ngpus, nodes, batch;
+    int accum;    /* gradient-accumulation steps the plan gave, -1 none (not stored) */
     int *gpu_ids; /* capacity spec.max_gpus */
     int attempt;  /* starts so far; names its pid/exit files */
     pid_t pid;
