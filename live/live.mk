@@ -12,4 +12,4 @@ tests_test_live_LDADD = $(TEST_LIBS)
 TESTS += tests/live_crash.sh tests/live_requests.sh
 EXTRA_DIST += tests/live_crash.sh tests/live_requests.sh
 TESTS += tests/live_slurm.sh
-EXTRA_DIST += tests/live_slurm.sh
+EXTRA_DIST += tests/live_slurm.sh tests/slurm_serial.sh

@@ -45,6 +45,7 @@ cleanup() {
     for p in $pids; do kill "$p" 2>/dev/null; done
     [ -n "$slurm" ] && "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
     [ -n "${LIVE_POLLUX_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
+    [ -n "$slurm" ] && slurm_serial_unlock
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -118,11 +119,17 @@ run() {
         FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
     set -- $res
     echo "$name: mean |live - sim| / sim = $1 %, avg JCT difference = $2 %"
-    awk -v d="${1:-100}" 'BEGIN { exit !(d < 10) }' ||
-        bad "$name: mean per-job JCT difference $1 % is not under 10 %"
+    if [ "$mode" = local ] || slurm_accuracy_asserted; then
+        awk -v d="${1:-100}" 'BEGIN { exit !(d < 10) }' ||
+            bad "$name: mean per-job JCT difference $1 % is not under 10 %"
+    else
+        echo "$name: sanitizer build on Slurm, the JCT difference is not asserted"
+    fi
 }
 
 if [ "$mode" = slurm ]; then
+    . "$SRCDIR/tests/slurm_serial.sh"
+    slurm_serial_lock || exit 1
     slurm=1
     if ! MLS_SLURM_NODES="gt4a=t4:4 gt4b=t4:4" "$SRCDIR/scripts/slurm/start" "$tmp/slurm" \
         >"$tmp/start.log" 2>&1; then

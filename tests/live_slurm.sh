@@ -40,6 +40,8 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
     echo "SKIP: the sqlite3 command is not installed"
     exit 77
 fi
+. "$SRCDIR/tests/slurm_serial.sh"
+slurm_serial_lock || exit 1
 tmp=$(mktemp -d /tmp/mls-lslurm-XXXXXX)
 pid=""
 apids=""
@@ -47,6 +49,7 @@ cleanup() {
     for p in $pid $apids; do kill "$p" 2>/dev/null; done
     "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
     [ -n "${LIVE_SLURM_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
+    slurm_serial_unlock
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -282,8 +285,12 @@ for p in fifo las gavel; do
         FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
     set -- $res
     echo "$p on Slurm: mean |live - sim| / sim = $1 %, avg JCT difference = $2 %"
-    awk -v d="${1:-100}" 'BEGIN { exit !(d < 10) }' ||
-        bad "$p on Slurm: mean per-job JCT difference $1 % is not under 10 %"
+    if slurm_accuracy_asserted; then
+        awk -v d="${1:-100}" 'BEGIN { exit !(d < 10) }' ||
+            bad "$p on Slurm: mean per-job JCT difference $1 % is not under 10 %"
+    else
+        echo "$p on Slurm: sanitizer build, the JCT difference is not asserted"
+    fi
 done
 n=$(sqlite3 "$tmp/gavel.db" "SELECT count(*) FROM events WHERE event = 'exec' AND detail LIKE '%released'")
 echo "gavel: $n restarts by release of the held Slurm job"

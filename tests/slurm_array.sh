@@ -18,8 +18,10 @@ if ! "$MLSCHED" compare --help >/dev/null 2>&1; then
     echo "SKIP: this mlsched has no compare command"
     exit 77
 fi
+. "$SRCDIR/tests/slurm_serial.sh"
+slurm_serial_lock || exit 1
 tmp=$(mktemp -d /tmp/mls-slurm-XXXXXX)
-trap '"$SRCDIR/scripts/slurm/stop" "$tmp/slurm"; rm -rf "$tmp"' EXIT
+trap '"$SRCDIR/scripts/slurm/stop" "$tmp/slurm"; rm -rf "$tmp"; slurm_serial_unlock' EXIT
 trap 'exit 1' INT TERM
 if ! "$SRCDIR/scripts/slurm/start" "$tmp/slurm" >"$tmp/start.log" 2>&1; then
     echo "SKIP: Slurm did not start: $(cat "$tmp/start.log")"
