@@ -1,10 +1,12 @@
 /* batch.c: the batch control file (see batch.h): strict line-by-line parse
  * over a bounded buffer, atomic write. */
 #include "batch.h"
+#include "ctlfile.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BATCH_MAGIC "mlsched-batch 1"
@@ -13,9 +15,18 @@ enum { K_BATCH, K_ACCUM, K_SINCE, K_N };
 static const char *const keys[K_N] = {"batch", "accum", "since"};
 
 /* One "key value" line (NUL-terminated, trailing space cut). */
-static int parse_line(char *line, const char *path, int ln, live_batch_t *out, int *seen,
-                      mls_err_t *err)
+typedef struct batch_parse {
+    const char *path;
+    live_batch_t *out;
+    int seen[K_N];
+} batch_parse_t;
+
+static int parse_line(char *line, int ln, void *arg, mls_err_t *err)
 {
+    batch_parse_t *bp = arg;
+    const char *path = bp->path;
+    live_batch_t *out = bp->out;
+    int *seen = bp->seen;
     char *sp = strchr(line, ' ');
     const char *val = sp ? sp + 1 : "";
     if (sp)
@@ -50,36 +61,12 @@ int live_batch_parse(const char *text, size_t len, const char *path, live_batch_
                      mls_err_t *err)
 {
     *out = (live_batch_t){0, -1, NAN};
-    if (len == 0 || len > LIVE_BATCH_MAX_FILE || memchr(text, '\0', len))
-        return mls_fail(err, "%s: empty, over %d bytes or binary: not a batch file", path,
-                        LIVE_BATCH_MAX_FILE);
-    char buf[LIVE_BATCH_MAX_FILE + 1];
-    memcpy(buf, text, len);
-    buf[len] = '\0';
-    int seen[K_N] = {0}, ln = 0, magic = 0;
-    char *next = NULL;
-    for (char *line = buf; line; line = next) {
-        char *nl = strchr(line, '\n');
-        next = nl ? nl + 1 : NULL;
-        if (nl)
-            *nl = '\0';
-        ln++;
-        size_t n = strlen(line);
-        while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
-            line[--n] = '\0';
-        if (!magic) {
-            if (strcmp(line, BATCH_MAGIC))
-                return mls_fail(err, "%s:%d: the first line is not '%s'", path, ln, BATCH_MAGIC);
-            magic = 1;
-            continue;
-        }
-        if (n == 0 || line[0] == '#')
-            continue;
-        if (parse_line(line, path, ln, out, seen, err) < 0)
-            return -1;
-    }
+    batch_parse_t bp = {path, out, {0}};
+    if (ctl_parse(text, len, LIVE_BATCH_MAX_FILE, path, BATCH_MAGIC, "batch", parse_line, &bp,
+                  err) < 0)
+        return -1;
     for (int k = 0; k < K_N; k++)
-        if (!seen[k])
+        if (!bp.seen[k])
             return mls_fail(err, "%s: %s: missing", path, keys[k]);
     return 0;
 }
@@ -97,17 +84,11 @@ int live_batch_write(const char *path, const live_batch_t *b, mls_err_t *err)
 int live_batch_read(const char *path, live_batch_t *out, mls_err_t *err)
 {
     *out = (live_batch_t){0, -1, NAN};
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT)
-            return 1;
-        return mls_fail(err, "%s: cannot read: %s", path, strerror(errno));
-    }
-    char buf[LIVE_BATCH_MAX_FILE + 1];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return mls_fail(err, "%s: cannot read", path);
-    return live_batch_parse(buf, n, path, out, err);
+    char *text;
+    size_t len;
+    int rc = ctl_read(path, LIVE_BATCH_MAX_FILE, &text, &len, err);
+    if (rc == 0)
+        rc = live_batch_parse(text, len, path, out, err);
+    free(text);
+    return rc;
 }

@@ -2,6 +2,7 @@
  * write. The parser is line by line over a bounded buffer and never aborts
  * on bad input. */
 #include "pack.h"
+#include "ctlfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,9 +16,18 @@ enum { K_PARTNER, K_ROLE, K_WORKLOAD, K_SINCE, K_N };
 static const char *const keys[K_N] = {"partner", "role", "workload", "since"};
 
 /* One "key value" line (no newline, NUL-terminated, trailing space cut). */
-static int parse_line(char *line, const char *path, int ln, live_pack_t *out, int *seen,
-                      mls_err_t *err)
+typedef struct pack_parse {
+    const char *path;
+    live_pack_t *out;
+    int seen[K_N];
+} pack_parse_t;
+
+static int parse_line(char *line, int ln, void *arg, mls_err_t *err)
 {
+    pack_parse_t *pp = arg;
+    const char *path = pp->path;
+    live_pack_t *out = pp->out;
+    int *seen = pp->seen;
     char *sp = strchr(line, ' ');
     const char *val = sp ? sp + 1 : "";
     if (sp)
@@ -66,38 +76,11 @@ int live_pack_parse(const char *text, size_t len, const char *path, live_pack_t 
                     mls_err_t *err)
 {
     *out = (live_pack_t){.partner = -1, .owner = 0, .workload = "", .since = NAN};
-    if (len > LIVE_PACK_MAX_FILE)
-        return mls_fail(err, "%s: more than %d bytes: not a pack file", path,
-                        LIVE_PACK_MAX_FILE);
-    if (len == 0)
-        return mls_fail(err, "%s: empty: not a pack file", path);
-    if (memchr(text, '\0', len))
-        return mls_fail(err, "%s: holds a NUL byte: not a pack file", path);
-    char buf[LIVE_PACK_MAX_FILE + 1];
-    memcpy(buf, text, len);
-    buf[len] = '\0';
-    int seen[K_N] = {0}, ln = 0, magic = 0;
-    char *save = NULL;
-    for (char *line = buf; line; line = save) {
-        char *nl = strchr(line, '\n');
-        save = nl ? nl + 1 : NULL;
-        if (nl)
-            *nl = '\0';
-        ln++;
-        size_t n = strlen(line);
-        while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
-            line[--n] = '\0';
-        if (!magic) {
-            if (strcmp(line, PACK_MAGIC))
-                return mls_fail(err, "%s:%d: the first line is not '%s'", path, ln, PACK_MAGIC);
-            magic = 1;
-            continue;
-        }
-        if (n == 0 || line[0] == '#')
-            continue;
-        if (parse_line(line, path, ln, out, seen, err) < 0)
-            return -1;
-    }
+    pack_parse_t pp = {path, out, {0}};
+    if (ctl_parse(text, len, LIVE_PACK_MAX_FILE, path, PACK_MAGIC, "pack", parse_line, &pp,
+                  err) < 0)
+        return -1;
+    const int *seen = pp.seen;
     if (!seen[K_PARTNER] || !seen[K_SINCE])
         return mls_fail(err, "%s: %s: missing", path, seen[K_PARTNER] ? "since" : "partner");
     if (out->partner >= 0 && (!seen[K_ROLE] || !seen[K_WORKLOAD]))
@@ -135,17 +118,11 @@ int live_pack_write(const char *path, const live_pack_t *p, mls_err_t *err)
 int live_pack_read(const char *path, live_pack_t *out, mls_err_t *err)
 {
     *out = (live_pack_t){.partner = -1, .owner = 0, .workload = "", .since = NAN};
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT)
-            return 1;
-        return mls_fail(err, "%s: cannot read: %s", path, strerror(errno));
-    }
-    char buf[LIVE_PACK_MAX_FILE + 1];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return mls_fail(err, "%s: cannot read", path);
-    return live_pack_parse(buf, n, path, out, err);
+    char *text;
+    size_t len;
+    int rc = ctl_read(path, LIVE_PACK_MAX_FILE, &text, &len, err);
+    if (rc == 0)
+        rc = live_pack_parse(text, len, path, out, err);
+    free(text);
+    return rc;
 }

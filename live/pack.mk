@@ -1,7 +1,7 @@
 # live/pack.mk: space sharing carried out live — the pack control file
 # (live/pack.[ch]), its unit tests (with the shared pair callback of
 # sim/view_perf.c), and the end-to-end test of packed policies run live.
-libmlsched_a_SOURCES += live/pack.c live/pack.h
+libmlsched_a_SOURCES += live/pack.c live/pack.h live/ctlfile.c live/ctlfile.h
 check_PROGRAMS += tests/test_live_pack
 TESTS += tests/test_live_pack
 tests_test_live_pack_CFLAGS = $(TEST_CFLAGS)
