@@ -530,18 +530,6 @@ static void build_view(daemon_t *d, double t, unsigned reasons)
 
 /* ---- plans --------------------------------------------------------------- */
 
-static int same_ids(const live_job_t *j, const plan_t *p, const plan_alloc_t *a)
-{
-    for (int i = 0; i < a->gpus; i++) {
-        int found = 0;
-        for (int k = 0; k < j->ngpus && !found; k++)
-            found = j->gpu_ids[k] == p->ids[a->ids_off + i];
-        if (!found)
-            return 0;
-    }
-    return 1;
-}
-
 static int unchanged(const daemon_t *d, const live_job_t *j, const plan_t *p,
                      const plan_alloc_t *a)
 {
@@ -549,7 +537,7 @@ static int unchanged(const daemon_t *d, const live_job_t *j, const plan_t *p,
         return 0;
     if (j->partner != (a->pack_with >= 0 ? d->vjobs[a->pack_with].id : -1))
         return 0;
-    return !a->has_ids || same_ids(j, p, a); /* a batch change alone: in place */
+    return !a->has_ids || plan_ids_within(p, a, j->gpu_ids, j->ngpus); /* a batch change alone: in place */
 }
 
 static void plan_text(const daemon_t *d, const plan_t *p, char *buf, size_t len)

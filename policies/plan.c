@@ -75,6 +75,18 @@ int plan_find(const plan_t *p, int job)
     return -1;
 }
 
+int plan_ids_within(const plan_t *p, const plan_alloc_t *a, const int *held, int n)
+{
+    for (int i = 0; i < a->gpus; i++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = held[k] == p->ids[a->ids_off + i];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
 static const char *lookup(const policy_args_t *a, const char *key)
 {
     if (!a)

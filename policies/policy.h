@@ -253,6 +253,8 @@ int plan_run(plan_t *p, int job, int type, int gpus);
 int plan_run_on(plan_t *p, int job, int type, const int *gpu_ids, int gpus);
 /* Index of job's allocation in p, or -1. */
 int plan_find(const plan_t *p, int job);
+/* 1 when every GPU id that allocation a names (p->ids) is among held[0..n). */
+int plan_ids_within(const plan_t *p, const plan_alloc_t *a, const int *held, int n);
 
 /* Policy arguments: key=value pairs given with --param. */
 typedef struct policy_args {

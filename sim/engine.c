@@ -653,18 +653,6 @@ static int plan_error(const engine_t *e, const view_job_t *vj, mls_err_t *err, c
     return mls_fail(err, "policy '%s': %s: %s", e->policy->name, rule, detail);
 }
 
-static int same_ids(const sim_job_t *j, const plan_t *p, const plan_alloc_t *a)
-{
-    for (int i = 0; i < a->gpus; i++) {
-        int found = 0;
-        for (int k = 0; k < j->ngpus && !found; k++)
-            found = j->gpu_ids[k] == p->ids[a->ids_off + i];
-        if (!found)
-            return 0;
-    }
-    return 1;
-}
-
 /* A running job keeps its GPUs when its allocation is unchanged. */
 static int unchanged(const engine_t *e, const sim_job_t *j, const plan_t *p,
                      const plan_alloc_t *a)
@@ -674,7 +662,7 @@ static int unchanged(const engine_t *e, const sim_job_t *j, const plan_t *p,
     int want_partner = a->pack_with >= 0 ? e->active[a->pack_with] : -1;
     if (j->partner != want_partner)
         return 0;
-    return !a->has_ids || same_ids(j, p, a);
+    return !a->has_ids || plan_ids_within(p, a, j->gpu_ids, j->ngpus);
 }
 
 static void stop_job(engine_t *e, sim_job_t *j)
