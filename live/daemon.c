@@ -2,14 +2,16 @@
  *
  * State: every job ever accepted, in one array in id order (none is removed;
  * terminal jobs just leave the view), mirrored row by row to the state db.
- * The GPUs a job holds are in gpu_owner. Space sharing as in the simulator:
+ * The GPUs a job holds are in the shared mechanism's occupancy
+ * (sim/mechanism.h), which also diffs every plan against what runs and
+ * orders the changes; this file is its live executor (stop = SIGTERM and wait,
+ * start = launch through local or Slurm). Space sharing as in the simulator:
  * the job of a pair placed first owns the GPUs, its partner joins them (both
  * rows name the GPUs and each other); when one ends the other owns them and
  * goes on alone, and is told so through its pack file (live/pack.h); on
  * Slurm the executor keeps the owner's Slurm job for the survivor. The
  * view is rebuilt from these at every decision, exactly as the engine builds
- * its own, and the plan goes through the same mech_check_plan() and
- * placer_choose().
+ * its own, and the plan goes through the same mech_apply().
  *
  * Signals (SIGCHLD, SIGTERM, SIGINT, SIGHUP) are blocked and read from a
  * signalfd, so the loop is one poll() over the listening socket and that fd,
@@ -23,7 +25,6 @@
 #include "mechanism.h"
 #include "pack.h"
 #include "perf.h"
-#include "placer.h"
 #include "proto.h"
 #include "report.h"
 #include "state.h"
@@ -72,7 +73,7 @@ typedef struct daemon {
     size_t n_jobs, jobs_cap;
     int *typemap;        /* cluster type -> perf type */
     int *type_node_gpus; /* most GPUs on one node of each type */
-    int *gpu_owner;      /* job index per GPU, -1 free */
+    mech_t mech;         /* GPU occupancy and the plan's diff (sim/mechanism.h) */
     double cpus_per_gpu, mem_gb_per_gpu; /* cluster totals / GPUs: a job's host demand */
     strtab_t users;
 
@@ -88,6 +89,8 @@ typedef struct daemon {
     view_perf_src_t vsrc; /* what view->perf answers from (sim/view_perf.h) */
     view_perf_t vperf;
     plan_t plan;
+    double apply_t; /* daemon time of the plan being carried out */
+    int plan_stops; /* processes it asked to stop */
 
     int busy; /* applying a plan: only reports and status are served now */
     struct deferred {
@@ -181,8 +184,8 @@ static void advance(daemon_t *d, live_job_t *j, double t)
 /* A job that joined its partner's GPUs does not own them. */
 static void hold(daemon_t *d, live_job_t *j)
 {
-    for (int i = 0; i < j->ngpus && !j->joined; i++)
-        d->gpu_owner[j->gpu_ids[i]] = (int)(j - d->jobs);
+    if (!j->joined)
+        mech_gpus_take(&d->mech, (int)(j - d->jobs), j->gpu_ids, j->ngpus);
 }
 
 static double to_wall(const daemon_t *d, double t)
@@ -250,9 +253,7 @@ static void leave_pair(daemon_t *d, live_job_t *j, double t)
 
 static void release(daemon_t *d, live_job_t *j, double t)
 {
-    for (int i = 0; i < j->ngpus; i++)
-        if (d->gpu_owner[j->gpu_ids[i]] == (int)(j - d->jobs))
-            d->gpu_owner[j->gpu_ids[i]] = -1;
+    mech_gpus_give(&d->mech, (int)(j - d->jobs), j->gpu_ids, j->ngpus);
     leave_pair(d, j, t);
     if (!j->suspended) {
         j->ngpus = 0;
@@ -511,10 +512,18 @@ static void build_view(daemon_t *d, double t, unsigned reasons)
         live_job_t *j = &d->jobs[d->vidx[k]];
         advance(d, j, t);
         fill_view_job(d, j, &d->vjobs[k], t);
+        j->vslot = k;
         for (int i = 0; holds_gpus(j) && i < j->ngpus; i++) {
             d->vholder[j->gpu_ids[i]] = k; /* a pair's later job, as in the simulator */
             d->vtypes[j->type].free_gpus -= !j->joined;
         }
+    }
+    for (int k = 0; k < n; k++) {
+        const live_job_t *j = &d->jobs[d->vidx[k]];
+        const live_job_t *q = holds_gpus(j) && j->partner >= 0 ? find_job(d, j->partner) : NULL;
+        d->vjobs[k].cur_partner = q && !live_state_terminal(q->state) && q->state != LJ_PENDING
+                                      ? q->vslot
+                                      : -1;
     }
     view_t *v = &d->view;
     v->now = t;
@@ -529,16 +538,6 @@ static void build_view(daemon_t *d, double t, unsigned reasons)
 }
 
 /* ---- plans --------------------------------------------------------------- */
-
-static int unchanged(const daemon_t *d, const live_job_t *j, const plan_t *p,
-                     const plan_alloc_t *a)
-{
-    if (j->state != LJ_RUNNING || j->type != a->type || j->ngpus != a->gpus)
-        return 0;
-    if (j->partner != (a->pack_with >= 0 ? d->vjobs[a->pack_with].id : -1))
-        return 0;
-    return !a->has_ids || plan_ids_within(p, a, j->gpu_ids, j->ngpus); /* a batch change alone: in place */
-}
 
 static void plan_text(const daemon_t *d, const plan_t *p, char *buf, size_t len)
 {
@@ -618,43 +617,6 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     logf_(d, "job %lld started on %s", (long long)j->id, detail);
 }
 
-/* Places allocation a of job j: explicit ids, its suspended GPUs when they are
- * all free, else the placer. Returns 0, or -1 when there is no room. */
-static int place(daemon_t *d, live_job_t *j, const plan_t *p, const plan_alloc_t *a, int *resume)
-{
-    const mls_cluster_t *c = &d->cluster;
-    int *node_free = xcalloc((size_t)c->n_nodes, sizeof(int));
-    unsigned char *gpu_free = xmalloc((size_t)c->n_gpus);
-    for (int g = 0; g < c->n_gpus; g++) {
-        gpu_free[g] = d->gpu_owner[g] < 0;
-        node_free[c->gpu_node[g]] += gpu_free[g];
-    }
-    int rc = 0;
-    *resume = 0;
-    if (a->has_ids) {
-        for (int i = 0; i < a->gpus && rc == 0; i++) {
-            j->gpu_ids[i] = p->ids[a->ids_off + i];
-            rc = gpu_free[j->gpu_ids[i]] ? 0 : -1;
-        }
-        j->nodes = placer_nodes_spanned(c, j->gpu_ids, a->gpus);
-    } else {
-        int same = j->suspended && j->type == a->type && j->ngpus == a->gpus &&
-                   !(a->batch_size && a->batch_size != j->batch) && a->pack_with < 0;
-        for (int i = 0; same && i < j->ngpus; i++)
-            same = gpu_free[j->gpu_ids[i]];
-        if (same)
-            *resume = 1;
-        else {
-            int nodes = placer_choose(c, node_free, gpu_free, NULL, a->type, a->gpus, j->gpu_ids);
-            rc = nodes < 0 ? -1 : 0;
-            j->nodes = nodes;
-        }
-    }
-    free(node_free);
-    free(gpu_free);
-    return rc;
-}
-
 /* A suspended job that is not resumed in place: end its old process first. */
 static void drop_suspended(daemon_t *d, live_job_t *j)
 {
@@ -699,10 +661,123 @@ static void join(daemon_t *d, live_job_t *j, const plan_alloc_t *a, double t)
     launch(d, j, t, 0);
 }
 
+/* ---- the live executor: each change of a plan, on processes ------------------
+ * (sim/mechanism.c decides what changes and in which order) */
+
+static live_job_t *view_job(daemon_t *d, int k)
+{
+    return &d->jobs[d->vidx[k]];
+}
+
+/* A kept job changes only its batch: in place, at no cost, as in the
+ * simulator; its batch file tells it (live/batch.h). */
+static void exec_rebatch(void *ctx, int k, int batch, int accum)
+{
+    daemon_t *d = ctx;
+    live_job_t *j = view_job(d, k);
+    double t = d->apply_t;
+    int was_batch = j->batch, was_accum = j->accum;
+    j->batch = batch;
+    j->accum = accum;
+    advance(d, j, t);
+    write_batch(d, j, to_wall(d, t));
+    char detail[64];
+    snprintf(detail, sizeof detail, "batch %d accum %d (was %d, %d)", j->batch, j->accum,
+             was_batch, was_accum);
+    live_db_event(d->db, t, j->id, "batch", detail);
+    save(d, j);
+}
+
+/* Preempted with --preempt-suspend: SIGSTOP, the process kept; otherwise
+ * SIGTERM (checkpoint and exit), waited for in exec_stopped(). */
+static void exec_stop(void *ctx, int k, mech_stop_t why)
+{
+    daemon_t *d = ctx;
+    live_job_t *j = view_job(d, k);
+    double t = d->apply_t;
+    j->preemptions += why == MECH_PREEMPT;
+    advance(d, j, t);
+    if (d->cfg->preempt_suspend && why == MECH_PREEMPT) {
+        d->exec.ops->signal(&d->exec, j, SIGSTOP);
+        j->suspended = 1;
+        release(d, j, t);
+        j->state = LJ_QUEUED;
+        live_db_event(d->db, t, j->id, "suspend", NULL);
+        save(d, j);
+        return;
+    }
+    ask_stop(d, j, 0);
+    d->plan_stops++;
+}
+
+static void exec_stopped(void *ctx)
+{
+    daemon_t *d = ctx;
+    if (d->plan_stops)
+        wait_stopped(d);
+    d->plan_stops = 0;
+}
+
+/* A suspended job resumes in place when the plan gives it the same type,
+ * count and batch, unpaired, and its GPUs are free. */
+static int exec_resume_on(void *ctx, int k, const plan_alloc_t *a, int *ids)
+{
+    daemon_t *d = ctx;
+    const live_job_t *j = view_job(d, k);
+    if (!j->suspended || j->type != a->type || j->ngpus != a->gpus ||
+        (a->batch_size && a->batch_size != j->batch) || a->pack_with >= 0)
+        return 0;
+    memcpy(ids, j->gpu_ids, sizeof(int) * (size_t)a->gpus);
+    return 1;
+}
+
+static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, int nodes,
+                      int resumed, mls_err_t *err)
+{
+    daemon_t *d = ctx;
+    live_job_t *j = view_job(d, k);
+    (void)err;
+    if (j->state != LJ_QUEUED) /* it ended while others stopped */
+        return 1;
+    int *want = xmalloc(sizeof(int) * (size_t)a->gpus);
+    memcpy(want, ids, sizeof(int) * (size_t)a->gpus);
+    if (!resumed)
+        drop_suspended(d, j); /* winding the old process down */
+    int gone = live_state_terminal(j->state);
+    if (!gone) {
+        memcpy(j->gpu_ids, want, sizeof(int) * (size_t)a->gpus);
+        j->nodes = nodes;
+        j->type = a->type;
+        j->ngpus = a->gpus;
+        take_batch(d, j, a);
+        j->partner = a->pack_with >= 0 ? d->vjobs[a->pack_with].id : -1;
+        j->joined = 0;
+        launch(d, j, d->apply_t, resumed);
+    }
+    free(want);
+    return gone;
+}
+
+static int exec_join(void *ctx, int k, const plan_alloc_t *a, mls_err_t *err)
+{
+    daemon_t *d = ctx;
+    (void)err;
+    join(d, view_job(d, k), a, d->apply_t);
+    return 0;
+}
+
+static const mech_exec_ops_t live_exec_ops = {
+    .rebatch = exec_rebatch,
+    .stop = exec_stop,
+    .stopped = exec_stopped,
+    .resume_on = exec_resume_on,
+    .start = exec_start,
+    .join = exec_join,
+};
+
 static int apply_plan(daemon_t *d, double t, mls_err_t *err)
 {
     const plan_t *p = &d->plan;
-    int n = d->view.n_jobs;
     if (mech_check_plan(&d->view, p, d->policy->name, err) < 0)
         return -1;
     /* On Slurm a joiner is a GPU-less Slurm job sent to its owner's node:
@@ -715,98 +790,9 @@ static int apply_plan(daemon_t *d, double t, mls_err_t *err)
                             "node: give --slurm-nodes (the Slurm name of each cluster node)",
                             d->policy->name, (long long)d->vjobs[p->allocs[i].job].id,
                             (long long)d->vjobs[p->allocs[i].pack_with].id, d->exec.ops->name);
-    int *alloc_of = xmalloc(sizeof(int) * (size_t)(n + 1));
-    unsigned char *keep = xcalloc((size_t)n + 1, 1);
-    for (int k = 0; k < n; k++)
-        alloc_of[k] = -1;
-    for (int i = 0; i < p->n; i++)
-        alloc_of[p->allocs[i].job] = i;
-    /* Kept: unchanged in the plan, and, for a pair, both members kept (as in
-     * the simulator: any change to a pair restarts both). */
-    for (int k = 0; k < n; k++)
-        keep[k] = alloc_of[k] >= 0 &&
-                  unchanged(d, &d->jobs[d->vidx[k]], p, &p->allocs[alloc_of[k]]);
-    for (int k = 0; k < n; k++)
-        if (keep[k] && p->allocs[alloc_of[k]].pack_with >= 0 &&
-            !keep[p->allocs[alloc_of[k]].pack_with])
-            keep[k] = 0;
-    /* A kept job whose plan changes only its batch changes it in place, at
-     * no cost, as in the simulator: its batch file tells it (live/batch.h). */
-    for (int k = 0; k < n; k++) {
-        live_job_t *j = &d->jobs[d->vidx[k]];
-        if (!keep[k])
-            continue;
-        int batch = j->batch, accum = j->accum;
-        take_batch(d, j, &p->allocs[alloc_of[k]]);
-        if (j->batch == batch && j->accum == accum)
-            continue;
-        advance(d, j, t);
-        write_batch(d, j, to_wall(d, t));
-        char detail[64];
-        snprintf(detail, sizeof detail, "batch %d accum %d (was %d, %d)", j->batch, j->accum,
-                 batch, accum);
-        live_db_event(d->db, t, j->id, "batch", detail);
-        save(d, j);
-    }
-    /* Stop first, so their GPUs are free; wait for them to exit. */
-    int stopping = 0;
-    for (int k = 0; k < n; k++) {
-        live_job_t *j = &d->jobs[d->vidx[k]];
-        if (j->state != LJ_RUNNING || keep[k])
-            continue;
-        j->preemptions += alloc_of[k] < 0;
-        if (d->cfg->preempt_suspend && alloc_of[k] < 0) {
-            advance(d, j, t);
-            d->exec.ops->signal(&d->exec, j, SIGSTOP);
-            j->suspended = 1;
-            release(d, j, t);
-            j->state = LJ_QUEUED;
-            live_db_event(d->db, t, j->id, "suspend", NULL);
-            save(d, j);
-            continue;
-        }
-        advance(d, j, t);
-        ask_stop(d, j, 0);
-        stopping++;
-    }
-    if (stopping)
-        wait_stopped(d);
-    free(keep);
-    /* Start: explicit placements, then the placer's, then pair joiners. */
-    for (int pass = 0; pass < 3; pass++)
-        for (int i = 0; i < p->n; i++) {
-            const plan_alloc_t *a = &p->allocs[i];
-            live_job_t *j = &d->jobs[d->vidx[a->job]];
-            int joiner = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
-            if (j->state != LJ_QUEUED || (joiner ? 2 : a->has_ids ? 0 : 1) != pass)
-                continue;
-            if (joiner) {
-                join(d, j, a, t);
-                continue;
-            }
-            int resume, rc = place(d, j, p, a, &resume);
-            if (rc < 0) {
-                free(alloc_of);
-                return mls_fail(err, "policy '%s' planned job %lld: capacity: not enough free "
-                                     "GPUs",
-                                d->policy->name, (long long)j->id);
-            }
-            if (!resume) {
-                int nodes = j->nodes; /* winding the old process down resets it */
-                drop_suspended(d, j);
-                j->nodes = nodes;
-                if (live_state_terminal(j->state))
-                    continue;
-            }
-            j->type = a->type;
-            j->ngpus = a->gpus;
-            take_batch(d, j, a);
-            j->partner = a->pack_with >= 0 ? d->vjobs[a->pack_with].id : -1;
-            j->joined = 0;
-            launch(d, j, t, resume);
-        }
-    free(alloc_of);
-    return 0;
+    d->apply_t = t;
+    d->plan_stops = 0;
+    return mech_apply(&d->mech, &d->view, p, d->policy->name, &live_exec_ops, d, err);
 }
 
 static void decide(daemon_t *d, double t, unsigned reasons)
@@ -1355,9 +1341,7 @@ static int setup(daemon_t *d, mls_err_t *err)
     for (int i = 0; i < c->n_nodes; i++)
         if (c->nodes[i].gpus > d->type_node_gpus[c->nodes[i].type])
             d->type_node_gpus[c->nodes[i].type] = c->nodes[i].gpus;
-    d->gpu_owner = xmalloc(sizeof(int) * (size_t)c->n_gpus);
-    for (int g = 0; g < c->n_gpus; g++)
-        d->gpu_owner[g] = -1;
+    mech_init(&d->mech, c, d->perf->ops->goodput != NULL);
     d->vtypes = xcalloc((size_t)c->n_types, sizeof *d->vtypes);
     for (int t = 0; t < c->n_types; t++)
         d->vtypes[t] = (view_gpu_type_t){c->types[t].name, c->types[t].total_gpus,
@@ -1441,7 +1425,7 @@ static void teardown(daemon_t *d)
     cluster_free(&d->cluster);
     free(d->typemap);
     free(d->type_node_gpus);
-    free(d->gpu_owner);
+    mech_free(&d->mech);
     free(d->vjobs);
     free(d->vidx);
     free(d->vtypes);

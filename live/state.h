@@ -63,6 +63,7 @@ typedef struct live_job {
     int preemptions, restarts, failures, completions, exit_code;
     int64_t partner; /* id of the job sharing its GPUs (space sharing), -1 none */
     int joined;      /* 1: it joined its partner's GPUs (the partner holds them) */
+    int vslot;       /* its index in the daemon's last view (not stored) */
 } live_job_t;
 
 void live_job_free(live_job_t *j);

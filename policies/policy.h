@@ -95,6 +95,7 @@ typedef struct view_job {
     int cur_gpus;         /* 0 when queued */
     int cur_nodes;        /* nodes its GPUs span */
     const int *cur_gpu_ids; /* cur_gpus ids, or NULL */
+    int cur_partner;      /* index into view->jobs of the job sharing its GPUs, -1 none */
     double first_start;   /* NAN before the first start */
     double last_start;    /* start of the current (or last) stint, NAN if never */
     double attained_time; /* s held GPUs (running or restarting) */
@@ -108,7 +109,7 @@ typedef struct view_job {
     double total_work;
     double remaining_work;
 
-    /* Appended (issue 4): elastic training and batch-size adaptation. */
+    /* Elastic training and batch-size adaptation. */
     int accum_steps;         /* gradient-accumulation steps now; -1: the perf model splits
                                 batch_size into micro-batches that fit the GPU (default) */
     double grad_noise_scale; /* phi (samples) the job reported at its last epoch boundary
@@ -163,7 +164,7 @@ typedef struct view_perf {
     int (*pair_throughput)(void *ctx, const view_job_t *a, const view_job_t *b, int type,
                            int gpus, double out[2]);
 
-    /* Appended (issue 4). Every pointer is set; each returns NAN (or -1) when
+    /* Elastic training and batch sizes. Every pointer is set; each returns NAN (or -1) when
      * the perf model cannot answer (e.g. the table backend has no fitted
      * model). Under the pollux backend, `throughput` above is the goodput at
      * the job's current progress in work units/s (M0-equivalent samples),
@@ -229,7 +230,7 @@ typedef struct plan_alloc {
     int pack_with;  /* index into view->jobs of the job sharing these GPUs, -1 none */
     int ids_off;    /* explicit GPU ids: plan->ids[ids_off .. ids_off+gpus-1] */
     int has_ids;    /* 0: the mechanism places it */
-    /* Appended (issue 4): with batch_size > 0, the gradient-accumulation
+    /* With batch_size > 0, the gradient-accumulation
      * steps (batch_size is then the micro-batch per GPU; the job's total batch
      * is gpus x batch_size x (accum_steps + 1)). A change of batch_size or
      * accum_steps alone, on unchanged GPUs, takes effect at once at no cost

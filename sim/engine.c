@@ -19,7 +19,6 @@
 #include "adapt.h"
 #include "eventq.h"
 #include "mechanism.h"
-#include "placer.h"
 #include "pollux_model.h"
 #include "view_perf.h"
 
@@ -61,6 +60,7 @@ typedef struct sim_job {
     int left_gpus, left_type; /* GPUs it held when last stopped (for OVH_SUSPEND), 0 none */
     int partner; /* job sharing its GPUs (space sharing), -1 none */
     int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
+    int vslot; /* its index in the last view built */
     uint32_t version;
 } sim_job_t;
 
@@ -81,12 +81,7 @@ typedef struct engine {
 
     int *active;
     size_t n_active, active_cap;
-    int *gpu_owner; /* job index per GPU, -1 free */
-    unsigned char *gpu_free;
-    int *node_free;
-    int *type_free;  /* free GPUs on nodes that are up */
-    int *type_up;    /* GPUs on nodes that are up */
-    unsigned char *node_up;
+    mech_t mech; /* GPU occupancy and the plan's diff (sim/mechanism.h) */
     double *node_speed;
     gsl_rng *rng;
 
@@ -108,8 +103,6 @@ typedef struct engine {
     view_perf_src_t vsrc; /* what view->perf answers from (sim/view_perf.h) */
     view_perf_t vperf;
     plan_t plan;
-    int *scratch_ids;
-    int max_gpus;
 
     sim_result_t *out;
     double next_sample, sample_step, last_progress_wall;
@@ -270,14 +263,8 @@ static void contention_update(engine_t *e)
 
 static void hold_gpus(engine_t *e, sim_job_t *j, const int *ids, int n)
 {
-    for (int i = 0; i < n; i++) {
-        int g = ids[i];
-        j->gpu_ids[i] = g;
-        e->gpu_owner[g] = (int)(j - e->jobs);
-        e->gpu_free[g] = 0;
-        e->node_free[e->cluster->gpu_node[g]]--;
-        e->type_free[j->type]--;
-    }
+    memcpy(j->gpu_ids, ids, sizeof(int) * (size_t)n);
+    mech_gpus_take(&e->mech, (int)(j - e->jobs), ids, n);
     j->ngpus = n;
 }
 
@@ -438,8 +425,7 @@ static void leave_pair(engine_t *e, sim_job_t *j)
 {
     sim_job_t *q = &e->jobs[j->partner];
     advance(e, q);
-    for (int i = 0; i < q->ngpus; i++)
-        e->gpu_owner[q->gpu_ids[i]] = (int)(q - e->jobs);
+    mech_gpus_pass(&e->mech, (int)(q - e->jobs), q->gpu_ids, q->ngpus);
     q->partner = j->partner = -1;
     q->joined = j->joined = 0;
     rerate(e, q);
@@ -457,13 +443,7 @@ static void release_gpus(engine_t *e, sim_job_t *j)
         j->version++;
         return;
     }
-    for (int i = 0; i < j->ngpus; i++) {
-        int g = j->gpu_ids[i];
-        e->gpu_owner[g] = -1;
-        e->gpu_free[g] = 1;
-        e->node_free[e->cluster->gpu_node[g]]++;
-        e->type_free[j->type]++;
-    }
+    mech_gpus_give(&e->mech, (int)(j - e->jobs), j->gpu_ids, j->ngpus);
     j->ngpus = 0;
     j->nodes = 0;
     j->type = -1;
@@ -625,13 +605,19 @@ static void build_view(engine_t *e, unsigned reasons)
         sim_job_t *j = &e->jobs[e->active[k]];
         advance(e, j);
         fill_view_job(e, j, &e->vjobs[k]);
+        j->vslot = (int)k;
         for (int i = 0; j->state == JOB_RUNNING && i < j->ngpus; i++)
             e->vholder[j->gpu_ids[i]] = (int)k;
     }
+    for (size_t k = 0; k < e->n_active; k++) {
+        const sim_job_t *j = &e->jobs[e->active[k]];
+        e->vjobs[k].cur_partner =
+            j->state == JOB_RUNNING && j->partner >= 0 ? e->jobs[j->partner].vslot : -1;
+    }
     for (int t = 0; t < c->n_types; t++)
-        e->vtypes[t].free_gpus = e->type_free[t];
+        e->vtypes[t].free_gpus = e->mech.type_free[t];
     for (int i = 0; i < c->n_nodes; i++)
-        e->vnodes[i].up = e->node_up[i];
+        e->vnodes[i].up = e->mech.node_up[i];
     view_t *v = &e->view;
     v->now = e->now;
     v->reasons = reasons;
@@ -642,36 +628,19 @@ static void build_view(engine_t *e, unsigned reasons)
     v->finished = e->finished;
 }
 
-/* ---- plans ---------------------------------------------------------------- */
+/* ---- the simulator's executor: each change of a plan at once ------------------
+ * (sim/mechanism.c decides what changes and in which order) */
 
 static int plan_error(const engine_t *e, const view_job_t *vj, mls_err_t *err, const char *rule,
                       const char *detail)
 {
-    if (vj)
-        return mls_fail(err, "policy '%s' planned job %lld: %s: %s", e->policy->name,
-                        (long long)vj->id, rule, detail);
-    return mls_fail(err, "policy '%s': %s: %s", e->policy->name, rule, detail);
+    return mls_fail(err, "policy '%s' planned job %lld: %s: %s", e->policy->name,
+                    (long long)vj->id, rule, detail);
 }
 
-/* A running job keeps its GPUs when its allocation is unchanged. */
-static int unchanged(const engine_t *e, const sim_job_t *j, const plan_t *p,
-                     const plan_alloc_t *a)
+static sim_job_t *view_job(engine_t *e, int k)
 {
-    if (j->state != JOB_RUNNING || j->type != a->type || j->ngpus != a->gpus)
-        return 0;
-    int want_partner = a->pack_with >= 0 ? e->active[a->pack_with] : -1;
-    if (j->partner != want_partner)
-        return 0;
-    return !a->has_ids || plan_ids_within(p, a, j->gpu_ids, j->ngpus);
-}
-
-static void stop_job(engine_t *e, sim_job_t *j)
-{
-    advance(e, j);
-    j->left_gpus = j->partner < 0 ? j->ngpus : 0; /* gpu_ids keeps the ids */
-    j->left_type = j->type;
-    release_gpus(e, j);
-    j->state = JOB_QUEUED;
+    return &e->jobs[e->active[k]];
 }
 
 /* The cost of the start under way; call after first_start is set. */
@@ -704,27 +673,59 @@ static void take_batch(engine_t *e, sim_job_t *j, const plan_alloc_t *a)
     resolve_batch(e, j);
 }
 
-static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_alloc_t *a,
-                     mls_err_t *err)
+/* The job is running from now: counters, overhead, its completion. */
+static void begin_stint(engine_t *e, sim_job_t *j)
 {
-    const mls_cluster_t *c = e->cluster;
-    int *ids = e->scratch_ids, nodes;
-    if (a->has_ids) {
-        for (int i = 0; i < a->gpus; i++) {
-            ids[i] = p->ids[a->ids_off + i];
-            if (!e->gpu_free[ids[i]]) {
-                char d[160];
-                snprintf(d, sizeof d, "GPU %d is held by job %lld, which keeps running", ids[i],
-                         (long long)e->jobs[e->gpu_owner[ids[i]]].spec->id);
-                return plan_error(e, &e->vjobs[a->job], err, "capacity", d);
-            }
-        }
-        nodes = placer_nodes_spanned(c, ids, a->gpus);
-    } else {
-        nodes = placer_choose(c, e->node_free, e->gpu_free, e->node_up, a->type, a->gpus, ids);
-        if (nodes < 0)
-            return plan_error(e, &e->vjobs[a->job], err, "capacity", "not enough free GPUs");
-    }
+    if (isnan(j->first_start))
+        j->first_start = e->now;
+    else
+        j->restarts++;
+    j->state = JOB_RUNNING;
+    j->last_start = j->last_update = e->now;
+    j->overhead_end = e->now + start_overhead(j);
+    j->stint_prod = 0;
+    j->ckpt_work = j->work_done;
+}
+
+static void exec_rebatch(void *ctx, int k, int batch, int accum)
+{
+    engine_t *e = ctx;
+    sim_job_t *j = view_job(e, k);
+    advance(e, j);
+    if (j->partner >= 0)
+        advance(e, &e->jobs[j->partner]);
+    j->explicit_batch = 1;
+    change_batch(e, j, batch, accum, 0);
+    rerate(e, j);
+    predict_completion(e, j);
+    if (j->partner >= 0)
+        predict_completion(e, &e->jobs[j->partner]);
+}
+
+static void stop_job(engine_t *e, sim_job_t *j)
+{
+    advance(e, j);
+    j->left_gpus = j->partner < 0 ? j->ngpus : 0; /* gpu_ids keeps the ids */
+    j->left_type = j->type;
+    release_gpus(e, j);
+    j->state = JOB_QUEUED;
+}
+
+static void exec_stop(void *ctx, int k, mech_stop_t why)
+{
+    engine_t *e = ctx;
+    sim_job_t *j = view_job(e, k);
+    j->change = why == MECH_PREEMPT ? OVH_RESTART : why == MECH_RESIZE ? OVH_RESIZE : OVH_MIGRATE;
+    stop_job(e, j);
+    j->preemptions += why == MECH_PREEMPT;
+}
+
+static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, int nodes,
+                      int resumed, mls_err_t *err)
+{
+    engine_t *e = ctx;
+    sim_job_t *j = view_job(e, k);
+    (void)resumed;
     if (j->change == OVH_RESTART && j->left_gpus == a->gpus && j->left_type == a->type &&
         same_set(j->gpu_ids, ids, a->gpus))
         j->change = OVH_SUSPEND;
@@ -737,36 +738,28 @@ static int start_job(engine_t *e, sim_job_t *j, const plan_t *p, const plan_allo
     if (j->rate <= 0) {
         char d[200];
         snprintf(d, sizeof d, "no throughput for %d %s GPUs over %d nodes", j->ngpus,
-                 c->types[j->type].name, nodes);
-        return plan_error(e, &e->vjobs[a->job], err, "GPU type", d);
+                 e->cluster->types[j->type].name, nodes);
+        return plan_error(e, &e->vjobs[k], err, "GPU type", d);
     }
-    if (isnan(j->first_start))
-        j->first_start = e->now;
-    else
-        j->restarts++;
-    j->state = JOB_RUNNING;
-    j->last_start = e->now;
-    j->last_update = e->now;
-    j->overhead_end = e->now + start_overhead(j);
-    j->stint_prod = 0;
-    j->ckpt_work = j->work_done;
+    begin_stint(e, j);
     predict_completion(e, j);
     return 0;
 }
 
 /* The second job of a pair joins the GPUs its partner was just given (or
  * keeps); both then run at their pair rates. */
-static int join_job(engine_t *e, sim_job_t *j, const plan_alloc_t *a, mls_err_t *err)
+static int exec_join(void *ctx, int k, const plan_alloc_t *a, mls_err_t *err)
 {
-    sim_job_t *q = &e->jobs[e->active[a->pack_with]];
+    engine_t *e = ctx;
+    sim_job_t *j = view_job(e, k), *q = view_job(e, a->pack_with);
     if (q->state != JOB_RUNNING || q->partner >= 0)
-        return plan_error(e, &e->vjobs[a->job], err, "space sharing",
+        return plan_error(e, &e->vjobs[k], err, "space sharing",
                           "its partner holds no GPUs to share");
     advance(e, q);
     double r[2];
     int pt = e->typemap[q->type];
     if (view_perf_pair(e->perf, q->pw, j->pw, pt, q->ngpus, r) < 0)
-        return plan_error(e, &e->vjobs[a->job], err, "space sharing", "the pair cannot share");
+        return plan_error(e, &e->vjobs[k], err, "space sharing", "the pair cannot share");
     memcpy(j->gpu_ids, q->gpu_ids, sizeof(int) * (size_t)q->ngpus);
     j->ngpus = q->ngpus;
     j->type = q->type;
@@ -776,87 +769,22 @@ static int join_job(engine_t *e, sim_job_t *j, const plan_alloc_t *a, mls_err_t 
     q->partner = (int)(j - e->jobs);
     j->joined = 1;
     rerate(e, j);
-    if (isnan(j->first_start))
-        j->first_start = e->now;
-    else
-        j->restarts++;
-    j->state = JOB_RUNNING;
-    j->last_start = j->last_update = e->now;
-    j->overhead_end = e->now + start_overhead(j);
-    j->stint_prod = 0;
-    j->ckpt_work = j->work_done;
+    begin_stint(e, j);
     predict_completion(e, q);
     predict_completion(e, j);
     return 0;
 }
 
-/* Which running jobs keep their allocation untouched: unchanged in the plan,
- * and, for a pair, both members kept. */
-static void mark_kept(engine_t *e, const plan_t *p, const int *alloc_of, unsigned char *keep)
-{
-    for (int k = 0; k < e->view.n_jobs; k++) {
-        sim_job_t *j = &e->jobs[e->active[k]];
-        keep[k] = alloc_of[k] >= 0 && unchanged(e, j, p, &p->allocs[alloc_of[k]]);
-    }
-    for (int k = 0; k < e->view.n_jobs; k++) {
-        const plan_alloc_t *a = alloc_of[k] >= 0 ? &p->allocs[alloc_of[k]] : NULL;
-        if (keep[k] && a && a->pack_with >= 0 && !keep[a->pack_with])
-            keep[k] = 0;
-    }
-}
+static const mech_exec_ops_t sim_exec = {
+    .rebatch = exec_rebatch,
+    .stop = exec_stop,
+    .start = exec_start,
+    .join = exec_join,
+};
 
 static int apply_plan(engine_t *e, const plan_t *p, mls_err_t *err)
 {
-    if (mech_check_plan(&e->view, p, e->policy->name, err) < 0)
-        return -1;
-    int n = e->view.n_jobs;
-    int *alloc_of = e->scratch_ids + e->cluster->n_gpus + e->max_gpus; /* per view job */
-    unsigned char *keep = (unsigned char *)(alloc_of + n);
-    for (int k = 0; k < n; k++)
-        alloc_of[k] = -1;
-    for (int i = 0; i < p->n; i++)
-        alloc_of[p->allocs[i].job] = i;
-    mark_kept(e, p, alloc_of, keep);
-    /* A kept job whose plan changes only its batch changes it in place. */
-    for (int k = 0; k < n; k++) {
-        sim_job_t *j = &e->jobs[e->active[k]];
-        const plan_alloc_t *a = alloc_of[k] >= 0 ? &p->allocs[alloc_of[k]] : NULL;
-        int accum = e->perf->ops->goodput && a ? a->accum_steps : j->accum;
-        if (!keep[k] || !a->batch_size || (a->batch_size == j->batch && accum == j->accum))
-            continue;
-        advance(e, j);
-        if (j->partner >= 0)
-            advance(e, &e->jobs[j->partner]);
-        j->explicit_batch = 1;
-        change_batch(e, j, a->batch_size, accum, 0);
-        rerate(e, j);
-        predict_completion(e, j);
-        if (j->partner >= 0)
-            predict_completion(e, &e->jobs[j->partner]);
-    }
-    /* Release first, so the GPUs of preempted and changed jobs are free. */
-    for (int k = 0; k < n; k++) {
-        sim_job_t *j = &e->jobs[e->active[k]];
-        if (j->state != JOB_RUNNING || keep[k])
-            continue;
-        const plan_alloc_t *a = alloc_of[k] >= 0 ? &p->allocs[alloc_of[k]] : NULL;
-        j->change = !a ? OVH_RESTART : a->gpus != j->ngpus ? OVH_RESIZE : OVH_MIGRATE;
-        stop_job(e, j);
-        j->preemptions += !a;
-    }
-    /* Start: explicit placements, then the mechanism's, then pair joiners. */
-    for (int pass = 0; pass < 3; pass++)
-        for (int i = 0; i < p->n; i++) {
-            const plan_alloc_t *a = &p->allocs[i];
-            sim_job_t *j = &e->jobs[e->active[a->job]];
-            int joiner = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
-            int my_pass = joiner ? 2 : a->has_ids ? 0 : 1;
-            if (j->state == JOB_RUNNING || my_pass != pass)
-                continue;
-            if ((joiner ? join_job(e, j, a, err) : start_job(e, j, p, a, err)) < 0)
-                return -1;
-        }
-    return 0;
+    return mech_apply(&e->mech, &e->view, p, e->policy->name, &sim_exec, e, err);
 }
 
 /* ---- faults ---------------------------------------------------------------- */
@@ -873,8 +801,7 @@ static int touches_node(const engine_t *e, const sim_job_t *j, int node)
  * its GPUs leave the usable capacity until it recovers. */
 static void node_fail(engine_t *e, int node)
 {
-    const mls_node_t *nd = &e->cluster->nodes[node];
-    if (!e->node_up[node])
+    if (!e->mech.node_up[node])
         return;
     for (size_t k = 0; k < e->n_active; k++) {
         sim_job_t *j = &e->jobs[e->active[k]];
@@ -887,19 +814,12 @@ static void node_fail(engine_t *e, int node)
         j->left_gpus = 0; /* its memory is gone: no resume */
         j->preemptions++;
     }
-    e->node_up[node] = 0;
-    e->type_free[nd->type] -= e->node_free[node];
-    e->type_up[nd->type] -= nd->gpus;
+    mech_node_set_up(&e->mech, node, 0);
 }
 
 static void node_recover(engine_t *e, int node)
 {
-    const mls_node_t *nd = &e->cluster->nodes[node];
-    if (e->node_up[node])
-        return;
-    e->node_up[node] = 1;
-    e->type_free[nd->type] += e->node_free[node];
-    e->type_up[nd->type] += nd->gpus;
+    mech_node_set_up(&e->mech, node, 1);
 }
 
 /* A straggler: every running job with a GPU on the node goes at its pace. */
@@ -949,15 +869,9 @@ static void setup_faults(engine_t *e)
 {
     const mls_cluster_t *c = e->cluster;
     const fault_plan_t *f = e->cfg->faults;
-    e->node_up = xmalloc((size_t)c->n_nodes);
     e->node_speed = xmalloc(sizeof(double) * (size_t)c->n_nodes);
-    for (int i = 0; i < c->n_nodes; i++) {
-        e->node_up[i] = 1;
+    for (int i = 0; i < c->n_nodes; i++)
         e->node_speed[i] = 1;
-    }
-    e->type_up = xmalloc(sizeof(int) * (size_t)c->n_types);
-    for (int t = 0; t < c->n_types; t++)
-        e->type_up[t] = c->types[t].total_gpus;
     e->rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(e->rng, (unsigned long)e->cfg->seed);
     if (!f)
@@ -980,7 +894,7 @@ static void sample_timeline(engine_t *e, int force)
     for (size_t k = 0; k < e->n_active; k++)
         running += e->jobs[e->active[k]].state == JOB_RUNNING;
     for (int t = 0; t < e->cluster->n_types; t++)
-        busy += e->cluster->types[t].total_gpus - e->type_free[t];
+        busy += e->cluster->types[t].total_gpus - e->mech.type_free[t];
     xgrow((void **)&r->timeline, &r->timeline_cap, r->n_timeline + 1, sizeof *r->timeline);
     r->timeline[r->n_timeline++] =
         (timeline_sample_t){e->now, busy, running, (int)e->n_active - running};
@@ -1237,7 +1151,6 @@ static void setup(engine_t *e)
         e->wmap[w] = perf_workload_index(e->perf, tr->workloads.names[w]);
     e->n_jobs = tr->n;
     e->jobs = xcalloc(tr->n ? tr->n : 1, sizeof *e->jobs);
-    int max_gpus = 1;
     for (size_t i = 0; i < tr->n; i++) {
         sim_job_t *j = &e->jobs[i];
         j->spec = &tr->jobs[i];
@@ -1264,26 +1177,9 @@ static void setup(engine_t *e)
             j->isolated_time = j->ovh[OVH_START] +
                                j->spec->work / best_rate(c, e->perf, e->typemap, j->pw,
                                                          j->spec->gpus, j->batch);
-        if (j->spec->max_gpus > max_gpus)
-            max_gpus = j->spec->max_gpus;
         e->measured_left += is_measured(e->cfg, j->spec->id);
     }
-    e->gpu_owner = xmalloc(sizeof(int) * (size_t)c->n_gpus);
-    e->gpu_free = xmalloc((size_t)c->n_gpus);
-    for (int g = 0; g < c->n_gpus; g++) {
-        e->gpu_owner[g] = -1;
-        e->gpu_free[g] = 1;
-    }
-    e->node_free = xmalloc(sizeof(int) * (size_t)c->n_nodes);
-    for (int i = 0; i < c->n_nodes; i++)
-        e->node_free[i] = c->nodes[i].gpus;
-    e->type_free = xmalloc(sizeof(int) * (size_t)c->n_types);
-    for (int t = 0; t < c->n_types; t++)
-        e->type_free[t] = c->types[t].total_gpus;
-    /* ids for one placement, then two slots per active job for apply_plan */
-    e->max_gpus = max_gpus;
-    e->scratch_ids =
-        xmalloc(sizeof(int) * ((size_t)c->n_gpus + (size_t)max_gpus + 2 * tr->n + 2));
+    mech_init(&e->mech, c, e->perf->ops->goodput != NULL);
     eventq_init(&e->q);
     plan_init(&e->plan);
     setup_faults(e);
@@ -1302,12 +1198,7 @@ static void teardown(engine_t *e)
     free(e->typemap);
     free(e->type_node_gpus);
     free(e->active);
-    free(e->gpu_owner);
-    free(e->gpu_free);
-    free(e->node_free);
-    free(e->type_free);
-    free(e->type_up);
-    free(e->node_up);
+    mech_free(&e->mech);
     free(e->node_speed);
     gsl_rng_free(e->rng);
     free(e->vjobs);
@@ -1315,7 +1206,6 @@ static void teardown(engine_t *e)
     free(e->vnodes);
     free(e->vholder);
     free(e->finished);
-    free(e->scratch_ids);
     eventq_free(&e->q);
     plan_free(&e->plan);
 }

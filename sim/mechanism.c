@@ -1,5 +1,8 @@
-/* mechanism.c: plan validation against the view (see mechanism.h). */
+/* mechanism.c: the shared mechanism (see mechanism.h): plan validation
+ * against the view, GPU occupancy, and the one way a plan is carried out. */
 #include "mechanism.h"
+
+#include "placer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,4 +171,241 @@ int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_er
     free(c.seen_gpu);
     free(c.want);
     return rc;
+}
+
+/* ---- occupancy ------------------------------------------------------------ */
+
+void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps)
+{
+    memset(m, 0, sizeof *m);
+    m->cluster = c;
+    m->accum_steps = accum_steps;
+    size_t g = (size_t)(c->n_gpus ? c->n_gpus : 1), nn = (size_t)(c->n_nodes ? c->n_nodes : 1);
+    size_t nt = (size_t)(c->n_types ? c->n_types : 1);
+    m->owner = xmalloc(sizeof(int) * g);
+    m->gpu_free = xmalloc(g);
+    m->ids = xmalloc(sizeof(int) * g);
+    for (int i = 0; i < c->n_gpus; i++) {
+        m->owner[i] = -1;
+        m->gpu_free[i] = 1;
+    }
+    m->node_free = xmalloc(sizeof(int) * nn);
+    m->node_up = xmalloc(nn);
+    for (int i = 0; i < c->n_nodes; i++) {
+        m->node_free[i] = c->nodes[i].gpus;
+        m->node_up[i] = 1;
+    }
+    m->type_free = xmalloc(sizeof(int) * nt);
+    m->type_up = xmalloc(sizeof(int) * nt);
+    for (int t = 0; t < c->n_types; t++)
+        m->type_free[t] = m->type_up[t] = c->types[t].total_gpus;
+}
+
+void mech_free(mech_t *m)
+{
+    free(m->owner);
+    free(m->gpu_free);
+    free(m->ids);
+    free(m->node_free);
+    free(m->node_up);
+    free(m->type_free);
+    free(m->type_up);
+    free(m->alloc_of);
+    free(m->keep);
+    memset(m, 0, sizeof *m);
+}
+
+void mech_gpus_take(mech_t *m, int who, const int *ids, int n)
+{
+    const mls_cluster_t *c = m->cluster;
+    for (int i = 0; i < n; i++) {
+        int g = ids[i], node = c->gpu_node[g];
+        m->owner[g] = who;
+        if (!m->gpu_free[g])
+            continue;
+        m->gpu_free[g] = 0;
+        m->node_free[node]--;
+        m->type_free[c->nodes[node].type] -= m->node_up[node];
+    }
+}
+
+void mech_gpus_give(mech_t *m, int who, const int *ids, int n)
+{
+    const mls_cluster_t *c = m->cluster;
+    for (int i = 0; i < n; i++) {
+        int g = ids[i], node = c->gpu_node[g];
+        if (m->owner[g] != who || m->gpu_free[g])
+            continue;
+        m->owner[g] = -1;
+        m->gpu_free[g] = 1;
+        m->node_free[node]++;
+        m->type_free[c->nodes[node].type] += m->node_up[node];
+    }
+}
+
+void mech_gpus_pass(mech_t *m, int who, const int *ids, int n)
+{
+    for (int i = 0; i < n; i++)
+        m->owner[ids[i]] = who;
+}
+
+void mech_node_set_up(mech_t *m, int node, int up)
+{
+    const mls_node_t *nd = &m->cluster->nodes[node];
+    up = !!up;
+    if (m->node_up[node] == up)
+        return;
+    m->node_up[node] = (unsigned char)up;
+    m->type_free[nd->type] += up ? m->node_free[node] : -m->node_free[node];
+    m->type_up[nd->type] += up ? nd->gpus : -nd->gpus;
+}
+
+/* ---- carrying out a plan ----------------------------------------------------- */
+
+static int apply_error(const view_t *v, int k, const char *policy, const char *rule,
+                       const char *detail, mls_err_t *err)
+{
+    return mls_fail(err, "policy '%s' planned job %lld: %s: %s", policy,
+                    (long long)v->jobs[k].id, rule, detail);
+}
+
+/* A running job keeps its GPUs when its allocation is unchanged: same type,
+ * count and partner, and its explicit ids (if any) are the GPUs it holds. A
+ * batch change alone is made in place. */
+static int unchanged(const view_job_t *j, const plan_t *p, const plan_alloc_t *a)
+{
+    if (j->state == VIEW_QUEUED || j->cur_type != a->type || j->cur_gpus != a->gpus ||
+        j->cur_partner != a->pack_with)
+        return 0;
+    return !a->has_ids || plan_ids_within(p, a, j->cur_gpu_ids, j->cur_gpus);
+}
+
+/* Which running jobs keep their allocation: unchanged in the plan and, for a
+ * pair, both members kept (any change to a pair restarts both). */
+static void mark_kept(mech_t *m, const view_t *v, const plan_t *p)
+{
+    int n = v->n_jobs;
+    for (int k = 0; k < n; k++)
+        m->alloc_of[k] = -1;
+    for (int i = 0; i < p->n; i++)
+        m->alloc_of[p->allocs[i].job] = i;
+    for (int k = 0; k < n; k++)
+        m->keep[k] = m->alloc_of[k] >= 0 && unchanged(&v->jobs[k], p, &p->allocs[m->alloc_of[k]]);
+    for (int k = 0; k < n; k++) {
+        const plan_alloc_t *a = m->alloc_of[k] >= 0 ? &p->allocs[m->alloc_of[k]] : NULL;
+        if (m->keep[k] && a->pack_with >= 0 && !m->keep[a->pack_with])
+            m->keep[k] = 0;
+    }
+}
+
+/* Kept jobs whose plan changes only their batch change it in place. */
+static void rebatch(const mech_t *m, const view_t *v, const plan_t *p, const mech_exec_ops_t *ops,
+                    void *ctx)
+{
+    for (int k = 0; k < v->n_jobs; k++) {
+        if (!m->keep[k])
+            continue;
+        const view_job_t *j = &v->jobs[k];
+        const plan_alloc_t *a = &p->allocs[m->alloc_of[k]];
+        int accum = m->accum_steps ? a->accum_steps : j->accum_steps;
+        if (a->batch_size && (a->batch_size != j->batch_size || accum != j->accum_steps))
+            ops->rebatch(ctx, k, a->batch_size, accum);
+    }
+}
+
+/* Every running job not kept stops, so that its GPUs are free for the starts. */
+static void stop_changed(const mech_t *m, const view_t *v, const plan_t *p,
+                         const mech_exec_ops_t *ops, void *ctx)
+{
+    for (int k = 0; k < v->n_jobs; k++) {
+        const view_job_t *j = &v->jobs[k];
+        if (j->state == VIEW_QUEUED || m->keep[k])
+            continue;
+        const plan_alloc_t *a = m->alloc_of[k] >= 0 ? &p->allocs[m->alloc_of[k]] : NULL;
+        ops->stop(ctx, k, !a                     ? MECH_PREEMPT
+                          : a->gpus != j->cur_gpus ? MECH_RESIZE
+                                                   : MECH_MIGRATE);
+    }
+    if (ops->stopped)
+        ops->stopped(ctx);
+}
+
+/* Where allocation a of view job k goes: its explicit ids (which must be
+ * free), the GPUs it left suspended, or the placer's choice. Returns the
+ * nodes spanned, or -1 with err set. */
+static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t *a,
+                 const char *policy, const mech_exec_ops_t *ops, void *ctx, int *resumed,
+                 mls_err_t *err)
+{
+    const mls_cluster_t *c = m->cluster;
+    int *ids = m->ids, k = a->job;
+    *resumed = 0;
+    if (a->has_ids) {
+        for (int i = 0; i < a->gpus; i++) {
+            ids[i] = p->ids[a->ids_off + i];
+            if (!m->gpu_free[ids[i]]) {
+                char d[160];
+                int h = v->gpu_holder[ids[i]];
+                if (h >= 0 && m->keep[h])
+                    snprintf(d, sizeof d, "GPU %d is held by job %lld, which keeps running",
+                             ids[i], (long long)v->jobs[h].id);
+                else
+                    snprintf(d, sizeof d, "GPU %d is not free", ids[i]);
+                return apply_error(v, k, policy, "capacity", d, err);
+            }
+        }
+        return placer_nodes_spanned(c, ids, a->gpus);
+    }
+    if (ops->resume_on && ops->resume_on(ctx, k, a, ids)) {
+        int free_all = 1;
+        for (int i = 0; i < a->gpus && free_all; i++)
+            free_all = m->gpu_free[ids[i]];
+        if (free_all) {
+            *resumed = 1;
+            return placer_nodes_spanned(c, ids, a->gpus);
+        }
+    }
+    int nodes = placer_choose(c, m->node_free, m->gpu_free, m->node_up, a->type, a->gpus, ids);
+    if (nodes < 0)
+        return apply_error(v, k, policy, "capacity", "not enough free GPUs", err);
+    return nodes;
+}
+
+/* Starts: explicit placements first (they name their GPUs), then the
+ * placer's, then the second job of each pair, onto its partner's GPUs. */
+static int start_planned(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
+                         const mech_exec_ops_t *ops, void *ctx, mls_err_t *err)
+{
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < p->n; i++) {
+            const plan_alloc_t *a = &p->allocs[i];
+            int joiner = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
+            if (m->keep[a->job] || (joiner ? 2 : a->has_ids ? 0 : 1) != pass)
+                continue;
+            if (joiner) {
+                if (ops->join(ctx, a->job, a, err) < 0)
+                    return -1;
+                continue;
+            }
+            int resumed, nodes = place(m, v, p, a, policy, ops, ctx, &resumed, err);
+            if (nodes < 0 || ops->start(ctx, a->job, a, m->ids, nodes, resumed, err) < 0)
+                return -1;
+        }
+    return 0;
+}
+
+int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
+               const mech_exec_ops_t *ops, void *ctx, mls_err_t *err)
+{
+    if (mech_check_plan(v, p, policy, err) < 0)
+        return -1;
+    if ((size_t)v->n_jobs + 1 > m->jobs_cap) {
+        m->jobs_cap = (size_t)v->n_jobs * 2 + 16;
+        m->alloc_of = xrealloc(m->alloc_of, sizeof(int) * m->jobs_cap);
+        m->keep = xrealloc(m->keep, m->jobs_cap);
+    }
+    mark_kept(m, v, p);
+    rebatch(m, v, p, ops, ctx);
+    stop_changed(m, v, p, ops, ctx);
+    return start_planned(m, v, p, policy, ops, ctx, err);
 }

@@ -1,9 +1,33 @@
-/* mechanism.h: the rules every plan must keep, checked in terms of the view
- * alone, so that the simulator and the live runner enforce exactly the same
- * rules on the same policy code.
+/* mechanism.h: the one mechanism that carries out a policy's plans, shared by
+ * the simulator (sim/engine.c) and the live daemon (live/daemon.c).
  *
- * mech_check_plan() rejects a plan that breaks a rule, with a message naming
- * the policy, the job and the rule:
+ * DESIGN.md's rule "one mechanism, two clocks": the engine and the daemon
+ * each keep their clock and their jobs' progress (exact integration in the
+ * simulator; the jobs' own reports live), and everything about where jobs run
+ * and how a plan changes that is here, written once:
+ *
+ *   occupancy   who holds each GPU, free GPUs per node and per type, nodes up;
+ *   the rules   mech_check_plan(): a plan that breaks one is rejected, with a
+ *               message naming the policy, the job and the rule;
+ *   the diff    mech_apply(): which running jobs keep their allocation (same
+ *               type, count, GPUs and partner; a pair is kept only whole),
+ *               which only change their batch (in place, no restart), which
+ *               stop (preempted, resized, migrated), which start where;
+ *   the order   batch changes, then every stop, then starts in three passes:
+ *               explicit GPU ids, then the placer's (best fit, fewest nodes:
+ *               sim/placer.h), then the second job of each pair joining its
+ *               partner's GPUs;
+ *   placement   explicit ids are checked free; a job that left GPUs suspended
+ *               may go back to them (the executor says which); otherwise the
+ *               placer chooses.
+ *
+ * Each change is carried out by an executor (mech_exec_ops_t): the
+ * simulator's applies it at once and charges its overhead; the daemon's
+ * signals, waits for and launches processes (local or Slurm). Executors get
+ * view indices: the view the policy saw is the mechanism's frame of
+ * reference.
+ *
+ * The rules mech_check_plan() enforces:
  *   unknown job           an allocation for a job not in the view
  *   one allocation per job
  *   GPU type              a type that does not exist, or where the perf model
@@ -16,9 +40,81 @@
 #ifndef MLS_MECHANISM_H
 #define MLS_MECHANISM_H
 
+#include "cluster.h"
 #include "policy.h"
 #include "util.h"
 
+#include <stddef.h>
+
 int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_err_t *err);
+
+/* Why a running job stops. */
+typedef enum mech_stop {
+    MECH_PREEMPT = 0, /* not in the plan: it waits */
+    MECH_RESIZE,      /* to restart on another GPU count */
+    MECH_MIGRATE,     /* to restart on other GPUs (or another type, or partner) */
+} mech_stop_t;
+
+/* How an executor carries out one plan's changes. Every `k` is an index into
+ * the view the plan was made for. */
+typedef struct mech_exec_ops {
+    /* Kept job k runs on from now at per-GPU batch `batch` with `accum`
+     * accumulation steps, without a restart. */
+    void (*rebatch)(void *ctx, int k, int batch, int accum);
+    /* Running job k stops (its GPUs go back through mech_gpus_give()). */
+    void (*stop)(void *ctx, int k, mech_stop_t why);
+    /* NULL, or called once after the plan's stops (live: waits for the
+     * processes to exit). */
+    void (*stopped)(void *ctx);
+    /* NULL, or 1 with the `a->gpus` GPUs queued job k should go back to (it
+     * left them suspended), written to ids. */
+    int (*resume_on)(void *ctx, int k, const plan_alloc_t *a, int *ids);
+    /* Queued job k starts as `a` says on GPUs ids (spanning `nodes` nodes;
+     * `resumed`: the GPUs resume_on gave) and takes them with
+     * mech_gpus_take(). Returns 0, 1 when the job cannot start any more
+     * (it ended meanwhile: live), -1 with err set. */
+    int (*start)(void *ctx, int k, const plan_alloc_t *a, const int *ids, int nodes, int resumed,
+                 mls_err_t *err);
+    /* Queued job k joins the GPUs its partner (view job a->pack_with) was
+     * given or keeps. Returns 0 or -1 with err set. */
+    int (*join)(void *ctx, int k, const plan_alloc_t *a, mls_err_t *err);
+} mech_exec_ops_t;
+
+typedef struct mech {
+    const mls_cluster_t *cluster;
+    int accum_steps; /* the perf model takes accumulation steps (goodput backends) */
+
+    /* Occupancy. */
+    int *owner;              /* per GPU: the owner's job (its own numbering), -1 free */
+    unsigned char *gpu_free; /* per GPU */
+    int *node_free;          /* free GPUs per node */
+    unsigned char *node_up;  /* per node */
+    int *type_free;          /* free GPUs on nodes that are up, per type */
+    int *type_up;            /* GPUs on nodes that are up, per type */
+
+    /* Scratch of mech_apply(), kept between calls. */
+    int *alloc_of;       /* per view job: its allocation, -1 none */
+    unsigned char *keep; /* per view job: its allocation is unchanged */
+    size_t jobs_cap;
+    int *ids; /* one job's GPU ids */
+} mech_t;
+
+/* accum_steps: whether a plan's accum_steps are taken (else a job keeps its own). */
+void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps);
+void mech_free(mech_t *m);
+
+/* Job `who` (the caller's numbering) holds ids: the owner of each, no longer free. */
+void mech_gpus_take(mech_t *m, int who, const int *ids, int n);
+/* The GPUs among ids that `who` owns are free again. */
+void mech_gpus_give(mech_t *m, int who, const int *ids, int n);
+/* Job `who` owns ids from now on (a pair's survivor keeps its GPUs). */
+void mech_gpus_pass(mech_t *m, int who, const int *ids, int n);
+/* A node fails (up = 0; its jobs must have given their GPUs back) or recovers. */
+void mech_node_set_up(mech_t *m, int node, int up);
+
+/* Checks plan p against view v (mech_check_plan) and carries it out through
+ * ops. Returns 0, or -1 with err naming the policy, the job and the rule. */
+int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
+               const mech_exec_ops_t *ops, void *ctx, mls_err_t *err);
 
 #endif
