@@ -73,19 +73,9 @@ typedef struct daemon {
     size_t n_jobs, jobs_cap;
     int *typemap;        /* cluster type -> perf type */
     int *type_node_gpus; /* most GPUs on one node of each type */
-    mech_t mech;         /* GPU occupancy and the plan's diff (sim/mechanism.h) */
-    double cpus_per_gpu, mem_gb_per_gpu; /* cluster totals / GPUs: a job's host demand */
+    mech_t mech; /* GPU occupancy, the view, the plan's diff (sim/mechanism.h) */
     strtab_t users;
-
-    view_t view;
-    view_job_t *vjobs;
     int *vidx; /* view job -> jobs index */
-    size_t vcap;
-    view_gpu_type_t *vtypes;
-    view_node_t *vnodes;
-    int *vholder;
-    view_finished_t *finished;
-    size_t n_finished, finished_cap;
     view_perf_src_t vsrc; /* what view->perf answers from (sim/view_perf.h) */
     view_perf_t vperf;
     plan_t plan;
@@ -266,16 +256,15 @@ static void release(daemon_t *d, live_job_t *j, double t)
 
 static void add_finished(daemon_t *d, const live_job_t *j)
 {
-    xgrow((void **)&d->finished, &d->finished_cap, d->n_finished + 1, sizeof *d->finished);
-    d->finished[d->n_finished++] =
-        (view_finished_t){strtab_intern(&d->users, j->spec.user ? j->spec.user : "default"),
+    mech_finished_add(&d->mech,
+                      &(view_finished_t){strtab_intern(&d->users, j->spec.user ? j->spec.user : "default"),
                           perf_workload_index(d->perf, j->spec.workload),
                           j->spec.gpus,
                           j->submit,
                           j->first_start,
                           j->finish,
                           j->attained_time,
-                          j->attained_service};
+                          j->attained_service});
 }
 
 /* An event of kind `why` (MLS_WHY_*) at daemon time t calls for a decision. */
@@ -476,8 +465,8 @@ static void fill_view_job(daemon_t *d, const live_job_t *j, view_job_t *v, doubl
     if (d->vperf.batch_limits(&d->vsrc, v, -1, &l) == 0 && l.epoch_work > 0)
         v->epoch = v->work_done / l.epoch_work;
     v->adapt_mode = 0; /* a live job adapts its batch itself, if at all */
-    v->cpus = d->cpus_per_gpu * j->spec.gpus;
-    v->mem_gb = d->mem_gb_per_gpu * j->spec.gpus;
+    v->cpus = d->mech.cpus_per_gpu * j->spec.gpus;
+    v->mem_gb = d->mech.mem_gb_per_gpu * j->spec.gpus;
 }
 
 static int by_submit(const live_job_t *a, const live_job_t *b)
@@ -487,12 +476,12 @@ static int by_submit(const live_job_t *a, const live_job_t *b)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* The view: each active job as the daemon knows it, in (submit, id) order;
+ * the mechanism adds the rest (sim/mechanism.h). */
 static void build_view(daemon_t *d, double t, unsigned reasons)
 {
-    const mls_cluster_t *c = &d->cluster;
     int n = 0;
-    xgrow((void **)&d->vjobs, &d->vcap, d->n_jobs + 1, sizeof *d->vjobs);
-    d->vidx = xrealloc(d->vidx, sizeof(int) * d->vcap);
+    d->vidx = xrealloc(d->vidx, sizeof(int) * (d->n_jobs + 1));
     for (size_t i = 0; i < d->n_jobs; i++) {
         const live_job_t *j = &d->jobs[i];
         if (j->state != LJ_QUEUED && j->state != LJ_RUNNING)
@@ -504,37 +493,15 @@ static void build_view(daemon_t *d, double t, unsigned reasons)
         }
         d->vidx[k] = (int)i;
     }
-    for (int g = 0; g < c->n_gpus; g++)
-        d->vholder[g] = -1;
-    for (int t0 = 0; t0 < c->n_types; t0++)
-        d->vtypes[t0].free_gpus = c->types[t0].total_gpus;
+    view_job_t *vj = mech_view_begin(&d->mech, n);
     for (int k = 0; k < n; k++) {
         live_job_t *j = &d->jobs[d->vidx[k]];
         advance(d, j, t);
-        fill_view_job(d, j, &d->vjobs[k], t);
-        j->vslot = k;
-        for (int i = 0; holds_gpus(j) && i < j->ngpus; i++) {
-            d->vholder[j->gpu_ids[i]] = k; /* a pair's later job, as in the simulator */
-            d->vtypes[j->type].free_gpus -= !j->joined;
-        }
+        fill_view_job(d, j, &vj[k], t);
     }
-    for (int k = 0; k < n; k++) {
-        const live_job_t *j = &d->jobs[d->vidx[k]];
-        const live_job_t *q = holds_gpus(j) && j->partner >= 0 ? find_job(d, j->partner) : NULL;
-        d->vjobs[k].cur_partner = q && !live_state_terminal(q->state) && q->state != LJ_PENDING
-                                      ? q->vslot
-                                      : -1;
-    }
-    view_t *v = &d->view;
-    v->now = t;
-    v->reasons = reasons;
-    v->round = d->cfg->round_len > 0 ? (int64_t)floor(t / d->cfg->round_len) : 0;
-    v->n_jobs = n;
-    v->jobs = d->vjobs;
-    v->n_users = (int)d->users.n;
-    v->users = (const char *const *)d->users.names;
-    v->n_finished = (int)d->n_finished;
-    v->finished = d->finished;
+    d->mech.view.n_users = (int)d->users.n;
+    d->mech.view.users = (const char *const *)d->users.names;
+    mech_view_end(&d->mech, n, t, reasons);
 }
 
 /* ---- plans --------------------------------------------------------------- */
@@ -546,7 +513,7 @@ static void plan_text(const daemon_t *d, const plan_t *p, char *buf, size_t len)
     for (int i = 0; i < p->n && k + 64 < len; i++) {
         const plan_alloc_t *a = &p->allocs[i];
         k += (size_t)snprintf(buf + k, len - k, "%s%lld:%s:%d", i ? " " : "",
-                              (long long)d->vjobs[a->job].id, d->cluster.types[a->type].name,
+                              (long long)d->mech.vjobs[a->job].id, d->cluster.types[a->type].name,
                               a->gpus);
     }
 }
@@ -750,7 +717,7 @@ static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, i
         j->type = a->type;
         j->ngpus = a->gpus;
         take_batch(d, j, a);
-        j->partner = a->pack_with >= 0 ? d->vjobs[a->pack_with].id : -1;
+        j->partner = a->pack_with >= 0 ? d->mech.vjobs[a->pack_with].id : -1;
         j->joined = 0;
         launch(d, j, d->apply_t, resumed);
     }
@@ -778,7 +745,7 @@ static const mech_exec_ops_t live_exec_ops = {
 static int apply_plan(daemon_t *d, double t, mls_err_t *err)
 {
     const plan_t *p = &d->plan;
-    if (mech_check_plan(&d->view, p, d->policy->name, err) < 0)
+    if (mech_check_plan(&d->mech.view, p, d->policy->name, err) < 0)
         return -1;
     /* On Slurm a joiner is a GPU-less Slurm job sent to its owner's node:
      * the node must be known before the owner runs (exec_slurm.c). */
@@ -788,11 +755,11 @@ static int apply_plan(daemon_t *d, double t, mls_err_t *err)
                             "policy '%s' planned job %lld to share GPUs with job %lld (space "
                             "sharing): on the %s executor the joiner must go to its partner's "
                             "node: give --slurm-nodes (the Slurm name of each cluster node)",
-                            d->policy->name, (long long)d->vjobs[p->allocs[i].job].id,
-                            (long long)d->vjobs[p->allocs[i].pack_with].id, d->exec.ops->name);
+                            d->policy->name, (long long)d->mech.vjobs[p->allocs[i].job].id,
+                            (long long)d->mech.vjobs[p->allocs[i].pack_with].id, d->exec.ops->name);
     d->apply_t = t;
     d->plan_stops = 0;
-    return mech_apply(&d->mech, &d->view, p, d->policy->name, &live_exec_ops, d, err);
+    return mech_apply(&d->mech, &d->mech.view, p, d->policy->name, &live_exec_ops, d, err);
 }
 
 static void decide(daemon_t *d, double t, unsigned reasons)
@@ -802,7 +769,7 @@ static void decide(daemon_t *d, double t, unsigned reasons)
     build_view(d, t, reasons);
     plan_clear(&d->plan);
     double t0 = mls_wall_seconds();
-    int rc = d->policy->schedule(d->pstate, &d->view, &d->plan, perr, sizeof perr);
+    int rc = d->policy->schedule(d->pstate, &d->mech.view, &d->plan, perr, sizeof perr);
     double ms = (mls_wall_seconds() - t0) * 1e3;
     if (rc < 0)
         mls_fail(&err, "policy '%s' failed at t=%.3f s: %s", d->policy->name, t,
@@ -810,7 +777,7 @@ static void decide(daemon_t *d, double t, unsigned reasons)
     plan_text(d, &d->plan, text, sizeof text);
     if (rc == 0)
         rc = apply_plan(d, t, &err);
-    live_db_decision(d->db, t, reasons, d->view.n_jobs, text, ms, rc < 0 ? err.msg : NULL);
+    live_db_decision(d->db, t, reasons, d->mech.view.n_jobs, text, ms, rc < 0 ? err.msg : NULL);
     d->last_decision = t;
     if (rc < 0)
         fprintf(stderr, "live: t=%.1f plan not carried out: %s\n", t, err.msg);
@@ -1342,19 +1309,6 @@ static int setup(daemon_t *d, mls_err_t *err)
         if (c->nodes[i].gpus > d->type_node_gpus[c->nodes[i].type])
             d->type_node_gpus[c->nodes[i].type] = c->nodes[i].gpus;
     mech_init(&d->mech, c, d->perf->ops->goodput != NULL);
-    d->vtypes = xcalloc((size_t)c->n_types, sizeof *d->vtypes);
-    for (int t = 0; t < c->n_types; t++)
-        d->vtypes[t] = (view_gpu_type_t){c->types[t].name, c->types[t].total_gpus,
-                                         c->types[t].total_gpus, c->types[t].mem_gb};
-    d->vnodes = xcalloc((size_t)c->n_nodes, sizeof *d->vnodes);
-    for (int i = 0; i < c->n_nodes; i++)
-        d->vnodes[i] = (view_node_t){c->nodes[i].type, c->nodes[i].gpus, c->nodes[i].first_gpu,
-                                     c->nodes[i].rack, 1, c->nodes[i].cpus, c->nodes[i].mem_gb};
-    for (int i = 0; i < c->n_nodes && c->n_gpus > 0; i++) {
-        d->cpus_per_gpu += (double)c->nodes[i].cpus / c->n_gpus;
-        d->mem_gb_per_gpu += c->nodes[i].mem_gb / c->n_gpus;
-    }
-    d->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
     /* Pairs from the perf model (sim/view_perf.c); no batch schedule (a live
      * job's future batch sizes are its own business). */
     d->vsrc = (view_perf_src_t){.perf = d->perf,
@@ -1362,15 +1316,9 @@ static int setup(daemon_t *d, mls_err_t *err)
                                 .typemap = d->typemap,
                                 .type_node_gpus = d->type_node_gpus};
     view_perf_bind(&d->vperf, &d->vsrc);
-    view_t *v = &d->view;
+    view_t *v = &d->mech.view;
     v->round_len = cfg->round_len;
     v->seed = 1;
-    v->n_types = c->n_types;
-    v->types = d->vtypes;
-    v->n_nodes = c->n_nodes;
-    v->nodes = d->vnodes;
-    v->n_gpus = c->n_gpus;
-    v->gpu_holder = d->vholder;
     v->perf = &d->vperf;
     plan_init(&d->plan);
     strtab_init(&d->users);
@@ -1426,12 +1374,7 @@ static void teardown(daemon_t *d)
     free(d->typemap);
     free(d->type_node_gpus);
     mech_free(&d->mech);
-    free(d->vjobs);
     free(d->vidx);
-    free(d->vtypes);
-    free(d->vnodes);
-    free(d->vholder);
-    free(d->finished);
     for (size_t i = 0; i < d->n_deferred; i++) {
         free(d->deferred[i].text);
         close(d->deferred[i].fd);

@@ -60,7 +60,6 @@ typedef struct sim_job {
     int left_gpus, left_type; /* GPUs it held when last stopped (for OVH_SUSPEND), 0 none */
     int partner; /* job sharing its GPUs (space sharing), -1 none */
     int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
-    int vslot; /* its index in the last view built */
     uint32_t version;
 } sim_job_t;
 
@@ -91,15 +90,6 @@ typedef struct engine {
     double contention_integral, contention_t;
     long measured_left;
 
-    view_t view;
-    view_job_t *vjobs;
-    size_t vjobs_cap;
-    view_gpu_type_t *vtypes;
-    view_node_t *vnodes;
-    double cpus_per_gpu, mem_gb_per_gpu; /* cluster totals / GPUs: default job demands */
-    int *vholder;
-    view_finished_t *finished;
-    size_t n_finished, finished_cap;
     view_perf_src_t vsrc; /* what view->perf answers from (sim/view_perf.h) */
     view_perf_t vperf;
     plan_t plan;
@@ -482,10 +472,10 @@ static void on_completion(engine_t *e, int idx)
     j->finish = e->now;
     double life = j->finish - j->spec->submit;
     j->contention = life > 0 ? (e->contention_integral - j->contention_at_submit) / life : 1;
-    xgrow((void **)&e->finished, &e->finished_cap, e->n_finished + 1, sizeof *e->finished);
-    e->finished[e->n_finished++] = (view_finished_t){
-        j->spec->user,  j->spec->workload,  j->spec->gpus,        j->spec->submit,
-        j->first_start, j->finish,          j->attained_time,     j->attained_service};
+    mech_finished_add(&e->mech, &(view_finished_t){j->spec->user, j->spec->workload,
+                                                   j->spec->gpus, j->spec->submit,
+                                                   j->first_start, j->finish, j->attained_time,
+                                                   j->attained_service});
     release_gpus(e, j);
     j->state = JOB_DONE;
     e->n_done++;
@@ -591,41 +581,21 @@ static void fill_view_job(const engine_t *e, const sim_job_t *j, view_job_t *v)
         v->epoch = j->work_done / l.epoch_work;
     v->adapt_mode = (int)s->mode;
     v->batch_changes = j->batch_changes;
-    v->cpus = s->cpus > 0 ? s->cpus : e->cpus_per_gpu * s->gpus;
-    v->mem_gb = s->mem_gb > 0 ? s->mem_gb : e->mem_gb_per_gpu * s->gpus;
+    v->cpus = s->cpus > 0 ? s->cpus : e->mech.cpus_per_gpu * s->gpus;
+    v->mem_gb = s->mem_gb > 0 ? s->mem_gb : e->mech.mem_gb_per_gpu * s->gpus;
 }
 
+/* The view: each active job as the simulator knows it; the mechanism adds
+ * the rest (sim/mechanism.h). */
 static void build_view(engine_t *e, unsigned reasons)
 {
-    const mls_cluster_t *c = e->cluster;
-    xgrow((void **)&e->vjobs, &e->vjobs_cap, e->n_active + 1, sizeof *e->vjobs);
-    for (int g = 0; g < c->n_gpus; g++)
-        e->vholder[g] = -1;
+    view_job_t *vj = mech_view_begin(&e->mech, (int)e->n_active);
     for (size_t k = 0; k < e->n_active; k++) {
         sim_job_t *j = &e->jobs[e->active[k]];
         advance(e, j);
-        fill_view_job(e, j, &e->vjobs[k]);
-        j->vslot = (int)k;
-        for (int i = 0; j->state == JOB_RUNNING && i < j->ngpus; i++)
-            e->vholder[j->gpu_ids[i]] = (int)k;
+        fill_view_job(e, j, &vj[k]);
     }
-    for (size_t k = 0; k < e->n_active; k++) {
-        const sim_job_t *j = &e->jobs[e->active[k]];
-        e->vjobs[k].cur_partner =
-            j->state == JOB_RUNNING && j->partner >= 0 ? e->jobs[j->partner].vslot : -1;
-    }
-    for (int t = 0; t < c->n_types; t++)
-        e->vtypes[t].free_gpus = e->mech.type_free[t];
-    for (int i = 0; i < c->n_nodes; i++)
-        e->vnodes[i].up = e->mech.node_up[i];
-    view_t *v = &e->view;
-    v->now = e->now;
-    v->reasons = reasons;
-    v->round = e->cfg->round_len > 0 ? (int64_t)floor(e->now / e->cfg->round_len) : 0;
-    v->n_jobs = (int)e->n_active;
-    v->jobs = e->vjobs;
-    v->n_finished = (int)e->n_finished;
-    v->finished = e->finished;
+    mech_view_end(&e->mech, (int)e->n_active, e->now, reasons);
 }
 
 /* ---- the simulator's executor: each change of a plan at once ------------------
@@ -739,7 +709,7 @@ static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, i
         char d[200];
         snprintf(d, sizeof d, "no throughput for %d %s GPUs over %d nodes", j->ngpus,
                  e->cluster->types[j->type].name, nodes);
-        return plan_error(e, &e->vjobs[k], err, "GPU type", d);
+        return plan_error(e, &e->mech.vjobs[k], err, "GPU type", d);
     }
     begin_stint(e, j);
     predict_completion(e, j);
@@ -753,13 +723,13 @@ static int exec_join(void *ctx, int k, const plan_alloc_t *a, mls_err_t *err)
     engine_t *e = ctx;
     sim_job_t *j = view_job(e, k), *q = view_job(e, a->pack_with);
     if (q->state != JOB_RUNNING || q->partner >= 0)
-        return plan_error(e, &e->vjobs[k], err, "space sharing",
+        return plan_error(e, &e->mech.vjobs[k], err, "space sharing",
                           "its partner holds no GPUs to share");
     advance(e, q);
     double r[2];
     int pt = e->typemap[q->type];
     if (view_perf_pair(e->perf, q->pw, j->pw, pt, q->ngpus, r) < 0)
-        return plan_error(e, &e->vjobs[k], err, "space sharing", "the pair cannot share");
+        return plan_error(e, &e->mech.vjobs[k], err, "space sharing", "the pair cannot share");
     memcpy(j->gpu_ids, q->gpu_ids, sizeof(int) * (size_t)q->ngpus);
     j->ngpus = q->ngpus;
     j->type = q->type;
@@ -784,7 +754,7 @@ static const mech_exec_ops_t sim_exec = {
 
 static int apply_plan(engine_t *e, const plan_t *p, mls_err_t *err)
 {
-    return mech_apply(&e->mech, &e->view, p, e->policy->name, &sim_exec, e, err);
+    return mech_apply(&e->mech, &e->mech.view, p, e->policy->name, &sim_exec, e, err);
 }
 
 /* ---- faults ---------------------------------------------------------------- */
@@ -907,7 +877,7 @@ static int decide(engine_t *e, unsigned reasons, mls_err_t *err)
     plan_clear(&e->plan);
     char perr[512] = "";
     double t0 = mls_wall_seconds();
-    int rc = e->policy->schedule(e->pstate, &e->view, &e->plan, perr, sizeof perr);
+    int rc = e->policy->schedule(e->pstate, &e->mech.view, &e->plan, perr, sizeof perr);
     double dt = mls_wall_seconds() - t0;
     run_summary_t *s = &e->out->summary;
     s->decisions++;
@@ -1035,19 +1005,6 @@ static int run_loop(engine_t *e, mls_err_t *err)
 static void setup_view(engine_t *e)
 {
     const mls_cluster_t *c = e->cluster;
-    e->vtypes = xcalloc((size_t)c->n_types, sizeof *e->vtypes);
-    for (int t = 0; t < c->n_types; t++)
-        e->vtypes[t] = (view_gpu_type_t){c->types[t].name, c->types[t].total_gpus,
-                                         c->types[t].total_gpus, c->types[t].mem_gb};
-    e->vnodes = xcalloc((size_t)c->n_nodes, sizeof *e->vnodes);
-    for (int i = 0; i < c->n_nodes; i++)
-        e->vnodes[i] = (view_node_t){c->nodes[i].type, c->nodes[i].gpus, c->nodes[i].first_gpu,
-                                     c->nodes[i].rack, 1, c->nodes[i].cpus, c->nodes[i].mem_gb};
-    for (int i = 0; i < c->n_nodes; i++) {
-        e->cpus_per_gpu += (double)c->nodes[i].cpus / (c->n_gpus > 0 ? c->n_gpus : 1);
-        e->mem_gb_per_gpu += c->nodes[i].mem_gb / (c->n_gpus > 0 ? c->n_gpus : 1);
-    }
-    e->vholder = xmalloc(sizeof(int) * (size_t)c->n_gpus);
     e->vsrc = (view_perf_src_t){.perf = e->perf,
                                 .n_types = c->n_types,
                                 .typemap = e->typemap,
@@ -1056,15 +1013,9 @@ static void setup_view(engine_t *e)
                                 .owner = e,
                                 .schedule = view_schedule};
     view_perf_bind(&e->vperf, &e->vsrc);
-    view_t *v = &e->view;
+    view_t *v = &e->mech.view;
     v->round_len = e->cfg->round_len;
     v->seed = e->cfg->seed;
-    v->n_types = c->n_types;
-    v->types = e->vtypes;
-    v->n_nodes = c->n_nodes;
-    v->nodes = e->vnodes;
-    v->n_gpus = c->n_gpus;
-    v->gpu_holder = e->vholder;
     v->n_users = (int)e->trace->users.n;
     v->users = (const char *const *)e->trace->users.names;
     v->perf = &e->vperf;
@@ -1201,11 +1152,6 @@ static void teardown(engine_t *e)
     mech_free(&e->mech);
     free(e->node_speed);
     gsl_rng_free(e->rng);
-    free(e->vjobs);
-    free(e->vtypes);
-    free(e->vnodes);
-    free(e->vholder);
-    free(e->finished);
     eventq_free(&e->q);
     plan_free(&e->plan);
 }

@@ -4,6 +4,7 @@
 
 #include "placer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,7 @@ typedef struct checker {
     mls_err_t *err;
 } checker_t;
 
-static int fail_rule(const checker_t *c, const view_job_t *vj, const char *rule,
-                     const char *detail)
+static int fail_rule(const checker_t *c, const view_job_t *vj, const char *rule, const char *detail)
 {
     if (vj)
         return mls_fail(c->err, "policy '%s' planned job %lld: %s: %s", c->policy,
@@ -136,8 +136,8 @@ static int check_capacity(const checker_t *c)
                 up += v->nodes[i].gpus;
         if (c->want[t] > up) {
             char d[256];
-            snprintf(d, sizeof d, "%ld %s GPUs planned, the cluster has %d (%ld up)",
-                     c->want[t], v->types[t].name, v->types[t].total_gpus, up);
+            snprintf(d, sizeof d, "%ld %s GPUs planned, the cluster has %d (%ld up)", c->want[t],
+                     v->types[t].name, v->types[t].total_gpus, up);
             return fail_rule(c, NULL, "capacity", d);
         }
     }
@@ -173,6 +173,77 @@ int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_er
     return rc;
 }
 
+/* ---- the view -------------------------------------------------------------- */
+
+static void view_setup(mech_t *m)
+{
+    const mls_cluster_t *c = m->cluster;
+    m->vtypes = xcalloc((size_t)c->n_types + 1, sizeof *m->vtypes);
+    for (int t = 0; t < c->n_types; t++)
+        m->vtypes[t] = (view_gpu_type_t){c->types[t].name, c->types[t].total_gpus,
+                                         c->types[t].total_gpus, c->types[t].mem_gb};
+    m->vnodes = xcalloc((size_t)c->n_nodes + 1, sizeof *m->vnodes);
+    for (int i = 0; i < c->n_nodes; i++)
+        m->vnodes[i] = (view_node_t){
+            c->nodes[i].type, c->nodes[i].gpus,  c->nodes[i].first_gpu, c->nodes[i].rack, 1,
+            c->nodes[i].cpus, c->nodes[i].mem_gb};
+    for (int i = 0; i < c->n_nodes; i++) {
+        m->cpus_per_gpu += (double)c->nodes[i].cpus / (c->n_gpus > 0 ? c->n_gpus : 1);
+        m->mem_gb_per_gpu += c->nodes[i].mem_gb / (c->n_gpus > 0 ? c->n_gpus : 1);
+    }
+    m->vholder = xmalloc(sizeof(int) * (size_t)(c->n_gpus ? c->n_gpus : 1));
+    view_t *v = &m->view;
+    v->n_types = c->n_types;
+    v->types = m->vtypes;
+    v->n_nodes = c->n_nodes;
+    v->nodes = m->vnodes;
+    v->n_gpus = c->n_gpus;
+    v->gpu_holder = m->vholder;
+}
+
+view_job_t *mech_view_begin(mech_t *m, int n)
+{
+    xgrow((void **)&m->vjobs, &m->vjobs_cap, (size_t)n + 1, sizeof *m->vjobs);
+    return m->vjobs;
+}
+
+void mech_view_end(mech_t *m, int n, double now, unsigned reasons)
+{
+    const mls_cluster_t *c = m->cluster;
+    for (int g = 0; g < c->n_gpus; g++)
+        m->vholder[g] = -1;
+    for (int k = 0; k < n; k++) {
+        view_job_t *j = &m->vjobs[k];
+        j->cur_partner = -1;
+        for (int i = 0; j->state != VIEW_QUEUED && i < j->cur_gpus; i++) {
+            int g = j->cur_gpu_ids[i], h = m->vholder[g];
+            if (h >= 0 && h != k) { /* two jobs on one GPU: a pair */
+                j->cur_partner = h;
+                m->vjobs[h].cur_partner = k;
+            }
+            m->vholder[g] = k; /* a pair's later job */
+        }
+    }
+    for (int t = 0; t < c->n_types; t++)
+        m->vtypes[t].free_gpus = m->type_free[t];
+    for (int i = 0; i < c->n_nodes; i++)
+        m->vnodes[i].up = m->node_up[i];
+    view_t *v = &m->view;
+    v->now = now;
+    v->reasons = reasons;
+    v->round = v->round_len > 0 ? (int64_t)floor(now / v->round_len) : 0;
+    v->n_jobs = n;
+    v->jobs = m->vjobs;
+    v->n_finished = (int)m->n_finished;
+    v->finished = m->finished;
+}
+
+void mech_finished_add(mech_t *m, const view_finished_t *f)
+{
+    xgrow((void **)&m->finished, &m->finished_cap, m->n_finished + 1, sizeof *m->finished);
+    m->finished[m->n_finished++] = *f;
+}
+
 /* ---- occupancy ------------------------------------------------------------ */
 
 void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps)
@@ -199,6 +270,7 @@ void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps)
     m->type_up = xmalloc(sizeof(int) * nt);
     for (int t = 0; t < c->n_types; t++)
         m->type_free[t] = m->type_up[t] = c->types[t].total_gpus;
+    view_setup(m);
 }
 
 void mech_free(mech_t *m)
@@ -212,6 +284,11 @@ void mech_free(mech_t *m)
     free(m->type_up);
     free(m->alloc_of);
     free(m->keep);
+    free(m->vjobs);
+    free(m->vtypes);
+    free(m->vnodes);
+    free(m->vholder);
+    free(m->finished);
     memset(m, 0, sizeof *m);
 }
 
@@ -265,8 +342,8 @@ void mech_node_set_up(mech_t *m, int node, int up)
 static int apply_error(const view_t *v, int k, const char *policy, const char *rule,
                        const char *detail, mls_err_t *err)
 {
-    return mls_fail(err, "policy '%s' planned job %lld: %s: %s", policy,
-                    (long long)v->jobs[k].id, rule, detail);
+    return mls_fail(err, "policy '%s' planned job %lld: %s: %s", policy, (long long)v->jobs[k].id,
+                    rule, detail);
 }
 
 /* A running job keeps its GPUs when its allocation is unchanged: same type,
@@ -322,9 +399,7 @@ static void stop_changed(const mech_t *m, const view_t *v, const plan_t *p,
         if (j->state == VIEW_QUEUED || m->keep[k])
             continue;
         const plan_alloc_t *a = m->alloc_of[k] >= 0 ? &p->allocs[m->alloc_of[k]] : NULL;
-        ops->stop(ctx, k, !a                     ? MECH_PREEMPT
-                          : a->gpus != j->cur_gpus ? MECH_RESIZE
-                                                   : MECH_MIGRATE);
+        ops->stop(ctx, k, !a ? MECH_PREEMPT : a->gpus != j->cur_gpus ? MECH_RESIZE : MECH_MIGRATE);
     }
     if (ops->stopped)
         ops->stopped(ctx);
@@ -347,8 +422,8 @@ static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t
                 char d[160];
                 int h = v->gpu_holder[ids[i]];
                 if (h >= 0 && m->keep[h])
-                    snprintf(d, sizeof d, "GPU %d is held by job %lld, which keeps running",
-                             ids[i], (long long)v->jobs[h].id);
+                    snprintf(d, sizeof d, "GPU %d is held by job %lld, which keeps running", ids[i],
+                             (long long)v->jobs[h].id);
                 else
                     snprintf(d, sizeof d, "GPU %d is not free", ids[i]);
                 return apply_error(v, k, policy, "capacity", d, err);

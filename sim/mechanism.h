@@ -6,6 +6,10 @@
  * simulator; the jobs' own reports live), and everything about where jobs run
  * and how a plan changes that is here, written once:
  *
+ *   the view    its storage, cluster part, GPU holders, pairs, free GPUs,
+ *               nodes up and finished-job history; the owner only describes
+ *               each active job (its request and what was observed of it:
+ *               mech_view_begin() .. mech_view_end());
  *   occupancy   who holds each GPU, free GPUs per node and per type, nodes up;
  *   the rules   mech_check_plan(): a plan that breaks one is rejected, with a
  *               message naming the policy, the job and the rule;
@@ -84,6 +88,18 @@ typedef struct mech {
     const mls_cluster_t *cluster;
     int accum_steps; /* the perf model takes accumulation steps (goodput backends) */
 
+    /* The view a policy sees (view.perf, .seed, .round_len, .users are the
+     * owner's to set). */
+    view_t view;
+    view_job_t *vjobs;
+    size_t vjobs_cap;
+    view_gpu_type_t *vtypes;
+    view_node_t *vnodes;
+    int *vholder;
+    view_finished_t *finished;
+    size_t n_finished, finished_cap;
+    double cpus_per_gpu, mem_gb_per_gpu; /* cluster totals / GPUs: a job's default host demand */
+
     /* Occupancy. */
     int *owner;              /* per GPU: the owner's job (its own numbering), -1 free */
     unsigned char *gpu_free; /* per GPU */
@@ -102,6 +118,17 @@ typedef struct mech {
 /* accum_steps: whether a plan's accum_steps are taken (else a job keeps its own). */
 void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps);
 void mech_free(mech_t *m);
+
+/* Room for n active jobs, which the owner describes in view order (submit
+ * time, then id) into the returned array: request, state, progress, and
+ * cur_type, cur_gpus, cur_nodes, cur_gpu_ids of the running ones. */
+view_job_t *mech_view_begin(mech_t *m, int n);
+/* Completes the view of n jobs at time now: GPU holders (a pair's later
+ * job), each pair's cur_partner, free GPUs per type, nodes up, the round,
+ * the finished jobs. */
+void mech_view_end(mech_t *m, int n, double now, unsigned reasons);
+/* A job finished: one more entry of the view's history. */
+void mech_finished_add(mech_t *m, const view_finished_t *f);
 
 /* Job `who` (the caller's numbering) holds ids: the owner of each, no longer free. */
 void mech_gpus_take(mech_t *m, int who, const int *ids, int n);
