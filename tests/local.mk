@@ -1,6 +1,8 @@
 # tests/: unit tests (Check) and end-to-end scripts of the engine and CLI.
-check_PROGRAMS += tests/test_eventq tests/test_engine
-TESTS += tests/test_eventq tests/test_engine
+check_PROGRAMS += tests/test_eventq tests/test_engine tests/test_mechanism
+TESTS += tests/test_eventq tests/test_engine tests/test_mechanism
+tests_test_mechanism_CFLAGS = $(TEST_CFLAGS)
+tests_test_mechanism_LDADD = $(TEST_LIBS)
 tests_test_eventq_CFLAGS = $(TEST_CFLAGS)
 tests_test_eventq_LDADD = $(TEST_LIBS)
 tests_test_engine_SOURCES = tests/test_engine.c tests/engine_fixture.c tests/engine_fixture.h
