@@ -733,7 +733,24 @@ static int exec_join(void *ctx, int k, const plan_alloc_t *a, mls_err_t *err)
     return 0;
 }
 
+/* On Slurm a joiner is a GPU-less Slurm job sent to its owner's node: the
+ * node must be known before the owner runs (exec_slurm.c). */
+static int exec_can_do(void *ctx, const view_t *v, const plan_t *p, mls_err_t *err)
+{
+    daemon_t *d = ctx;
+    for (int i = 0; i < p->n && strcmp(d->exec.ops->name, "local") && !d->cfg->slurm_nodes; i++)
+        if (p->allocs[i].pack_with >= 0)
+            return mls_fail(err,
+                            "policy '%s' planned job %lld to share GPUs with job %lld (space "
+                            "sharing): on the %s executor the joiner must go to its partner's "
+                            "node: give --slurm-nodes (the Slurm name of each cluster node)",
+                            d->policy->name, (long long)v->jobs[p->allocs[i].job].id,
+                            (long long)v->jobs[p->allocs[i].pack_with].id, d->exec.ops->name);
+    return 0;
+}
+
 static const mech_exec_ops_t live_exec_ops = {
+    .can_do = exec_can_do,
     .rebatch = exec_rebatch,
     .stop = exec_stop,
     .stopped = exec_stopped,
@@ -742,42 +759,18 @@ static const mech_exec_ops_t live_exec_ops = {
     .join = exec_join,
 };
 
-static int apply_plan(daemon_t *d, double t, mls_err_t *err)
-{
-    const plan_t *p = &d->plan;
-    if (mech_check_plan(&d->mech.view, p, d->policy->name, err) < 0)
-        return -1;
-    /* On Slurm a joiner is a GPU-less Slurm job sent to its owner's node:
-     * the node must be known before the owner runs (exec_slurm.c). */
-    for (int i = 0; i < p->n && strcmp(d->exec.ops->name, "local") && !d->cfg->slurm_nodes; i++)
-        if (p->allocs[i].pack_with >= 0)
-            return mls_fail(err,
-                            "policy '%s' planned job %lld to share GPUs with job %lld (space "
-                            "sharing): on the %s executor the joiner must go to its partner's "
-                            "node: give --slurm-nodes (the Slurm name of each cluster node)",
-                            d->policy->name, (long long)d->mech.vjobs[p->allocs[i].job].id,
-                            (long long)d->mech.vjobs[p->allocs[i].pack_with].id, d->exec.ops->name);
-    d->apply_t = t;
-    d->plan_stops = 0;
-    return mech_apply(&d->mech, &d->mech.view, p, d->policy->name, &live_exec_ops, d, err);
-}
-
 static void decide(daemon_t *d, double t, unsigned reasons)
 {
     mls_err_t err = {""};
-    char perr[512] = "", text[8192];
+    char text[8192];
+    double secs;
     build_view(d, t, reasons);
-    plan_clear(&d->plan);
-    double t0 = mls_wall_seconds();
-    int rc = d->policy->schedule(d->pstate, &d->mech.view, &d->plan, perr, sizeof perr);
-    double ms = (mls_wall_seconds() - t0) * 1e3;
-    if (rc < 0)
-        mls_fail(&err, "policy '%s' failed at t=%.3f s: %s", d->policy->name, t,
-                 perr[0] ? perr : "(no message)");
+    d->apply_t = t;
+    d->plan_stops = 0;
+    int rc = mech_decide(&d->mech, d->policy, d->pstate, &d->plan, &live_exec_ops, d, &secs, &err);
     plan_text(d, &d->plan, text, sizeof text);
-    if (rc == 0)
-        rc = apply_plan(d, t, &err);
-    live_db_decision(d->db, t, reasons, d->mech.view.n_jobs, text, ms, rc < 0 ? err.msg : NULL);
+    live_db_decision(d->db, t, reasons, d->mech.view.n_jobs, text, secs * 1e3,
+                     rc < 0 ? err.msg : NULL);
     d->last_decision = t;
     if (rc < 0)
         fprintf(stderr, "live: t=%.1f plan not carried out: %s\n", t, err.msg);

@@ -752,11 +752,6 @@ static const mech_exec_ops_t sim_exec = {
     .join = exec_join,
 };
 
-static int apply_plan(engine_t *e, const plan_t *p, mls_err_t *err)
-{
-    return mech_apply(&e->mech, &e->mech.view, p, e->policy->name, &sim_exec, e, err);
-}
-
 /* ---- faults ---------------------------------------------------------------- */
 
 static int touches_node(const engine_t *e, const sim_job_t *j, int node)
@@ -873,21 +868,15 @@ static void sample_timeline(engine_t *e, int force)
 
 static int decide(engine_t *e, unsigned reasons, mls_err_t *err)
 {
+    double dt;
     build_view(e, reasons);
-    plan_clear(&e->plan);
-    char perr[512] = "";
-    double t0 = mls_wall_seconds();
-    int rc = e->policy->schedule(e->pstate, &e->mech.view, &e->plan, perr, sizeof perr);
-    double dt = mls_wall_seconds() - t0;
+    int rc = mech_decide(&e->mech, e->policy, e->pstate, &e->plan, &sim_exec, e, &dt, err);
     run_summary_t *s = &e->out->summary;
     s->decisions++;
     s->decision_time_total += dt;
     if (dt > s->decision_time_max)
         s->decision_time_max = dt;
     if (rc < 0)
-        return mls_fail(err, "policy '%s' failed at t=%.3f s: %s", e->policy->name, e->now,
-                        perr[0] ? perr : "(no message)");
-    if (apply_plan(e, &e->plan, err) < 0)
         return -1;
     sample_timeline(e, 0);
     return 0;

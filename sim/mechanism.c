@@ -472,7 +472,7 @@ static int start_planned(mech_t *m, const view_t *v, const plan_t *p, const char
 int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
                const mech_exec_ops_t *ops, void *ctx, mls_err_t *err)
 {
-    if (mech_check_plan(v, p, policy, err) < 0)
+    if (mech_check_plan(v, p, policy, err) < 0 || (ops->can_do && ops->can_do(ctx, v, p, err) < 0))
         return -1;
     if ((size_t)v->n_jobs + 1 > m->jobs_cap) {
         m->jobs_cap = (size_t)v->n_jobs * 2 + 16;
@@ -483,4 +483,18 @@ int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
     rebatch(m, v, p, ops, ctx);
     stop_changed(m, v, p, ops, ctx);
     return start_planned(m, v, p, policy, ops, ctx, err);
+}
+
+int mech_decide(mech_t *m, const policy_ops_t *policy, void *pstate, plan_t *plan,
+                const mech_exec_ops_t *ops, void *ctx, double *secs, mls_err_t *err)
+{
+    char perr[512] = "";
+    plan_clear(plan);
+    double t0 = mls_wall_seconds();
+    int rc = policy->schedule(pstate, &m->view, plan, perr, sizeof perr);
+    *secs = mls_wall_seconds() - t0;
+    if (rc < 0)
+        return mls_fail(err, "policy '%s' failed at t=%.3f s: %s", policy->name, m->view.now,
+                        perr[0] ? perr : "(no message)");
+    return mech_apply(m, &m->view, plan, policy->name, ops, ctx, err);
 }

@@ -62,6 +62,10 @@ typedef enum mech_stop {
 /* How an executor carries out one plan's changes. Every `k` is an index into
  * the view the plan was made for. */
 typedef struct mech_exec_ops {
+    /* NULL, or -1 with err set when this executor cannot carry out plan p
+     * (e.g. space sharing on Slurm without node names); called after the
+     * plan passed mech_check_plan(). */
+    int (*can_do)(void *ctx, const view_t *v, const plan_t *p, mls_err_t *err);
     /* Kept job k runs on from now at per-GPU batch `batch` with `accum`
      * accumulation steps, without a restart. */
     void (*rebatch)(void *ctx, int k, int batch, int accum);
@@ -139,9 +143,17 @@ void mech_gpus_pass(mech_t *m, int who, const int *ids, int n);
 /* A node fails (up = 0; its jobs must have given their GPUs back) or recovers. */
 void mech_node_set_up(mech_t *m, int node, int up);
 
-/* Checks plan p against view v (mech_check_plan) and carries it out through
- * ops. Returns 0, or -1 with err naming the policy, the job and the rule. */
+/* Checks plan p against view v (mech_check_plan, then ops->can_do) and
+ * carries it out through ops. Returns 0, or -1 with err naming the policy,
+ * the job and the rule. */
 int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
                const mech_exec_ops_t *ops, void *ctx, mls_err_t *err);
+
+/* One decision on the view the owner just built (mech_view_end): the
+ * policy fills plan (cleared first), then mech_apply() carries it out.
+ * *secs: the policy's own time. Returns 0, or -1 with err: the policy
+ * failed ("policy 'P' failed at t=T s: ..."), or its plan broke a rule. */
+int mech_decide(mech_t *m, const policy_ops_t *policy, void *pstate, plan_t *plan,
+                const mech_exec_ops_t *ops, void *ctx, double *secs, mls_err_t *err);
 
 #endif

@@ -78,7 +78,12 @@ static int r_join(void *ctx, int k, const plan_alloc_t *a, mls_err_t *err)
     return 0;
 }
 
-static const mech_exec_ops_t rec_ops = {r_rebatch, r_stop, r_stopped, r_resume_on, r_start, r_join};
+static const mech_exec_ops_t rec_ops = {.rebatch = r_rebatch,
+                                        .stop = r_stop,
+                                        .stopped = r_stopped,
+                                        .resume_on = r_resume_on,
+                                        .start = r_start,
+                                        .join = r_join};
 
 static double any_rate(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
 {
