@@ -122,6 +122,11 @@ typedef struct view_job {
      * absent, the cluster's CPUs and memory per GPU times gpus_requested). */
     double cpus;
     double mem_gb;
+    /* Multi-component programs (Pathways): the gang (> 0) this job is one
+     * computation of, 0 none. The mechanism runs the computations of a gang
+     * all or none, each within one island (a rack: view_node_t.rack), and
+     * they progress in lockstep, at the pace of the slowest. */
+    int64_t gang;
 } view_job_t;
 
 /* A finished job, as a real scheduler's log would show it. */

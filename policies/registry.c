@@ -121,6 +121,11 @@ static const policy_ops_t table[] = {
      "restart_delay=30: s in the re-allocation penalty; explore=1: at most twice the GPUs a job "
      "has run on (0: off)",
      0, MLS_CADENCE_ROUNDS, ENTRY(pollux)},
+    {"pathways", "Barham et al., MLSys 2022 (Pathways), sections 4.1, 4.4",
+     "gang scheduler: a program's computations (trace column gang) start together, each "
+     "within one island (rack); programs in arrival order; non-preemptive",
+     "backfill=0: 1 lets a later program start when the head does not fit", 0,
+     MLS_CADENCE_EVENTS, ENTRY(pathways)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

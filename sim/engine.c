@@ -58,6 +58,8 @@ typedef struct sim_job {
     double ovh[OVH_KINDS]; /* its overheads, s */
     int change;            /* what its next start is: OVH_RESTART, _RESIZE, _MIGRATE */
     int left_gpus, left_type; /* GPUs it held when last stopped (for OVH_SUSPEND), 0 none */
+    int gang_head, gang_next; /* the computations of its gang (trace column gang): first and
+                                 next job index, -1 none */
     int partner; /* job sharing its GPUs (space sharing), -1 none */
     int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
     uint32_t version;
@@ -390,8 +392,10 @@ static double solo_rate(const engine_t *e, const sim_job_t *j)
     return isfinite(r) && r > 0 ? r : 0;
 }
 
+static void couple_gang(engine_t *e, const sim_job_t *j);
+
 /* Sets the rate of a running job (and of its partner, when it shares). */
-static void rerate(engine_t *e, sim_job_t *j)
+static void rerate_one(engine_t *e, sim_job_t *j)
 {
     double speed = job_speed(e, j);
     if (j->partner < 0) {
@@ -407,6 +411,37 @@ static void rerate(engine_t *e, sim_job_t *j)
     jn->rate = speed * r[1];
     set_segment(e, own);
     set_segment(e, jn);
+}
+
+/* The computations of a gang progress in lockstep (Pathways: they exchange
+ * data every step): each at the pace of the slowest running one, pace
+ * measured as the fraction of its own work done per second. */
+static void couple_gang(engine_t *e, const sim_job_t *j)
+{
+    double pace = INFINITY;
+    for (int i = j->gang_head; i >= 0; i = e->jobs[i].gang_next) {
+        sim_job_t *m = &e->jobs[i];
+        if (m->state != JOB_RUNNING || m->joined)
+            continue;
+        advance(e, m);
+        double own = m->partner < 0 ? job_speed(e, m) * solo_rate(e, m) : m->rate;
+        if (own / m->work_total < pace)
+            pace = own / m->work_total;
+    }
+    for (int i = j->gang_head; i >= 0 && isfinite(pace); i = e->jobs[i].gang_next) {
+        sim_job_t *m = &e->jobs[i];
+        if (m->state != JOB_RUNNING || m->joined || m->partner >= 0)
+            continue;
+        m->rate = pace * m->work_total;
+        predict_completion(e, m);
+    }
+}
+
+static void rerate(engine_t *e, sim_job_t *j)
+{
+    rerate_one(e, j);
+    if (j->gang_head >= 0)
+        couple_gang(e, j);
 }
 
 /* A job leaves a shared allocation: its partner keeps the GPUs and goes on
@@ -478,6 +513,8 @@ static void on_completion(engine_t *e, int idx)
                                                    j->attained_service});
     release_gpus(e, j);
     j->state = JOB_DONE;
+    if (j->gang_head >= 0)
+        couple_gang(e, j);
     e->n_done++;
     if (is_measured(e->cfg, j->spec->id))
         e->measured_left--;
@@ -583,6 +620,7 @@ static void fill_view_job(const engine_t *e, const sim_job_t *j, view_job_t *v)
     v->batch_changes = j->batch_changes;
     v->cpus = s->cpus > 0 ? s->cpus : e->mech.cpus_per_gpu * s->gpus;
     v->mem_gb = s->mem_gb > 0 ? s->mem_gb : e->mech.mem_gb_per_gpu * s->gpus;
+    v->gang = s->gang;
 }
 
 /* The view: each active job as the simulator knows it; the mechanism adds
@@ -643,6 +681,20 @@ static void take_batch(engine_t *e, sim_job_t *j, const plan_alloc_t *a)
     resolve_batch(e, j);
 }
 
+/* Pathways' dispatch: a computation of a gang starts after one dispatch
+ * latency (parallel), or after as many as computations of its gang started
+ * before it at this instant plus one (sequential). */
+static double dispatch_delay(const engine_t *e, const sim_job_t *j)
+{
+    if (j->gang_head < 0 || !(e->cfg->dispatch_latency > 0))
+        return 0;
+    int rank = 0;
+    for (int i = j->gang_head; i >= 0 && e->cfg->dispatch_sequential; i = e->jobs[i].gang_next)
+        rank += &e->jobs[i] != j && e->jobs[i].state == JOB_RUNNING &&
+                e->jobs[i].last_start == e->now;
+    return e->cfg->dispatch_latency * (rank + 1);
+}
+
 /* The job is running from now: counters, overhead, its completion. */
 static void begin_stint(engine_t *e, sim_job_t *j)
 {
@@ -652,7 +704,7 @@ static void begin_stint(engine_t *e, sim_job_t *j)
         j->restarts++;
     j->state = JOB_RUNNING;
     j->last_start = j->last_update = e->now;
-    j->overhead_end = e->now + start_overhead(j);
+    j->overhead_end = e->now + start_overhead(j) + dispatch_delay(e, j);
     j->stint_prod = 0;
     j->ckpt_work = j->work_done;
 }
@@ -679,6 +731,8 @@ static void stop_job(engine_t *e, sim_job_t *j)
     j->left_type = j->type;
     release_gpus(e, j);
     j->state = JOB_QUEUED;
+    if (j->gang_head >= 0)
+        couple_gang(e, j); /* the others go on at their own pace */
 }
 
 static void exec_stop(void *ctx, int k, mech_stop_t why)
@@ -713,6 +767,8 @@ static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, i
     }
     begin_stint(e, j);
     predict_completion(e, j);
+    if (j->gang_head >= 0)
+        couple_gang(e, j);
     return 0;
 }
 
@@ -1077,6 +1133,43 @@ static double solo_time(engine_t *e, const sim_job_t *j)
     return time;
 }
 
+typedef struct gang_row {
+    int64_t gang;
+    int idx;
+} gang_row_t;
+
+static int cmp_gang_row(const void *a, const void *b)
+{
+    const gang_row_t *x = a, *y = b;
+    if (x->gang != y->gang)
+        return (x->gang > y->gang) - (x->gang < y->gang);
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Links the computations of each gang (trace column gang), in trace order. */
+static void link_gangs(engine_t *e)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < e->n_jobs; i++)
+        n += e->jobs[i].spec->gang > 0;
+    if (!n)
+        return;
+    gang_row_t *r = xmalloc(sizeof *r * n);
+    n = 0;
+    for (size_t i = 0; i < e->n_jobs; i++)
+        if (e->jobs[i].spec->gang > 0)
+            r[n++] = (gang_row_t){e->jobs[i].spec->gang, (int)i};
+    qsort(r, n, sizeof *r, cmp_gang_row);
+    for (size_t i = 0; i < n; i++) {
+        sim_job_t *j = &e->jobs[r[i].idx];
+        int first = i == 0 || r[i - 1].gang != r[i].gang;
+        j->gang_head = first ? r[i].idx : e->jobs[r[i - 1].idx].gang_head;
+        if (!first)
+            e->jobs[r[i - 1].idx].gang_next = r[i].idx;
+    }
+    free(r);
+}
+
 static void setup(engine_t *e)
 {
     const mls_cluster_t *c = e->cluster;
@@ -1097,6 +1190,7 @@ static void setup(engine_t *e)
         j->pw = e->wmap[j->spec->workload];
         j->type = -1;
         j->partner = -1;
+        j->gang_head = j->gang_next = -1;
         j->change = OVH_RESTART;
         for (int k = 0; k < OVH_KINDS; k++)
             j->ovh[k] = e->cfg->overheads
@@ -1124,6 +1218,7 @@ static void setup(engine_t *e)
     plan_init(&e->plan);
     setup_faults(e);
     setup_view(e);
+    link_gangs(e);
     e->sample_step = e->cfg->timeline_step > 0   ? e->cfg->timeline_step
                      : e->cfg->round_len > 0 ? e->cfg->round_len
                                              : 60;

@@ -35,6 +35,12 @@ typedef struct engine_config {
     int progress;                   /* 1: progress lines on stderr */
     const fault_plan_t *faults;     /* failures and stragglers, NULL = none */
     const overheads_t *overheads;   /* per workload; NULL = restart_overhead for all */
+    /* Pathways' dispatch of a gang's computations (trace column gang): each
+     * start of a computation costs dispatch_latency s more; sequential
+     * dispatch starts the i-th computation of a gang after i latencies,
+     * parallel (0) all after one. */
+    double dispatch_latency;
+    int dispatch_sequential;
 } engine_config_t;
 
 void engine_config_defaults(engine_config_t *cfg);

@@ -94,6 +94,28 @@ static int check_ids(const checker_t *c, const plan_alloc_t *a, int second)
     return 0;
 }
 
+/* A gang's explicit GPUs lie in one island (a rack). */
+static int check_island(const checker_t *c, const plan_alloc_t *a)
+{
+    const view_t *v = c->v;
+    if (!a->has_ids || v->jobs[a->job].gang <= 0)
+        return 0;
+    int rack = v->nodes[c->gpu_node[c->p->ids[a->ids_off]]].rack;
+    for (int i = 1; i < a->gpus; i++) {
+        int g = c->p->ids[a->ids_off + i];
+        if (v->nodes[c->gpu_node[g]].rack != rack) {
+            char d[256];
+            snprintf(d, sizeof d,
+                     "a computation of gang %lld must lie in one island: GPU %d is in rack "
+                     "%d, GPU %d in rack %d",
+                     (long long)v->jobs[a->job].gang, c->p->ids[a->ids_off], rack, g,
+                     v->nodes[c->gpu_node[g]].rack);
+            return fail_rule(c, &v->jobs[a->job], "gang", d);
+        }
+    }
+    return 0;
+}
+
 static int check_alloc(const checker_t *c, const plan_alloc_t *a, int second)
 {
     const view_t *v = c->v;
@@ -123,7 +145,53 @@ static int check_alloc(const checker_t *c, const plan_alloc_t *a, int second)
                  vj->workload_name, a->gpus, v->types[a->type].name);
         return fail_rule(c, vj, "GPU type", d);
     }
-    return check_ids(c, a, second);
+    return check_ids(c, a, second) < 0 ? -1 : check_island(c, a);
+}
+
+typedef struct gang_member {
+    int64_t gang;
+    int k; /* view index */
+} gang_member_t;
+
+static int cmp_member(const void *a, const void *b)
+{
+    const gang_member_t *x = a, *y = b;
+    if (x->gang != y->gang)
+        return (x->gang > y->gang) - (x->gang < y->gang);
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+/* The computations of a gang in the view run all or none. */
+static int check_gangs(const checker_t *c)
+{
+    const view_t *v = c->v;
+    int n = 0;
+    for (int k = 0; k < v->n_jobs; k++)
+        n += v->jobs[k].gang > 0;
+    if (!n)
+        return 0;
+    gang_member_t *m = xmalloc(sizeof *m * (size_t)n);
+    n = 0;
+    for (int k = 0; k < v->n_jobs; k++)
+        if (v->jobs[k].gang > 0)
+            m[n++] = (gang_member_t){v->jobs[k].gang, k};
+    qsort(m, (size_t)n, sizeof *m, cmp_member);
+    int rc = 0;
+    for (int i = 1; i < n && rc == 0; i++) {
+        int a = m[i - 1].k, b = m[i].k;
+        if (m[i].gang != m[i - 1].gang || c->seen_job[a] == c->seen_job[b])
+            continue;
+        int in = c->seen_job[a] ? a : b, out = c->seen_job[a] ? b : a;
+        char d[256];
+        snprintf(d, sizeof d,
+                 "gang %lld runs all its computations or none: job %lld is planned, job %lld "
+                 "is not",
+                 (long long)v->jobs[in].gang, (long long)v->jobs[in].id,
+                 (long long)v->jobs[out].id);
+        rc = fail_rule(c, &v->jobs[out], "gang", d);
+    }
+    free(m);
+    return rc;
 }
 
 static int check_capacity(const checker_t *c)
@@ -164,6 +232,8 @@ int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_er
         if (rc == 0 && !second)
             c.want[a->type] += a->gpus;
     }
+    if (rc == 0)
+        rc = check_gangs(&c);
     if (rc == 0)
         rc = check_capacity(&c);
     free(c.gpu_node);
@@ -439,6 +509,14 @@ static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t
             *resumed = 1;
             return placer_nodes_spanned(c, ids, a->gpus);
         }
+    }
+    if (v->jobs[k].gang > 0) { /* a computation of a gang: within one island */
+        int nodes = placer_choose_island(c, m->node_free, m->gpu_free, m->node_up, a->type,
+                                         a->gpus, ids);
+        if (nodes < 0)
+            return apply_error(v, k, policy, "gang",
+                               "no island (rack) has enough free GPUs for this computation", err);
+        return nodes;
     }
     int nodes = placer_choose(c, m->node_free, m->gpu_free, m->node_up, a->type, a->gpus, ids);
     if (nodes < 0)

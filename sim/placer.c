@@ -69,3 +69,32 @@ int placer_nodes_spanned(const mls_cluster_t *c, const int *ids, int n)
     }
     return spanned;
 }
+
+int placer_choose_island(const mls_cluster_t *c, const int *node_free,
+                         const unsigned char *gpu_free, const unsigned char *node_up, int type,
+                         int count, int *out)
+{
+    int max_rack = -1;
+    for (int i = 0; i < c->n_nodes; i++)
+        if (c->nodes[i].rack > max_rack)
+            max_rack = c->nodes[i].rack;
+    if (max_rack < 0 || count <= 0)
+        return -1;
+    int *free_in = xcalloc((size_t)max_rack + 1, sizeof(int)), best = -1;
+    for (int i = 0; i < c->n_nodes; i++)
+        if (usable(node_free, node_up, c, i, type) && c->nodes[i].rack >= 0)
+            free_in[c->nodes[i].rack] += node_free[i];
+    for (int r = 0; r <= max_rack; r++)
+        if (free_in[r] >= count && (best < 0 || free_in[r] < free_in[best]))
+            best = r;
+    int spanned = -1;
+    if (best >= 0) {
+        unsigned char *in = xmalloc((size_t)c->n_nodes);
+        for (int i = 0; i < c->n_nodes; i++)
+            in[i] = c->nodes[i].rack == best && (!node_up || node_up[i]);
+        spanned = placer_choose(c, node_free, gpu_free, in, type, count, out);
+        free(in);
+    }
+    free(free_in);
+    return spanned;
+}

@@ -20,6 +20,13 @@
 int placer_choose(const mls_cluster_t *c, const int *node_free, const unsigned char *gpu_free,
                   const unsigned char *node_up, int type, int count, int *out);
 
+/* As placer_choose(), within one island (the nodes of one rack): the rack
+ * with the fewest free GPUs of `type` that still fit (ties to the lower
+ * rack), then best fit inside it. -1 when no rack has `count` free. */
+int placer_choose_island(const mls_cluster_t *c, const int *node_free,
+                         const unsigned char *gpu_free, const unsigned char *node_up, int type,
+                         int count, int *out);
+
 /* Nodes spanned by a set of GPU ids. */
 int placer_nodes_spanned(const mls_cluster_t *c, const int *ids, int n);
 

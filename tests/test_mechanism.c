@@ -323,6 +323,53 @@ START_TEST(occupancy_counts)
 }
 END_TEST
 
+START_TEST(gang_all_or_none_within_islands)
+{
+    mls_err_t err = {""};
+    fixture_t f;
+    memset(&f, 0, sizeof f);
+    /* two islands: nodes 0, 1 in rack 0; nodes 2, 3 in rack 1; 4 GPUs each */
+    ck_assert_int_eq(cluster_from_spec(&f.c, "v100=4x4", &err), 0);
+    for (int i = 0; i < 4; i++)
+        f.c.nodes[i].rack = i / 2;
+    mech_init(&f.m, &f.c, 0);
+    f.m.view.perf = &perf;
+    f.r.m = &f.m;
+    f.r.resume_job = -1;
+    for (int i = 0; i < 4; i++)
+        f.m.vnodes[i].rack = i / 2;
+    mech_gpus_take(&f.m, 9, (int[]){0, 1, 2, 3, 4}, 5); /* rack 0 has 3 free */
+    view_job_t *vj = mech_view_begin(&f.m, 3);
+    job(&f, vj, 0, 0, NULL, 0);
+    job(&f, vj, 1, 0, NULL, 0);
+    job(&f, vj, 2, 0, NULL, 0);
+    vj[0].gang = vj[1].gang = 7;
+    mech_view_end(&f.m, 3, 0, MLS_WHY_ARRIVAL);
+    plan_t p;
+    plan_init(&p);
+    plan_run(&p, 0, 0, 2);
+    ck_assert_int_eq(apply(&f, &p, &err), -1); /* job 2 of gang 7 left out */
+    ck_assert_ptr_nonnull(strstr(err.msg, "planned job 2: gang: gang 7 runs all its computations "
+                                          "or none: job 1 is planned, job 2 is not"));
+    /* explicit GPUs over two islands */
+    plan_clear(&p);
+    plan_run_on(&p, 0, 0, (int[]){5, 8}, 2);
+    plan_run(&p, 1, 0, 1);
+    ck_assert_int_eq(apply(&f, &p, &err), -1);
+    ck_assert_ptr_nonnull(strstr(err.msg, "must lie in one island"));
+    /* placed by the mechanism: 4 GPUs fit only in rack 1 (8 free, rack 0 has
+     * 3), spread over its two nodes would not be needed: node 2 has 4 */
+    plan_clear(&p);
+    f.r.log[0] = '\0';
+    plan_run(&p, 0, 0, 4);
+    plan_run(&p, 1, 0, 3);
+    ck_assert_int_eq(apply(&f, &p, &err), 0);
+    ck_assert_str_eq(f.r.log, "stopped;start 0 on 8,9,10,11 nodes 1;start 1 on 5,6,7 nodes 1;");
+    plan_free(&p);
+    fx_free(&f);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *tests[] = {order_of_changes,
@@ -330,6 +377,7 @@ int main(void)
                             pairs_from_shared_gpus_kept_only_whole,
                             explicit_gpu_of_a_kept_job_is_refused,
                             resumes_on_the_gpus_it_left,
-                            occupancy_counts};
+                            occupancy_counts,
+                            gang_all_or_none_within_islands};
     return check_main("mechanism", tests, sizeof tests / sizeof *tests);
 }

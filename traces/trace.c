@@ -28,14 +28,15 @@ enum col {
     C_MODE,
     C_CPUS,
     C_MEM,
+    C_GANG,
     N_COLS
 };
 
 static const char *const col_names[N_COLS] = {
     "id",       "submit_time", "user",     "workload", "gpus",       "total_work", "duration",
     "priority", "deadline",    "min_gpus", "max_gpus", "batch_size", "mode",
-    "cpus",     "mem_gb"};
-static const int col_required[N_COLS] = {1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    "cpus",     "mem_gb",      "gang"};
+static const int col_required[N_COLS] = {1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 static const char *const mode_names[] = {"static", "accordion", "gns"};
 
 void trace_init(mls_trace_t *t)
@@ -105,10 +106,42 @@ static int job_ok(const mls_job_t *j)
            j->batch_size >= 0 && (isnan(j->duration) || j->duration > 0);
 }
 
+static int cmp_gang(const void *a, const void *b)
+{
+    const mls_job_t *x = *(const mls_job_t *const *)a, *y = *(const mls_job_t *const *)b;
+    if (x->gang != y->gang)
+        return (x->gang > y->gang) - (x->gang < y->gang);
+    return (x->submit > y->submit) - (x->submit < y->submit);
+}
+
+/* The computations of one gang arrive together. */
+static int check_gangs(const mls_trace_t *t, const char *path, mls_err_t *err)
+{
+    size_t n = 0;
+    const mls_job_t **g = xmalloc(sizeof *g * (t->n ? t->n : 1));
+    for (size_t i = 0; i < t->n; i++)
+        if (t->jobs[i].gang > 0)
+            g[n++] = &t->jobs[i];
+    qsort(g, n, sizeof *g, cmp_gang);
+    int rc = 0;
+    for (size_t i = 1; i < n && rc == 0; i++)
+        if (g[i]->gang == g[i - 1]->gang && g[i]->submit != g[i - 1]->submit)
+            rc = mls_fail(err,
+                          "%s: job %lld: field 'gang': gang %lld's computations must arrive "
+                          "together, but job %lld arrives at %g and job %lld at %g",
+                          path, (long long)g[i]->id, (long long)g[i]->gang,
+                          (long long)g[i - 1]->id, g[i - 1]->submit, (long long)g[i]->id,
+                          g[i]->submit);
+    free(g);
+    return rc;
+}
+
 int trace_validate(const mls_trace_t *t, mls_err_t *err)
 {
     const char *path = t->path ? t->path : "trace";
     int increasing = 1;
+    if (check_gangs(t, path, err) < 0)
+        return -1;
     for (size_t i = 0; i < t->n; i++) {
         if (!job_ok(&t->jobs[i])) {
             char where[512];
@@ -255,7 +288,7 @@ static int parse_mode(const reader_t *r, mls_adapt_mode_t *out)
 
 static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
 {
-    long id, gpus, mn, mx, bs;
+    long id, gpus, mn, mx, bs, gang;
     if (r->csv.n_fields != r->n_header)
         return mls_fail(r->err, "%s:%ld: %zu fields, the header has %zu", r->path,
                         r->csv.line_no, r->csv.n_fields, r->n_header);
@@ -266,8 +299,10 @@ static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
         get_double(r, C_DEADLINE, INFINITY, &j->deadline) < 0 ||
         get_int(r, C_MIN_GPUS, gpus, 1, &mn) < 0 || get_int(r, C_MAX_GPUS, gpus, 1, &mx) < 0 ||
         get_int(r, C_BATCH, 0, 0, &bs) < 0 || parse_mode(r, &j->mode) < 0 ||
-        get_double(r, C_CPUS, 0, &j->cpus) < 0 || get_double(r, C_MEM, 0, &j->mem_gb) < 0)
+        get_double(r, C_CPUS, 0, &j->cpus) < 0 || get_double(r, C_MEM, 0, &j->mem_gb) < 0 ||
+        get_int(r, C_GANG, 0, 0, &gang) < 0)
         return -1;
+    j->gang = gang;
     if (*field(r, C_CPUS) && !(j->cpus > 0))
         return bad_field(r, C_CPUS, "must be > 0");
     if (*field(r, C_MEM) && !(j->mem_gb > 0))
@@ -540,7 +575,8 @@ static void put_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j, int host_cols)
+static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j, int host_cols,
+                      int gang_col)
 {
     put_int(f, (long long)j->id);
     fputc(',', f);
@@ -577,6 +613,11 @@ static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j, int hos
         if (j->mem_gb > 0)
             put_num(f, j->mem_gb);
     }
+    if (gang_col) {
+        fputc(',', f);
+        if (j->gang > 0)
+            put_int(f, (long long)j->gang);
+    }
     fputc('\n', f);
 }
 
@@ -589,18 +630,29 @@ static int has_host_cols(const mls_trace_t *t)
     return 0;
 }
 
+/* 1 when some job belongs to a gang (the writer then adds that column). */
+static int has_gang_col(const mls_trace_t *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->jobs[i].gang > 0)
+            return 1;
+    return 0;
+}
+
 int trace_write_csv(const mls_trace_t *t, const char *path, mls_err_t *err)
 {
     mls_atomic_file_t af;
     if (mls_atomic_open(&af, path, err) < 0)
         return -1;
     FILE *f = af.fp;
-    int host_cols = has_host_cols(t);
-    int n_cols = host_cols ? N_COLS : C_CPUS;
-    for (int c = 0; c < n_cols; c++)
-        fprintf(f, "%s%s", c ? "," : "", col_names[c]);
+    int host_cols = has_host_cols(t), gang_col = has_gang_col(t);
+    for (int c = 0; c < C_GANG; c++)
+        if (c < C_CPUS || host_cols)
+            fprintf(f, "%s%s", c ? "," : "", col_names[c]);
+    if (gang_col)
+        fputs(",gang", f);
     fputc('\n', f);
     for (size_t i = 0; i < t->n; i++)
-        write_job(f, t, &t->jobs[i], host_cols);
+        write_job(f, t, &t->jobs[i], host_cols, gang_col);
     return mls_atomic_commit(&af, err);
 }

@@ -19,9 +19,15 @@
  *                 GPU times gpus (filled where the view is built)
  *   mem_gb        host memory in GB, > 0; empty = the cluster's memory per GPU
  *                 times gpus
+ *   gang          id > 0 of the multi-component program the row is one
+ *                 computation of (Pathways, Barham et al., MLSys 2022): the
+ *                 rows of one gang arrive together (same submit_time), start
+ *                 together or not at all, each within one island of the
+ *                 cluster (a rack), and progress in lockstep; empty or 0 = none
  *
  * The writer emits the cpus and mem_gb columns only when some job sets them,
- * so traces without them are written exactly as before.
+ * and gang only when some job has one, so traces without them are written
+ * exactly as before.
  * Fields may be double-quoted (RFC 4180). Lines starting with '#' are comments.
  * A column not listed above is an error unless TRACE_IGNORE_EXTRA is given.
  * Every error names the file, the line and the field. */
@@ -50,6 +56,7 @@ typedef struct mls_job {
     mls_adapt_mode_t mode;
     double cpus;   /* CPU cores asked for, 0 = not given (cluster default) */
     double mem_gb; /* host memory in GB, 0 = not given (cluster default) */
+    int64_t gang;  /* multi-component program it belongs to, 0 = none */
 } mls_job_t;
 
 typedef struct mls_trace {
