@@ -1,7 +1,7 @@
 # sim/cli.mk: what the subcommands' command lines share — the usage error
 # (sim/cmd.c), the options of compare and sweep (experiment_opts), and
 # reading/writing JSON files with errors that name the file (json_util).
-libmlsched_a_SOURCES += sim/cmd.c sim/experiment_opts.c sim/experiment_opts.h \
+libmlsched_a_SOURCES += sim/cmd.c sim/opts.c sim/opts.h sim/experiment_opts.c sim/experiment_opts.h \
 	sim/json_util.c sim/json_util.h
 check_PROGRAMS += tests/test_cli
 TESTS += tests/test_cli
