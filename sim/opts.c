@@ -250,13 +250,18 @@ static const flat_t *find_code(const table_t *t, int c)
     return NULL;
 }
 
+static const flat_t *find_code(const table_t *t, int c);
+
 /* The option argv[optind - 1] that getopt could not take. */
-static int getopt_error(const char *who, int c, int argc, char **argv)
+static int getopt_error(const table_t *t, const char *who, int c, int argc, char **argv)
 {
     const char *typed = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
     char flag[3] = {'-', (char)optopt, '\0'};
+    int is_long = !strncmp(typed, "--", 2);
+    if (c == '?' && is_long && optopt && find_code(t, optopt)) /* --flag=VALUE */
+        return opt_usage_error(who, "%s takes no argument", typed);
     /* a short option inside a group (-qx) is reported by its letter */
-    if (optopt > 0 && optopt < 256 && strncmp(typed, "--", 2))
+    if (optopt > 0 && optopt < 256 && !is_long)
         typed = flag;
     if (c == ':')
         return opt_usage_error(who, "%s wants an argument", typed);
@@ -275,7 +280,7 @@ int opt_parse(const opt_cmd_t *cmd, void *base, int argc, char **argv, int *firs
     while ((c = getopt_long(argc, argv, spec.shorts, spec.longs, NULL)) != -1) {
         const flat_t *f = c == '?' || c == ':' ? NULL : find_code(&t, c);
         if (!f)
-            return getopt_error(cmd->who, c, argc, argv);
+            return getopt_error(&t, cmd->who, c, argc, argv);
         if (f->row == &help_row) {
             opt_help(cmd, stdout);
             return -1;
