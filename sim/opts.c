@@ -131,7 +131,7 @@ static int bad_value(const char *who, const opt_t *o, const char *arg)
     if (o->kind != OPT_CALL && o->lo > -1e300)
         n += snprintf(msg + n, sizeof msg - n, " %s %g", o->flags & OPT_ABOVE_LO ? ">" : ">=",
                       o->lo);
-    if (o->kind != OPT_CALL && o->hi < 1e18)
+    if (o->kind != OPT_CALL && o->hi < 1e9)
         snprintf(msg + n, sizeof msg - n, " and <= %g", o->hi);
     strncat(msg, ", got '%s'", sizeof msg - strlen(msg) - 1);
     return opt_usage_error(who, msg, arg);
