@@ -76,14 +76,15 @@ static const opt_t serve_options[] = {
 #undef V
 
 static const opt_cmd_t serve_cmd = {
-    "live serve", "--cluster C --policy P --state DB [options]",
-    "The live scheduler daemon: accepts jobs on a Unix socket, calls the policy\n"
+    .who = "live serve",
+    .usage = "--cluster C --policy P --state DB [options]",
+    .about = "The live scheduler daemon: accepts jobs on a Unix socket, calls the policy\n"
     "at its cadence, runs the plan through an executor, keeps all state in DB\n"
     "(SQLite, WAL). Restarted after a crash, it re-adopts the jobs still running.",
-    serve_options,
-    "Stops on SIGTERM/SIGINT leaving jobs running (the next daemon re-adopts\n"
+    .opts = serve_options,
+    .footer = "Stops on SIGTERM/SIGINT leaving jobs running (the next daemon re-adopts\n"
     "them), or after `mlsched live drain` once every job has ended.",
-    0};
+};
 
 static int cmd_serve(int argc, char **argv)
 {
@@ -257,13 +258,15 @@ static const opt_t submit_options[] = {
 #undef AMOUNT
 
 static const opt_cmd_t submit_cmd = {
-    "live submit",
-    "--workload W --gpus N --work N [options] -- PROG [ARG...]\n"
+    .who = "live submit",
+    .usage = "--workload W --gpus N --work N [options] -- PROG [ARG...]\n"
     "       mlsched live submit --trace FILE [--throughputs F] [--at-offset S]",
-    "Submits a job: PROG ARG... is run as given (no shell) on the GPUs the policy\n"
+    .about = "Submits a job: PROG ARG... is run as given (no shell) on the GPUs the policy\n"
     "chooses. With --trace, every job of a canonical trace becomes a fake job\n"
     "(mlsched live fake-job) arriving at its submit_time (daemon time).",
-    submit_options, NULL, OPT_STOP_AT_ARG};
+    .opts = submit_options,
+    .flags = OPT_STOP_AT_ARG,
+};
 
 static int cmd_submit(int argc, char **argv)
 {
@@ -341,21 +344,35 @@ static const opt_t status_options[] = {
     OPT_FLAG("json", 'j', client_opts_t, json, "print the daemon's reply as JSON"),
     OPT_INCLUDE(client_opts_t, sock, socket_options), OPT_END_ROW};
 
-static const opt_cmd_t status_cmd = {"live status", "[--json] [--socket PATH]",
-                                     "Lists the daemon's jobs (the reply as JSON with --json).",
-                                     status_options, NULL, OPT_STOP_AT_ARG};
-static const opt_cmd_t cancel_cmd = {"live cancel", "[--socket PATH] ID",
-                                     "Cancels a job: SIGTERM, then SIGKILL after the grace period.",
-                                     socket_options, NULL, OPT_STOP_AT_ARG};
+static const opt_cmd_t status_cmd = {
+    .who = "live status",
+    .usage = "[--json] [--socket PATH]",
+    .about = "Lists the daemon's jobs (the reply as JSON with --json).",
+    .opts = status_options,
+    .flags = OPT_STOP_AT_ARG,
+};
+static const opt_cmd_t cancel_cmd = {
+    .who = "live cancel",
+    .usage = "[--socket PATH] ID",
+    .about = "Cancels a job: SIGTERM, then SIGKILL after the grace period.",
+    .opts = socket_options,
+    .flags = OPT_STOP_AT_ARG,
+};
 static const opt_cmd_t drain_cmd = {
-    "live drain", "[--socket PATH]",
-    "The daemon takes no new jobs and exits once every job has ended.", socket_options, NULL,
-    OPT_STOP_AT_ARG};
+    .who = "live drain",
+    .usage = "[--socket PATH]",
+    .about = "The daemon takes no new jobs and exits once every job has ended.",
+    .opts = socket_options,
+    .flags = OPT_STOP_AT_ARG,
+};
 static const opt_cmd_t request_cmd = {
-    "live request", "[--socket PATH] LINE",
-    "Sends LINE as one request (any text; for debugging and tests) and prints\n"
+    .who = "live request",
+    .usage = "[--socket PATH] LINE",
+    .about = "Sends LINE as one request (any text; for debugging and tests) and prints\n"
     "the reply. Exit 0 when the reply says ok, 1 otherwise.",
-    socket_options, NULL, OPT_STOP_AT_ARG};
+    .opts = socket_options,
+    .flags = OPT_STOP_AT_ARG,
+};
 
 static int cmd_status(int argc, char **argv)
 {
@@ -442,12 +459,13 @@ static const opt_t report_options[] = {
 #undef AMOUNT
 
 static const opt_cmd_t report_cmd = {
-    "live report",
-    "--iter N [--samples N] [--iter-time S] [--batch B]\n"
+    .who = "live report",
+    .usage = "--iter N [--samples N] [--iter-time S] [--batch B]\n"
     "                           [--gns G] [--job ID] [--socket PATH]",
-    "Sends a progress record for $MLSCHED_JOB_ID to $MLSCHED_SOCKET (as a job\n"
+    .about = "Sends a progress record for $MLSCHED_JOB_ID to $MLSCHED_SOCKET (as a job\n"
     "started by the daemon has them). Exit 1 when the daemon refuses or is away.",
-    report_options, NULL, 0};
+    .opts = report_options,
+};
 
 static int cmd_report(int argc, char **argv)
 {

@@ -91,19 +91,20 @@ static const opt_t options[] = {
 #undef POSITIVE
 
 static const opt_cmd_t command = {
-    "live fake-job", "[--workload W] [--work N] [options]",
-    "A synthetic training job for the live runner: consumes N work units at the\n"
+    .who = "live fake-job",
+    .usage = "[--workload W] [--work N] [options]",
+    .about = "A synthetic training job for the live runner: consumes N work units at the\n"
     "rate the perf model gives for its allocation, reports progress, obeys\n"
     "SIGTERM (checkpoint to $MLSCHED_CHECKPOINT, exit 143) and SIGSTOP/SIGCONT.",
-    options,
-    "GPUs: count of $CUDA_VISIBLE_DEVICES (else, or over several nodes,\n"
+    .opts = options,
+    .footer = "GPUs: count of $CUDA_VISIBLE_DEVICES (else, or over several nodes,\n"
     "$MLSCHED_NUM_GPUS), type\n"
     "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
     "$MLSCHED_BATCH_SIZE. Space sharing: $MLSCHED_PACK_FILE names the pack\n"
     "file the daemon keeps (see README, Live); with a partner the job runs at\n"
     "the perf model's pair rate, alone at its solo rate. Exit: 0 work done,\n"
     "143 checkpointed on SIGTERM, 1 failure, 2 usage.",
-    0};
+};
 
 static double env_double(const char *k, double def)
 {

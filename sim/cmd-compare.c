@@ -33,16 +33,17 @@ static const opt_t options[] = {
 #undef C
 
 static const opt_cmd_t command = {
-    "compare", "--trace FILE --cluster FILE|SPEC [options]",
-    "Runs every policy (and seed) on one trace and cluster, each as its own\n"
+    .who = "compare",
+    .usage = "--trace FILE --cluster FILE|SPEC [options]",
+    .about = "Runs every policy (and seed) on one trace and cluster, each as its own\n"
     "`mlsched simulate` process, merges the runs into the results database in one\n"
     "transaction, and prints one comparison table (mean over seeds; each metric\n"
     "relative to the baseline policy as (Nx)).",
-    options,
-    "Progress goes to stderr (redrawn in place on a terminal). A run that fails is\n"
+    .opts = options,
+    .footer = "Progress goes to stderr (redrawn in place on a terminal). A run that fails is\n"
     "reported with its stderr; the others are still merged.\n"
     "Exit status: 0 all runs done, 1 a run failed (or the experiment), 2 usage.",
-    0};
+};
 
 static int bad(const char *fmt, const char *arg)
 {

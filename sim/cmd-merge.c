@@ -20,12 +20,15 @@ static const opt_t options[] = {
     OPT_END_ROW};
 
 static const opt_cmd_t command = {
-    "merge", "-o OUT.db IN.db...",
-    "Appends every run of every input database to OUT.db (created when absent),\n"
+    .who = "merge",
+    .usage = "-o OUT.db IN.db...",
+    .about = "Appends every run of every input database to OUT.db (created when absent),\n"
     "with new run ids, with all their rows (runs, jobs, timeline, summary), in one\n"
     "transaction: a failed merge leaves OUT.db as it was. Inputs must have the\n"
     "same results schema version as this mlsched.",
-    options, "Exit status: 0 merged, 1 an input could not be merged (nothing was), 2 usage.", 0};
+    .opts = options,
+    .footer = "Exit status: 0 merged, 1 an input could not be merged (nothing was), 2 usage.",
+};
 
 static int exec_merge(int argc, char **argv)
 {

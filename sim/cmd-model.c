@@ -28,10 +28,12 @@ static const opt_t fit_options[] = {
     OPT_END_ROW};
 
 static const opt_cmd_t fit_cmd = {
-    "model fit", "--pollux DIR [--sia DIR] [-o FILE]",
-    "Fits Pollux's iteration-time model (OSDI 2021, 3.2) to every profile and\n"
+    .who = "model fit",
+    .usage = "--pollux DIR [--sia DIR] [-o FILE]",
+    .about = "Fits Pollux's iteration-time model (OSDI 2021, 3.2) to every profile and\n"
     "writes the pollux perf catalog (JSON; see README, \"Perf model\").",
-    fit_options, NULL, 0};
+    .opts = fit_options,
+};
 
 static int write_text(const char *path, const char *text)
 {

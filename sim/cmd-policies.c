@@ -22,14 +22,15 @@ static const opt_t options[] = {
     OPT_END_ROW};
 
 static const opt_cmd_t command = {
-    "policies", "[--names] [NAME]",
-    "Lists the scheduling policies, or shows one policy in detail: with NAME,\n"
+    .who = "policies",
+    .usage = "[--names] [NAME]",
+    .about = "Lists the scheduling policies, or shows one policy in detail: with NAME,\n"
     "the paper, oracle flag, cadence and parameters of NAME.",
-    options,
-    "An oracle policy reads jobs' true total and remaining work, which a real\n"
+    .opts = options,
+    .footer = "An oracle policy reads jobs' true total and remaining work, which a real\n"
     "scheduler does not know; results record the flag.\n"
     "Parameters are given to simulate as --param key=value.",
-    0};
+};
 
 static void list_all(void)
 {

@@ -192,12 +192,14 @@ static const opt_t options[] = {
     OPT_END_ROW};
 
 static const opt_cmd_t command = {
-    "regress", "--db FILE --golden G.json [--tolerance 2%] [--update] [--allow-new]",
-    "Compares every summary metric of every run in the database with the\n"
+    .who = "regress",
+    .usage = "--db FILE --golden G.json [--tolerance 2%] [--update] [--allow-new]",
+    .about = "Compares every summary metric of every run in the database with the\n"
     "golden file; prints what moved and by how much; exits 1 when a metric\n"
     "moved beyond the tolerance (either way) or a run is missing on either\n"
     "side, 0 otherwise. --update rewrites the golden file from the database.",
-    options, NULL, 0};
+    .opts = options,
+};
 
 static int exec_regress(int argc, char **argv)
 {

@@ -113,11 +113,14 @@ static const opt_t options[] = {
 #undef R
 
 static const opt_cmd_t command = {
-    "report", "--db FILE [options]",
-    "Prints the comparison table of the runs in a results database: one row per\n"
+    .who = "report",
+    .usage = "--db FILE [options]",
+    .about = "Prints the comparison table of the runs in a results database: one row per\n"
     "policy (and parameters, trace, cluster, label), the mean over its seeds, each\n"
     "metric relative to the baseline policy of the same trace/cluster/label.",
-    options, "Exit status: 0 printed, 1 the database cannot be read, 2 usage.", 0};
+    .opts = options,
+    .footer = "Exit status: 0 printed, 1 the database cannot be read, 2 usage.",
+};
 
 static int parse_args(int argc, char **argv, rep_opts_t *o)
 {

@@ -103,10 +103,13 @@ static const opt_t options[] = {
 #undef S
 
 static const opt_cmd_t command = {
-    "simulate", "--trace FILE --cluster FILE|SPEC --policy NAME [options]",
-    "Replays a trace on a cluster under one policy, prints the run's summary and\n"
+    .who = "simulate",
+    .usage = "--trace FILE --cluster FILE|SPEC --policy NAME [options]",
+    .about = "Replays a trace on a cluster under one policy, prints the run's summary and\n"
     "appends the run (every job, the timeline, the summary) to a results database.",
-    options, "Exit status: 0 done, 1 the run failed (bad input, a rejected plan), 2 usage.", 0};
+    .opts = options,
+    .footer = "Exit status: 0 done, 1 the run failed (bad input, a rejected plan), 2 usage.",
+};
 
 static int parse_args(int argc, char **argv, sim_opts_t *o)
 {

@@ -137,14 +137,16 @@ static const opt_t options[] = {
 #undef W
 
 static const opt_cmd_t command = {
-    "sweep",
-    "(--trace FILE | --trace-gen ARGS --rates LIST)\n"
+    .who = "sweep",
+    .usage = "(--trace FILE | --trace-gen ARGS --rates LIST)\n"
     "                     --cluster FILE|SPEC [options]",
-    "Runs every policy over a grid of settings and seeds (each run its own\n"
+    .about = "Runs every policy over a grid of settings and seeds (each run its own\n"
     "`mlsched simulate` process), labels each run with its grid point, merges them\n"
     "into the database in one transaction, and prints per grid point and policy the\n"
     "mean and 95% confidence interval over seeds.",
-    options, "Exit status: 0 all runs done, 1 a run failed (or the sweep), 2 usage.", 0};
+    .opts = options,
+    .footer = "Exit status: 0 all runs done, 1 a run failed (or the sweep), 2 usage.",
+};
 
 static int parse_args(int argc, char **argv, sweep_opts_t *o)
 {

@@ -105,6 +105,8 @@ void opt_help(const opt_cmd_t *cmd, FILE *out)
     }
     if (cmd->footer)
         fprintf(out, "\n%s\n", cmd->footer);
+    if (cmd->more_help)
+        cmd->more_help(out);
 }
 
 /* ---- values ---------------------------------------------------------------- */
@@ -287,6 +289,8 @@ int opt_parse(const opt_cmd_t *cmd, void *base, int argc, char **argv, int *firs
         }
         if ((rc = store(f, base, optarg, cmd->who)) != 0)
             return rc;
+        if (f->row->flags & OPT_MARKS)
+            *(int *)((char *)base + cmd->mark_off) = 1;
     }
     *first_arg = optind;
     return 0;

@@ -40,7 +40,8 @@ typedef enum opt_kind {
 
 enum {
     OPT_ABOVE_LO = 1, /* a number must be > lo, not >= lo */
-    OPT_INF_OK = 2    /* OPT_DOUBLE: infinity is a value (no finite check) */
+    OPT_INF_OK = 2,   /* OPT_DOUBLE: infinity is a value (no finite check) */
+    OPT_MARKS = 4     /* giving this option sets the command's mark (opt_cmd_t.mark_off) */
 };
 
 /* The arguments of a repeatable option, in order. */
@@ -90,6 +91,8 @@ typedef struct opt_cmd {
     const opt_t *opts;  /* ends with an OPT_END row */
     const char *footer; /* after the options, or NULL */
     unsigned flags;
+    void (*more_help)(FILE *out); /* prints after the footer (a list of names), or NULL */
+    size_t mark_off; /* an int set to 1 when an OPT_MARKS option is given */
 } opt_cmd_t;
 
 /* Parses argv[1..] into base. Arguments that are not options are moved to

@@ -26,7 +26,10 @@ static const opt_t test_rows[] = {
     OPT_SHARED_CLUSTER(test_opts_t, cluster, "cluster"),
     OPT_INCLUDE(test_opts_t, x, exp_opts_table),
     OPT_END_ROW};
-static const opt_cmd_t test_cmd = {"test", NULL, NULL, test_rows, NULL, 0};
+static const opt_cmd_t test_cmd = {
+    .who = "test",
+    .opts = test_rows,
+};
 
 static int parse_on(test_opts_t *o, char **argv)
 {

@@ -42,9 +42,19 @@ static const opt_t rows[] = {
     OPT_END_ROW};
 #undef T
 
-static const opt_cmd_t cmd = {"t", "[options] ARG...", "Tests the parser.", rows,
-                              "Exit status: 0, 2 usage.", 0};
-static const opt_cmd_t stop_cmd = {"t run", "-- PROG", NULL, rows, NULL, OPT_STOP_AT_ARG};
+static const opt_cmd_t cmd = {
+    .who = "t",
+    .usage = "[options] ARG...",
+    .about = "Tests the parser.",
+    .opts = rows,
+    .footer = "Exit status: 0, 2 usage.",
+};
+static const opt_cmd_t stop_cmd = {
+    .who = "t run",
+    .usage = "-- PROG",
+    .opts = rows,
+    .flags = OPT_STOP_AT_ARG,
+};
 
 static char out[8192];
 static t_opts_t o;
