@@ -308,8 +308,7 @@ static int cmd_run(int argc, char **argv)
     if (o.regex) {
         if (progress_regex_compile(&re, o.regex, &err) < 0) {
             nvml_close(nv);
-            fprintf(stderr, "mlsched profile run: %s\n", err.msg);
-            return MLS_EXIT_USAGE;
+            return opt_usage_error("profile run", "%s", err.msg);
         }
         have_re = 1;
     }
