@@ -94,7 +94,7 @@ static int cmd_serve(int argc, char **argv)
     o.cfg.db_path = "results/live.db";
     int rc = opt_parse_only(&serve_cmd, &o, argc, argv);
     if (rc == 0 && (!o.cfg.cluster || !o.cfg.policy))
-        rc = opt_usage_error("live serve", "%s", "needs --cluster and --policy");
+        rc = cmd_usage_error("live serve", "%s", "needs --cluster and --policy");
     if (rc == 0) {
         o.cfg.args = (policy_args_t){o.params.n, o.params.keys, o.params.values};
         mls_err_t err;
@@ -283,7 +283,7 @@ static int cmd_submit(int argc, char **argv)
         return submit_trace(o.sock, o.trace, o.throughputs, o.offset);
     live_submit_t *s = &o.s;
     if (!o.workload || s->gpus < 1 || !(s->work > 0) || first >= argc)
-        return opt_usage_error("live submit", "%s",
+        return cmd_usage_error("live submit", "%s",
                                "needs --workload, --gpus >= 1, --work > 0 and -- PROG [ARG...]");
     s->workload = (char *)o.workload;
     s->user = (char *)o.user;
@@ -401,9 +401,9 @@ static int cmd_cancel(int argc, char **argv)
         return rc < 0 ? MLS_EXIT_OK : rc;
     long id;
     if (first + 1 != argc)
-        return opt_usage_error("live cancel", "%s", "wants one job ID");
+        return cmd_usage_error("live cancel", "%s", "wants one job ID");
     if (mls_parse_long(argv[first], &id) < 0 || id < 0)
-        return opt_usage_error("live cancel", "'%s' is not a job id", argv[first]);
+        return cmd_usage_error("live cancel", "'%s' is not a job id", argv[first]);
     char line[96];
     snprintf(line, sizeof line, "{\"op\":\"cancel\",\"id\":%ld}", id);
     return simple("cancel", o.sock, line);
@@ -427,7 +427,7 @@ static int cmd_request(int argc, char **argv)
     if (rc)
         return rc < 0 ? MLS_EXIT_OK : rc;
     if (first + 1 != argc)
-        return opt_usage_error("live request", "%s", "wants one request LINE");
+        return cmd_usage_error("live request", "%s", "wants one request LINE");
     const char *sock = o.sock ? o.sock : live_default_socket(buf, sizeof buf);
     char *reply = live_request(sock, argv[first], 30, &err);
     if (!reply) {
@@ -474,7 +474,7 @@ static int cmd_report(int argc, char **argv)
     if (rc)
         return rc < 0 ? MLS_EXIT_OK : rc;
     if (isnan(o.iter))
-        return opt_usage_error("live report", "%s", "--iter is required");
+        return cmd_usage_error("live report", "%s", "--iter is required");
     live_progress_t p = {(int64_t)o.job, o.iter, o.samples, o.iter_time, (int)o.batch, o.gns};
     mls_err_t err;
     if (live_report(o.sock, &p, &err) < 0) {

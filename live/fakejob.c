@@ -418,7 +418,7 @@ int live_fake_job_main(int argc, char **argv)
         return rc < 0 ? MLS_EXIT_OK : rc;
     if ((!f.workload && !(f.fixed_rate > 0)) || !(f.work > 0) || !(f.scale > 0) || f.gpus < 1 ||
         f.nodes < 1)
-        return opt_usage_error("live fake-job", "%s",
+        return cmd_usage_error("live fake-job", "%s",
                                "needs --workload (or --rate), --work > 0, and at least one GPU");
     mls_err_t err;
     load_checkpoint(&f);

@@ -39,7 +39,7 @@ static int exec_merge(int argc, char **argv)
     const char *out = o.out;
     int quiet = o.quiet;
     if (!out || optind >= argc)
-        return opt_usage_error("merge", "%s", "wants -o OUT.db and at least one input");
+        return cmd_usage_error("merge", "%s", "wants -o OUT.db and at least one input");
     merge_stats_t st;
     mls_err_t err = {{0}};
     if (merge_dbs(out, (const char *const *)(argv + optind), (size_t)(argc - optind), &st, &err) <

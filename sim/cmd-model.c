@@ -52,7 +52,7 @@ static int model_fit(int argc, char **argv)
     if (rc)
         return rc < 0 ? MLS_EXIT_OK : rc;
     if (!o.pollux)
-        return opt_usage_error("model fit", "%s", "--pollux DIR is required");
+        return cmd_usage_error("model fit", "%s", "--pollux DIR is required");
     const char *pollux = o.pollux, *sia = o.sia, *output = o.output;
     int quiet = o.quiet;
     pollux_fit_row_t rows[64];

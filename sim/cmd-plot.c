@@ -421,7 +421,7 @@ static int exec_plot(int argc, char **argv)
         return prc < 0 ? MLS_EXIT_OK : prc;
     if (!o.db || !o.out_dir ||
         (strcmp(o.format, "png") && strcmp(o.format, "svg") && strcmp(o.format, "pdf")))
-        return opt_usage_error("plot", "%s",
+        return cmd_usage_error("plot", "%s",
                                "--db and --out are required; --format png, svg or pdf");
     plot_ctx_t c = {0};
     const char *db = o.db;

@@ -97,7 +97,7 @@ static int exec_policies(int argc, char **argv)
         return rc < 0 ? MLS_EXIT_OK : rc;
     int names = o.names;
     if (argc - optind > 1 || (names && argc - optind > 0))
-        return opt_usage_error("policies", "%s", "too many arguments");
+        return cmd_usage_error("policies", "%s", "too many arguments");
     if (names) {
         for (size_t i = 0; i < policy_count(); i++)
             printf("%s\n", policy_at(i)->name);

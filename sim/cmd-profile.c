@@ -308,7 +308,7 @@ static int cmd_run(int argc, char **argv)
     if (o.regex) {
         if (progress_regex_compile(&re, o.regex, &err) < 0) {
             nvml_close(nv);
-            return opt_usage_error("profile run", "%s", err.msg);
+            return cmd_usage_error("profile run", "%s", err.msg);
         }
         have_re = 1;
     }

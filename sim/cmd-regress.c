@@ -208,7 +208,7 @@ static int exec_regress(int argc, char **argv)
     if (prc)
         return prc < 0 ? MLS_EXIT_OK : prc;
     if (!o.db || !o.golden)
-        return opt_usage_error("regress", "%s", "--db and --golden are required");
+        return cmd_usage_error("regress", "%s", "--db and --golden are required");
     const char *db = o.db, *golden = o.golden;
     double tol = o.tol;
     int update = o.update, allow_new = o.allow_new;

@@ -58,11 +58,6 @@ static int is_option(const opt_t *o)
     return o->kind != OPT_GROUP && o->kind != OPT_END && o->kind != OPT_INCLUDE;
 }
 
-int opt_usage_error(const char *who, const char *fmt, const char *arg)
-{
-    return cmd_usage_error(who, fmt, arg);
-}
-
 /* ---- help ------------------------------------------------------------------ */
 
 static void help_row_print(FILE *out, const opt_t *o)
@@ -124,7 +119,7 @@ static void opt_name(const opt_t *o, char *buf, size_t n)
 static int bad_value(const char *who, const opt_t *o, const char *arg)
 {
     if (o->bad)
-        return opt_usage_error(who, o->bad, arg);
+        return cmd_usage_error(who, o->bad, arg);
     char msg[256], name[64];
     opt_name(o, name, sizeof name);
     int n = snprintf(msg, sizeof msg, "%s wants %s", name,
@@ -136,7 +131,7 @@ static int bad_value(const char *who, const opt_t *o, const char *arg)
     if (o->kind != OPT_CALL && o->hi < 1e9)
         snprintf(msg + n, sizeof msg - n, " and <= %g", o->hi);
     strncat(msg, ", got '%s'", sizeof msg - strlen(msg) - 1);
-    return opt_usage_error(who, msg, arg);
+    return cmd_usage_error(who, msg, arg);
 }
 
 static int in_range(const opt_t *o, double v)
@@ -179,7 +174,7 @@ static int store_list(const opt_t *o, opt_list_t *l, const char *arg, const char
     char name[64];
     opt_name(o, name, sizeof name);
     if (l->n >= max)
-        return opt_usage_error(who, "too many %s", name);
+        return cmd_usage_error(who, "too many %s", name);
     l->v[l->n++] = arg;
     return 0;
 }
@@ -261,13 +256,13 @@ static int getopt_error(const table_t *t, const char *who, int c, int argc, char
     char flag[3] = {'-', (char)optopt, '\0'};
     int is_long = !strncmp(typed, "--", 2);
     if (c == '?' && is_long && optopt && find_code(t, optopt)) /* --flag=VALUE */
-        return opt_usage_error(who, "%s takes no argument", typed);
+        return cmd_usage_error(who, "%s takes no argument", typed);
     /* a short option inside a group (-qx) is reported by its letter */
     if (optopt > 0 && optopt < 256 && !is_long)
         typed = flag;
     if (c == ':')
-        return opt_usage_error(who, "%s wants an argument", typed);
-    return opt_usage_error(who, "unknown option '%s'", typed);
+        return cmd_usage_error(who, "%s wants an argument", typed);
+    return cmd_usage_error(who, "unknown option '%s'", typed);
 }
 
 int opt_parse(const opt_cmd_t *cmd, void *base, int argc, char **argv, int *first_arg)
@@ -300,7 +295,7 @@ int opt_parse_only(const opt_cmd_t *cmd, void *base, int argc, char **argv)
 {
     int first, rc = opt_parse(cmd, base, argc, argv, &first);
     if (rc == 0 && first < argc)
-        return opt_usage_error(cmd->who, "unexpected argument '%s'", argv[first]);
+        return cmd_usage_error(cmd->who, "unexpected argument '%s'", argv[first]);
     return rc;
 }
 
@@ -313,7 +308,7 @@ int opt_param_call(void *base, size_t off, const char *arg, const char *who)
     if (!eq || eq == arg)
         return -1;
     if (p->n >= OPT_LIST_MAX)
-        return opt_usage_error(who, "%s", "too many --param");
+        return cmd_usage_error(who, "%s", "too many --param");
     char *buf = xstrdup(arg);
     buf[eq - arg] = '\0';
     p->bufs[p->n] = buf;

@@ -8,7 +8,9 @@
  * that table. The same table generates the command's --help (usage line,
  * what it does, the options, a footer), and every usage error reads
  *   mlsched WHO: MESSAGE (see mlsched WHO --help)
- * with exit status 2 (WHO: "simulate", or "live serve" for a verb).
+ * with exit status 2 (WHO: "simulate", or "live serve" for a verb;
+ * cmd_usage_error() in cmd.h says it, for the checks a command makes after
+ * parsing too).
  *
  * Options several commands take (--param, --cadence, --round, --cluster,
  * --throughputs, --seed, --db) are the OPT_SHARED_* rows below: name, short
@@ -60,7 +62,7 @@ typedef struct opt_params {
 /* An OPT_CALL parser: stores arg into the command's options struct `base`
  * (at offset off). Returns 0; -1 when arg is bad (opt_parse says so with the
  * row's `bad` message); or MLS_EXIT_USAGE after printing its own usage error
- * (with opt_usage_error(who, ...)). */
+ * (with cmd_usage_error(who, ...)). */
 typedef int (*opt_call_fn)(void *base, size_t off, const char *arg, const char *who);
 
 typedef struct opt {
@@ -107,11 +109,6 @@ int opt_parse(const opt_cmd_t *cmd, void *base, int argc, char **argv, int *firs
 int opt_parse_only(const opt_cmd_t *cmd, void *base, int argc, char **argv);
 /* The --help text generated from cmd. */
 void opt_help(const opt_cmd_t *cmd, FILE *out);
-/* "mlsched WHO: " fmt (one %s: arg) " (see mlsched WHO --help)" on stderr;
- * returns MLS_EXIT_USAGE. */
-int opt_usage_error(const char *who, const char *fmt, const char *arg)
-    __attribute__((format(printf, 2, 0)));
-
 /* Frees what an OPT_SHARED_PARAM row stored. */
 void opt_params_free(opt_params_t *p);
 
