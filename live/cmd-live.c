@@ -79,11 +79,11 @@ static const opt_cmd_t serve_cmd = {
     .who = "live serve",
     .usage = "--cluster C --policy P --state DB [options]",
     .about = "The live scheduler daemon: accepts jobs on a Unix socket, calls the policy\n"
-    "at its cadence, runs the plan through an executor, keeps all state in DB\n"
-    "(SQLite, WAL). Restarted after a crash, it re-adopts the jobs still running.",
+             "at its cadence, runs the plan through an executor, keeps all state in DB\n"
+             "(SQLite, WAL). Restarted after a crash, it re-adopts the jobs still running.",
     .opts = serve_options,
     .footer = "Stops on SIGTERM/SIGINT leaving jobs running (the next daemon re-adopts\n"
-    "them), or after `mlsched live drain` once every job has ended.",
+              "them), or after `mlsched live drain` once every job has ended.",
 };
 
 static int cmd_serve(int argc, char **argv)
@@ -230,8 +230,10 @@ typedef struct submit_opts {
 } submit_opts_t;
 
 /* A count: a whole number >= 0 (given as 4 or 4.0). */
-#define COUNT(n_, l_, f_, h_) OPT_NUM(OPT_WHOLE, n_, l_, "N", submit_opts_t, f_, 0, INT_MAX, 0, NULL, h_)
-#define AMOUNT(n_, a_, f_, h_) OPT_NUM(OPT_DOUBLE, n_, 0, a_, submit_opts_t, f_, 0, 1e300, 0, NULL, h_)
+#define COUNT(n_, l_, f_, h_)                                                                      \
+    OPT_NUM(OPT_WHOLE, n_, l_, "N", submit_opts_t, f_, 0, INT_MAX, 0, NULL, h_)
+#define AMOUNT(n_, a_, f_, h_)                                                                     \
+    OPT_NUM(OPT_DOUBLE, n_, 0, a_, submit_opts_t, f_, 0, 1e300, 0, NULL, h_)
 static const opt_t submit_options[] = {
     OPT_STRING("workload", 'w', "W", submit_opts_t, workload,
                "perf-model workload (what the policy estimates with)"),
@@ -248,10 +250,10 @@ static const opt_t submit_options[] = {
     COUNT("id", 0, id, "job id (default: the daemon's next)"),
     AMOUNT("at", "T", s.submit_at, "arrival at daemon time T s (default: now)"),
     OPT_STRING("trace", 't', "FILE", submit_opts_t, trace, "submit a whole trace as fake jobs"),
-    OPT_SHARED_THROUGHPUTS(submit_opts_t, throughputs,
-                           "perf model the fake jobs use (trace mode)"),
-    AMOUNT("at-offset", "T", offset, "daemon time of the trace's time 0 (default: the\n"
-                                     "first round boundary at least 1 wall s ahead)"),
+    OPT_SHARED_THROUGHPUTS(submit_opts_t, throughputs, "perf model the fake jobs use (trace mode)"),
+    AMOUNT("at-offset", "T", offset,
+           "daemon time of the trace's time 0 (default: the\n"
+           "first round boundary at least 1 wall s ahead)"),
     OPT_STRING("socket", 's', "PATH", submit_opts_t, sock, "the daemon's socket"),
     OPT_END_ROW};
 #undef COUNT
@@ -260,10 +262,10 @@ static const opt_t submit_options[] = {
 static const opt_cmd_t submit_cmd = {
     .who = "live submit",
     .usage = "--workload W --gpus N --work N [options] -- PROG [ARG...]\n"
-    "       mlsched live submit --trace FILE [--throughputs F] [--at-offset S]",
+             "       mlsched live submit --trace FILE [--throughputs F] [--at-offset S]",
     .about = "Submits a job: PROG ARG... is run as given (no shell) on the GPUs the policy\n"
-    "chooses. With --trace, every job of a canonical trace becomes a fake job\n"
-    "(mlsched live fake-job) arriving at its submit_time (daemon time).",
+             "chooses. With --trace, every job of a canonical trace becomes a fake job\n"
+             "(mlsched live fake-job) arriving at its submit_time (daemon time).",
     .opts = submit_options,
     .flags = OPT_STOP_AT_ARG,
 };
@@ -369,7 +371,7 @@ static const opt_cmd_t request_cmd = {
     .who = "live request",
     .usage = "[--socket PATH] LINE",
     .about = "Sends LINE as one request (any text; for debugging and tests) and prints\n"
-    "the reply. Exit 0 when the reply says ok, 1 otherwise.",
+             "the reply. Exit 0 when the reply says ok, 1 otherwise.",
     .opts = socket_options,
     .flags = OPT_STOP_AT_ARG,
 };
@@ -445,7 +447,8 @@ typedef struct report_opts {
     const char *sock;
 } report_opts_t;
 
-#define AMOUNT(n_, a_, f_, h_) OPT_NUM(OPT_DOUBLE, n_, 0, a_, report_opts_t, f_, 0, 1e300, 0, NULL, h_)
+#define AMOUNT(n_, a_, f_, h_)                                                                     \
+    OPT_NUM(OPT_DOUBLE, n_, 0, a_, report_opts_t, f_, 0, 1e300, 0, NULL, h_)
 static const opt_t report_options[] = {
     AMOUNT("iter", "N", iter, "iterations done (required)"),
     AMOUNT("samples", "N", samples, "samples done"),
@@ -461,9 +464,9 @@ static const opt_t report_options[] = {
 static const opt_cmd_t report_cmd = {
     .who = "live report",
     .usage = "--iter N [--samples N] [--iter-time S] [--batch B]\n"
-    "                           [--gns G] [--job ID] [--socket PATH]",
+             "                           [--gns G] [--job ID] [--socket PATH]",
     .about = "Sends a progress record for $MLSCHED_JOB_ID to $MLSCHED_SOCKET (as a job\n"
-    "started by the daemon has them). Exit 1 when the daemon refuses or is away.",
+             "started by the daemon has them). Exit 1 when the daemon refuses or is away.",
     .opts = report_options,
 };
 

@@ -79,12 +79,14 @@ static double realtime(void)
 #define POSITIVE(n_, a_, f_, h_)                                                                   \
     OPT_NUM(OPT_DOUBLE, n_, 0, a_, fake_t, f_, 0, 1e300, OPT_ABOVE_LO, NULL, h_)
 static const opt_t options[] = {
-    OPT_STRING("workload", 0, "W", fake_t, workload, "perf-model workload (default $MLSCHED_WORKLOAD)"),
+    OPT_STRING("workload", 0, "W", fake_t, workload,
+               "perf-model workload (default $MLSCHED_WORKLOAD)"),
     POSITIVE("work", "N", work, "work units in all (default $MLSCHED_TOTAL_WORK)"),
     OPT_SHARED_THROUGHPUTS(fake_t, throughputs, "perf model (default: the bundled catalog)"),
     POSITIVE("rate", "R", fixed_rate, "work units per second, instead of the perf model"),
-    POSITIVE("time-scale", "X", scale, "daemon seconds per wall second (default\n"
-                                       "$MLSCHED_TIME_SCALE, else 1)"),
+    POSITIVE("time-scale", "X", scale,
+             "daemon seconds per wall second (default\n"
+             "$MLSCHED_TIME_SCALE, else 1)"),
     POSITIVE("report-interval", "S", interval,
              "wall seconds between progress reports (default 0.5)"),
     OPT_END_ROW};
@@ -94,16 +96,16 @@ static const opt_cmd_t command = {
     .who = "live fake-job",
     .usage = "[--workload W] [--work N] [options]",
     .about = "A synthetic training job for the live runner: consumes N work units at the\n"
-    "rate the perf model gives for its allocation, reports progress, obeys\n"
-    "SIGTERM (checkpoint to $MLSCHED_CHECKPOINT, exit 143) and SIGSTOP/SIGCONT.",
+             "rate the perf model gives for its allocation, reports progress, obeys\n"
+             "SIGTERM (checkpoint to $MLSCHED_CHECKPOINT, exit 143) and SIGSTOP/SIGCONT.",
     .opts = options,
     .footer = "GPUs: count of $CUDA_VISIBLE_DEVICES (else, or over several nodes,\n"
-    "$MLSCHED_NUM_GPUS), type\n"
-    "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
-    "$MLSCHED_BATCH_SIZE. Space sharing: $MLSCHED_PACK_FILE names the pack\n"
-    "file the daemon keeps (see README, Live); with a partner the job runs at\n"
-    "the perf model's pair rate, alone at its solo rate. Exit: 0 work done,\n"
-    "143 checkpointed on SIGTERM, 1 failure, 2 usage.",
+              "$MLSCHED_NUM_GPUS), type\n"
+              "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
+              "$MLSCHED_BATCH_SIZE. Space sharing: $MLSCHED_PACK_FILE names the pack\n"
+              "file the daemon keeps (see README, Live); with a partner the job runs at\n"
+              "the perf model's pair rate, alone at its solo rate. Exit: 0 work done,\n"
+              "143 checkpointed on SIGTERM, 1 failure, 2 usage.",
 };
 
 static double env_double(const char *k, double def)

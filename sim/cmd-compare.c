@@ -36,13 +36,13 @@ static const opt_cmd_t command = {
     .who = "compare",
     .usage = "--trace FILE --cluster FILE|SPEC [options]",
     .about = "Runs every policy (and seed) on one trace and cluster, each as its own\n"
-    "`mlsched simulate` process, merges the runs into the results database in one\n"
-    "transaction, and prints one comparison table (mean over seeds; each metric\n"
-    "relative to the baseline policy as (Nx)).",
+             "`mlsched simulate` process, merges the runs into the results database in one\n"
+             "transaction, and prints one comparison table (mean over seeds; each metric\n"
+             "relative to the baseline policy as (Nx)).",
     .opts = options,
     .footer = "Progress goes to stderr (redrawn in place on a terminal). A run that fails is\n"
-    "reported with its stderr; the others are still merged.\n"
-    "Exit status: 0 all runs done, 1 a run failed (or the experiment), 2 usage.",
+              "reported with its stderr; the others are still merged.\n"
+              "Exit status: 0 all runs done, 1 a run failed (or the experiment), 2 usage.",
 };
 
 static int bad(const char *fmt, const char *arg)

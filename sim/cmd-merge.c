@@ -16,16 +16,15 @@ typedef struct merge_opts {
 
 static const opt_t options[] = {
     OPT_STRING("output", 'o', "FILE", merge_opts_t, out, "the database to merge into"),
-    OPT_FLAG("quiet", 'q', merge_opts_t, quiet, "print nothing on success"),
-    OPT_END_ROW};
+    OPT_FLAG("quiet", 'q', merge_opts_t, quiet, "print nothing on success"), OPT_END_ROW};
 
 static const opt_cmd_t command = {
     .who = "merge",
     .usage = "-o OUT.db IN.db...",
     .about = "Appends every run of every input database to OUT.db (created when absent),\n"
-    "with new run ids, with all their rows (runs, jobs, timeline, summary), in one\n"
-    "transaction: a failed merge leaves OUT.db as it was. Inputs must have the\n"
-    "same results schema version as this mlsched.",
+             "with new run ids, with all their rows (runs, jobs, timeline, summary), in one\n"
+             "transaction: a failed merge leaves OUT.db as it was. Inputs must have the\n"
+             "same results schema version as this mlsched.",
     .opts = options,
     .footer = "Exit status: 0 merged, 1 an input could not be merged (nothing was), 2 usage.",
 };

@@ -24,14 +24,13 @@ static const opt_t fit_options[] = {
                "Sia profiles: DIR/<app>/placements-<cluster>.csv for the\n"
                "v100, a100, rtx6000 and rtx2080ti types (optional)"),
     OPT_STRING("output", 'o', "FILE", fit_opts_t, output, "catalog to write (default: stdout)"),
-    OPT_FLAG("quiet", 'q', fit_opts_t, quiet, "no fit table"),
-    OPT_END_ROW};
+    OPT_FLAG("quiet", 'q', fit_opts_t, quiet, "no fit table"), OPT_END_ROW};
 
 static const opt_cmd_t fit_cmd = {
     .who = "model fit",
     .usage = "--pollux DIR [--sia DIR] [-o FILE]",
     .about = "Fits Pollux's iteration-time model (OSDI 2021, 3.2) to every profile and\n"
-    "writes the pollux perf catalog (JSON; see README, \"Perf model\").",
+             "writes the pollux perf catalog (JSON; see README, \"Perf model\").",
     .opts = fit_options,
 };
 

@@ -402,14 +402,14 @@ static const opt_t options[] = {
 static const opt_cmd_t command = {
     .who = "plot",
     .usage = "--db FILE --out DIR [--format png|svg|pdf] [--baseline P]\n"
-    "                    [--label GLOB]",
+             "                    [--label GLOB]",
     .about = "Draws paper-style figures with gnuplot: JCT CDF, finish-time fairness CDF,\n"
-    "GPU utilization and queue length over time (one line per policy: its first\n"
-    "run), metrics relative to a baseline policy (mean over seeds), and average\n"
-    "JCT vs load with 95% confidence bands (runs labelled rate=R, as sweep does),\n"
-    "and each user's share of the GPUs over time (the baseline's run).\n"
-    "Each figure's data and gnuplot script are written beside it: edit the script\n"
-    "and run `gnuplot NAME.gp` in DIR to restyle.",
+             "GPU utilization and queue length over time (one line per policy: its first\n"
+             "run), metrics relative to a baseline policy (mean over seeds), and average\n"
+             "JCT vs load with 95% confidence bands (runs labelled rate=R, as sweep does),\n"
+             "and each user's share of the GPUs over time (the baseline's run).\n"
+             "Each figure's data and gnuplot script are written beside it: edit the script\n"
+             "and run `gnuplot NAME.gp` in DIR to restyle.",
     .opts = options,
 };
 

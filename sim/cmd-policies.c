@@ -25,11 +25,11 @@ static const opt_cmd_t command = {
     .who = "policies",
     .usage = "[--names] [NAME]",
     .about = "Lists the scheduling policies, or shows one policy in detail: with NAME,\n"
-    "the paper, oracle flag, cadence and parameters of NAME.",
+             "the paper, oracle flag, cadence and parameters of NAME.",
     .opts = options,
     .footer = "An oracle policy reads jobs' true total and remaining work, which a real\n"
-    "scheduler does not know; results record the flag.\n"
-    "Parameters are given to simulate as --param key=value.",
+              "scheduler does not know; results record the flag.\n"
+              "Parameters are given to simulate as --param key=value.",
 };
 
 static void list_all(void)

@@ -108,8 +108,9 @@ static const opt_t run_options[] = {
                "clock between matches"),
     OPT_STRING("workload", 0, "NAME", R, workload,
                "the curve's workload name (default: CMD's base name)"),
-    OPT_STRING("gpu-type", 0, "T", R, gpu_type, "GPU type (default: from the GPU's name through NVML;\n"
-                                               "required without NVML)"),
+    OPT_STRING("gpu-type", 0, "T", R, gpu_type,
+               "GPU type (default: from the GPU's name through NVML;\n"
+               "required without NVML)"),
     OPT_CALL("devices", 0, "LIST", R, devices, indices_call,
              "--devices wants device indices like 0,1, got '%s'",
              "device indices to use (default: CUDA_VISIBLE_DEVICES's,\nelse 0,1,...)"),
@@ -130,16 +131,15 @@ static const opt_t run_options[] = {
 static const opt_cmd_t run_cmd = {
     .who = "profile run",
     .usage = "[options] -o CURVES -- CMD [ARGS...]",
-    .about =
-        "Runs CMD once per point (GPU count x accumulation steps x per-GPU batch), reads its\n"
-        "progress lines, stops it when enough iterations are measured, and writes a curve\n"
-        "file (profiler/README.md). CMD runs without a shell, with {batch}, {gpus} and\n"
-        "{accum} in its arguments replaced, and CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER=\n"
-        "PCI_BUS_ID, MLSCHED_BATCH_SIZE, MLSCHED_NUM_GPUS, MLSCHED_ACCUM_STEPS set.\n"
-        "It must print, per iteration, on stdout or stderr:\n"
-        "    mlsched-progress iter=<n> iter_time=<seconds> [samples=<n>] [batch=<b>] "
-        "[mem=<bytes>]\n"
-        "or lines that --regex describes.",
+    .about = "Runs CMD once per point (GPU count x accumulation steps x per-GPU batch), reads its\n"
+             "progress lines, stops it when enough iterations are measured, and writes a curve\n"
+             "file (profiler/README.md). CMD runs without a shell, with {batch}, {gpus} and\n"
+             "{accum} in its arguments replaced, and CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER=\n"
+             "PCI_BUS_ID, MLSCHED_BATCH_SIZE, MLSCHED_NUM_GPUS, MLSCHED_ACCUM_STEPS set.\n"
+             "It must print, per iteration, on stdout or stderr:\n"
+             "    mlsched-progress iter=<n> iter_time=<seconds> [samples=<n>] [batch=<b>] "
+             "[mem=<bytes>]\n"
+             "or lines that --regex describes.",
     .opts = run_options,
     .footer = "GPU memory (peak above idle), the GPU's name, driver and clocks come from NVML\n"
               "(libnvidia-ml.so.1, loaded at run time) when it is there; 0/absent otherwise.",
@@ -317,8 +317,9 @@ static int cmd_run(int argc, char **argv)
     curves_init(&cs);
     add_gpu_metadata(&cs, nv, o.devices.v[0], type);
     add_run_metadata(&cs, &o);
-    wrap_opts_t base = {o.cmd, 0, 0, 0, o.devices.v, o.warmup, o.iters, o.min_iters, o.ci,
-                        o.timeout, o.kill_after, have_re ? &re : NULL, nv, o.verbose};
+    wrap_opts_t base = {o.cmd,   0,           0,    0,         o.devices.v,  o.warmup,
+                        o.iters, o.min_iters, o.ci, o.timeout, o.kill_after, have_re ? &re : NULL,
+                        nv,      o.verbose};
     int rc = 0, failed = 0;
     char failures[1024] = "";
     for (int gi = 0; gi < o.gpus.n && rc == 0; gi++)
@@ -327,8 +328,9 @@ static int cmd_run(int argc, char **argv)
                 rc = measure_point(&base, o.gpus.v[gi], o.accums.v[ai], o.batches.v[bi], workload,
                                    type, &cs, &err);
                 if (rc < 0 && o.keep_going) {
-                    fprintf(stderr, "mlsched profile run: %d GPU(s), batch %d, accum %d: %s "
-                                    "(left out: --keep-going)\n",
+                    fprintf(stderr,
+                            "mlsched profile run: %d GPU(s), batch %d, accum %d: %s "
+                            "(left out: --keep-going)\n",
                             o.gpus.v[gi], o.batches.v[bi], o.accums.v[ai], err.msg);
                     char one[64];
                     snprintf(one, sizeof one, "%s%dx%d/a%d", failed++ ? " " : "", o.gpus.v[gi],
@@ -426,8 +428,7 @@ static const opt_t fit_options[] = {
              "--gpu-mem wants TYPE=SIZE, got '%s'",
              "per-GPU memory of a type (bytes, or 80GiB, 16GB, ...)\n"
              "when the curve files carry no gpu_mem_bytes (repeatable)"),
-    OPT_FLAG("quiet", 'q', fit_opts_t, quiet, "no table"),
-    OPT_END_ROW};
+    OPT_FLAG("quiet", 'q', fit_opts_t, quiet, "no table"), OPT_END_ROW};
 
 static const opt_cmd_t fit_cmd = {
     .who = "profile fit",

@@ -195,9 +195,9 @@ static const opt_cmd_t command = {
     .who = "regress",
     .usage = "--db FILE --golden G.json [--tolerance 2%] [--update] [--allow-new]",
     .about = "Compares every summary metric of every run in the database with the\n"
-    "golden file; prints what moved and by how much; exits 1 when a metric\n"
-    "moved beyond the tolerance (either way) or a run is missing on either\n"
-    "side, 0 otherwise. --update rewrites the golden file from the database.",
+             "golden file; prints what moved and by how much; exits 1 when a metric\n"
+             "moved beyond the tolerance (either way) or a run is missing on either\n"
+             "side, 0 otherwise. --update rewrites the golden file from the database.",
     .opts = options,
 };
 

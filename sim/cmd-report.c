@@ -103,8 +103,7 @@ static const opt_t options[] = {
              "(default); 'label' averages a sweep's generated\n"
              "traces (one per seed) together"),
     OPT_FLAG("ci", 0, R, po.show_ci, "show the 95% confidence interval over seeds"),
-    OPT_CALL("metrics", 0, "LIST", R, metrics, parse_metrics,
-             "--metrics: unknown metric in '%s'",
+    OPT_CALL("metrics", 0, "LIST", R, metrics, parse_metrics, "--metrics: unknown metric in '%s'",
              "columns: keys of run_summary (avg_jct, p50_jct,\n"
              "p95_jct, p99_jct, makespan, avg_queue_delay,\n"
              "unfair_fraction, worst_ftf, jain_index, utilization,\n"
@@ -116,8 +115,8 @@ static const opt_cmd_t command = {
     .who = "report",
     .usage = "--db FILE [options]",
     .about = "Prints the comparison table of the runs in a results database: one row per\n"
-    "policy (and parameters, trace, cluster, label), the mean over its seeds, each\n"
-    "metric relative to the baseline policy of the same trace/cluster/label.",
+             "policy (and parameters, trace, cluster, label), the mean over its seeds, each\n"
+             "metric relative to the baseline policy of the same trace/cluster/label.",
     .opts = options,
     .footer = "Exit status: 0 printed, 1 the database cannot be read, 2 usage.",
 };

@@ -61,8 +61,9 @@ static const opt_t options[] = {
                            "perf model (Gavel-format throughput JSON, or a\n"
                            "pollux catalog: traces/catalog/pollux.json);\n"
                            "default: the bundled Gavel catalog"),
-    OPT_SHARED_ROUND(S, cfg.round_len, "round length (default 360, as Gavel); 0 = call the\n"
-                                       "policy on arrivals and completions only"),
+    OPT_SHARED_ROUND(S, cfg.round_len,
+                     "round length (default 360, as Gavel); 0 = call the\n"
+                     "policy on arrivals and completions only"),
     OPT_SHARED_CADENCE(S, cfg.cadence, "events, rounds or both (default: the policy's own)"),
     OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", S, cfg.restart_overhead, 0, 1e300, 0,
             "--restart-overhead wants seconds >= 0, got '%s'",
@@ -86,8 +87,8 @@ static const opt_t options[] = {
     OPT_NUM(OPT_DOUBLE, "mttr", 0, "S", S, faults.mttr, 0, 1e300, OPT_ABOVE_LO,
             "--mttr wants seconds > 0, got '%s'",
             "mean time to repair a failed node (default 3600)"),
-    OPT_NUM(OPT_DOUBLE, "checkpoint-interval", 0, "S", S, faults.checkpoint_interval, 0, 1e300,
-            0, "--checkpoint-interval wants seconds >= 0, got '%s'",
+    OPT_NUM(OPT_DOUBLE, "checkpoint-interval", 0, "S", S, faults.checkpoint_interval, 0, 1e300, 0,
+            "--checkpoint-interval wants seconds >= 0, got '%s'",
             "seconds of progress between checkpoints; a\n"
             "failure loses the work since the last one\n"
             "(default 0: since the job's last (re)start)"),
@@ -97,8 +98,9 @@ static const opt_t options[] = {
              "accept trace columns mlsched does not know"),
     OPT_FLAG("json", 0, S, json, "print the summary as JSON"),
     OPT_FLAG("quiet", 'q', S, quiet, "no progress lines on stderr"),
-    OPT_FLAG("progress", 0, S, progress, "progress lines on stderr even when it is not a\n"
-                                         "terminal (default: only on a terminal)"),
+    OPT_FLAG("progress", 0, S, progress,
+             "progress lines on stderr even when it is not a\n"
+             "terminal (default: only on a terminal)"),
     OPT_END_ROW};
 #undef S
 
@@ -106,7 +108,7 @@ static const opt_cmd_t command = {
     .who = "simulate",
     .usage = "--trace FILE --cluster FILE|SPEC --policy NAME [options]",
     .about = "Replays a trace on a cluster under one policy, prints the run's summary and\n"
-    "appends the run (every job, the timeline, the summary) to a results database.",
+             "appends the run (every job, the timeline, the summary) to a results database.",
     .opts = options,
     .footer = "Exit status: 0 done, 1 the run failed (bad input, a rejected plan), 2 usage.",
 };

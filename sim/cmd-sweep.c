@@ -139,11 +139,11 @@ static const opt_t options[] = {
 static const opt_cmd_t command = {
     .who = "sweep",
     .usage = "(--trace FILE | --trace-gen ARGS --rates LIST)\n"
-    "                     --cluster FILE|SPEC [options]",
+             "                     --cluster FILE|SPEC [options]",
     .about = "Runs every policy over a grid of settings and seeds (each run its own\n"
-    "`mlsched simulate` process), labels each run with its grid point, merges them\n"
-    "into the database in one transaction, and prints per grid point and policy the\n"
-    "mean and 95% confidence interval over seeds.",
+             "`mlsched simulate` process), labels each run with its grid point, merges them\n"
+             "into the database in one transaction, and prints per grid point and policy the\n"
+             "mean and 95% confidence interval over seeds.",
     .opts = options,
     .footer = "Exit status: 0 all runs done, 1 a run failed (or the sweep), 2 usage.",
 };

@@ -213,7 +213,8 @@ typedef struct sample_cli {
 #define S sample_cli_t
 static const opt_t sample_options[] = {
     OPT_CALL("window", 'w', "START:END", S, o, parse_window,
-             "--window wants START:END seconds, got '%s'", "jobs submitted in [START, END) seconds"),
+             "--window wants START:END seconds, got '%s'",
+             "jobs submitted in [START, END) seconds"),
     OPT_NUM(OPT_LONG, "jobs", 'n', "N", S, o.n, 1, 9.2e18, 0,
             "--jobs wants a job count >= 1, got '%s'",
             "N jobs drawn at random, kept in order (seeded)"),
@@ -294,18 +295,28 @@ static int parse_status(void *base, size_t off, const char *arg, const char *who
 
 /* An option of the production pipeline (not for formats read directly). */
 #define PIPE_STRING(n_, l_, a_, f_, h_)                                                            \
-    {.kind = OPT_STRING, .name = (n_), .letter = (l_), .arg = (a_),                                \
-     .off = offsetof(import_cli_t, f_), .help = (h_), .flags = OPT_MARKS}
+    {                                                                                              \
+        .kind = OPT_STRING, .name = (n_), .letter = (l_), .arg = (a_),                             \
+        .off = offsetof(import_cli_t, f_), .help = (h_), .flags = OPT_MARKS                        \
+    }
 #define PIPE_GPUS(n_, f_, h_)                                                                      \
-    {.kind = OPT_INT, .name = (n_), .arg = "N", .off = offsetof(import_cli_t, f_), .help = (h_),   \
-     .lo = 1, .hi = 65536, .flags = OPT_MARKS, .bad = "--" n_ " wants a GPU count >= 1, got '%s'"}
+    {                                                                                              \
+        .kind = OPT_INT, .name = (n_), .arg = "N", .off = offsetof(import_cli_t, f_),              \
+        .help = (h_), .lo = 1, .hi = 65536, .flags = OPT_MARKS,                                    \
+        .bad = "--" n_ " wants a GPU count >= 1, got '%s'"                                         \
+    }
 #define I import_cli_t
 static const opt_t import_options[] = {
     OPT_STRING("format", 'f', "NAME", I, fmt, "input format (below)"),
     OPT_STRING("output", 'o', "FILE", I, out, "the canonical trace to write"),
     OPT_FLAG("skip-bad", 0, I, skip_bad, "skip bad rows (counted) instead of failing"),
-    {.kind = OPT_CALL, .name = "window", .letter = 'w', .arg = "START:END",
-     .off = offsetof(I, o.filters), .call = parse_window_filter, .flags = OPT_MARKS,
+    {.kind = OPT_CALL,
+     .name = "window",
+     .letter = 'w',
+     .arg = "START:END",
+     .off = offsetof(I, o.filters),
+     .call = parse_window_filter,
+     .flags = OPT_MARKS,
      .bad = "--window wants START:END (s >= 0, or two dates), got '%s'",
      .help = "submit in [START, END): s after the trace's first\n"
              "submit, or dates (2017-10-03 or \"2017-10-03 12:00:00\")"},
@@ -313,22 +324,41 @@ static const opt_t import_options[] = {
     PIPE_STRING("user", 0, "A,B,...", o.filters.users, "keep these users"),
     PIPE_GPUS("min-gpus", o.filters.min_gpus, "keep jobs of N or more GPUs"),
     PIPE_GPUS("max-gpus", o.filters.max_gpus, "keep jobs of N or fewer GPUs"),
-    {.kind = OPT_CALL, .name = "status", .arg = "LIST", .off = offsetof(I, o.filters.status_mask),
-     .call = parse_status, .flags = OPT_MARKS,
+    {.kind = OPT_CALL,
+     .name = "status",
+     .arg = "LIST",
+     .off = offsetof(I, o.filters.status_mask),
+     .call = parse_status,
+     .flags = OPT_MARKS,
      .bad = "--status wants pass,killed,failed,running,unknown, got '%s'",
      .help = "keep pass,killed,failed,running,unknown"},
     PIPE_STRING("preset", 'p', "NAME", preset, "pollux | gavel | blox | helios (see the README)"),
     PIPE_STRING("workloads", 0, "HOW", workloads, "uniform (default) | gpu-time-buckets | FILE"),
-    {.kind = OPT_FLAG, .name = "remap-workloads", .off = offsetof(I, o.remap), .flags = OPT_MARKS,
+    {.kind = OPT_FLAG,
+     .name = "remap-workloads",
+     .off = offsetof(I, o.remap),
+     .flags = OPT_MARKS,
      .help = "map even jobs whose trace names a model"},
-    {.kind = OPT_LONG, .name = "seed", .letter = 's', .arg = "N", .off = offsetof(I, seed),
-     .hi = 9.2e18, .flags = OPT_MARKS, .bad = "--seed wants an integer >= 0, got '%s'",
+    {.kind = OPT_LONG,
+     .name = "seed",
+     .letter = 's',
+     .arg = "N",
+     .off = offsetof(I, seed),
+     .hi = 9.2e18,
+     .flags = OPT_MARKS,
+     .bad = "--seed wants an integer >= 0, got '%s'",
      .help = "seed of the mapping and sampling (default 1)"},
     PIPE_STRING("reference-gpu", 0, "T", o.reference_gpu,
                 "GPU type that sets total work (default v100)"),
     PIPE_STRING("throughputs", 0, "FILE", thr, "perf model (default: the catalog)"),
-    {.kind = OPT_LONG, .name = "jobs", .letter = 'n', .arg = "N",
-     .off = offsetof(I, o.rules.sample_jobs), .lo = 1, .hi = 9.2e18, .flags = OPT_MARKS,
+    {.kind = OPT_LONG,
+     .name = "jobs",
+     .letter = 'n',
+     .arg = "N",
+     .off = offsetof(I, o.rules.sample_jobs),
+     .lo = 1,
+     .hi = 9.2e18,
+     .flags = OPT_MARKS,
      .bad = "--jobs wants a count >= 1, got '%s'",
      .help = "jobs the pollux preset samples (default 160)"},
     PIPE_STRING("vc-sizes", 0, "FILE", o.vc_sizes,

@@ -54,8 +54,13 @@ static int parse_backend(void *base, size_t off, const char *arg, const char *wh
 #define X exp_opts_t
 /* -j stores into the whole struct (jobs and jobs_set): offset of the struct. */
 const opt_t exp_opts_table[] = {
-    {.kind = OPT_CALL, .name = "jobs", .letter = 'j', .arg = "N", .off = 0,
-     .help = "runs at once (default: number of cores)", .call = parse_jobs,
+    {.kind = OPT_CALL,
+     .name = "jobs",
+     .letter = 'j',
+     .arg = "N",
+     .off = 0,
+     .help = "runs at once (default: number of cores)",
+     .call = parse_jobs,
      .bad = "-j wants a number of processes >= 1, got '%s'"},
     OPT_SHARED_DB(X, db, "results database (default results/results.db)"),
     OPT_CALL("format", 0, "FMT", X, format, exp_opts_format_call, NULL,
@@ -66,18 +71,24 @@ const opt_t exp_opts_table[] = {
     OPT_STRING("cadence", 0, "MODE", X, cadence, "events, rounds or both"),
     OPT_STRING("restart-overhead", 0, "S", X, overhead, "seconds lost at every (re)start"),
     OPT_STRING("measure", 0, "LO:HI", X, measure, "measure jobs with ids in [LO, HI) only"),
-    OPT_LIST("param", 'P', "POLICY.KEY=VALUE", X, params,
-             "a parameter of one policy (repeatable)"),
+    OPT_LIST("param", 'P', "POLICY.KEY=VALUE", X, params, "a parameter of one policy (repeatable)"),
     OPT_GROUP("backends:"),
     OPT_CALL("backend", 0, "local|slurm", X, slurm, parse_backend,
-             "--backend wants local or slurm, got '%s'", "run here (default) or as a Slurm job array"),
-    OPT_FLAG("wait", 0, X, wait, "Slurm: wait for the array (poll squeue), then merge\n"
-                                 "and print the table"),
-    OPT_STRING("slurm-dir", 0, "DIR", X, slurm_dir, "Slurm: work folder on a shared file system\n"
-                                                     "(default: a new folder beside the database)"),
-    {.kind = OPT_LIST, .name = "sbatch-arg", .arg = "ARG", .off = offsetof(X, sbatch),
-     .hi = EXP_MAX_SBATCH, .help = "Slurm: extra sbatch argument (repeatable), e.g.\n"
-                                   "--sbatch-arg=--partition=debug"},
+             "--backend wants local or slurm, got '%s'",
+             "run here (default) or as a Slurm job array"),
+    OPT_FLAG("wait", 0, X, wait,
+             "Slurm: wait for the array (poll squeue), then merge\n"
+             "and print the table"),
+    OPT_STRING("slurm-dir", 0, "DIR", X, slurm_dir,
+               "Slurm: work folder on a shared file system\n"
+               "(default: a new folder beside the database)"),
+    {.kind = OPT_LIST,
+     .name = "sbatch-arg",
+     .arg = "ARG",
+     .off = offsetof(X, sbatch),
+     .hi = EXP_MAX_SBATCH,
+     .help = "Slurm: extra sbatch argument (repeatable), e.g.\n"
+             "--sbatch-arg=--partition=debug"},
     OPT_FLAG("dry-run", 0, X, dry_run, "print the runs and do nothing"),
     OPT_FLAG("quiet", 'q', X, quiet, "no progress line"),
     OPT_END_ROW};

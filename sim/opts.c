@@ -33,7 +33,8 @@ typedef struct table {
     size_t n;
 } table_t;
 
-static const opt_t help_row = {.kind = OPT_FLAG, .name = "help", .letter = 'h', .help = "this text"};
+static const opt_t help_row = {
+    .kind = OPT_FLAG, .name = "help", .letter = 'h', .help = "this text"};
 
 static void flatten(table_t *t, const opt_t *opts, size_t base)
 {
@@ -123,11 +124,12 @@ static int bad_value(const char *who, const opt_t *o, const char *arg)
     char msg[256], name[64];
     opt_name(o, name, sizeof name);
     int n = snprintf(msg, sizeof msg, "%s wants %s", name,
-                     o->kind == OPT_DOUBLE ? "a number" : o->kind == OPT_CALL ? "a valid value"
-                                                                              : "an integer");
+                     o->kind == OPT_DOUBLE ? "a number"
+                     : o->kind == OPT_CALL ? "a valid value"
+                                           : "an integer");
     if (o->kind != OPT_CALL && o->lo > -1e300)
-        n += snprintf(msg + n, sizeof msg - n, " %s %g", o->flags & OPT_ABOVE_LO ? ">" : ">=",
-                      o->lo);
+        n += snprintf(msg + n, sizeof msg - n, " %s %g",
+                      o->flags & OPT_ABOVE_LO ? ">" : ">=", o->lo);
     if (o->kind != OPT_CALL && o->hi < 1e9)
         snprintf(msg + n, sizeof msg - n, " and <= %g", o->hi);
     strncat(msg, ", got '%s'", sizeof msg - strlen(msg) - 1);
@@ -231,9 +233,9 @@ static void build_spec(const opt_cmd_t *cmd, const table_t *t, getopt_spec_t *s)
                 s->shorts[ns++] = ':';
         }
         if (o->name)
-            s->longs[nl++] = (struct option){o->name, o->kind == OPT_FLAG ? no_argument
-                                                                          : required_argument,
-                                             NULL, code_of(t, i)};
+            s->longs[nl++] =
+                (struct option){o->name, o->kind == OPT_FLAG ? no_argument : required_argument,
+                                NULL, code_of(t, i)};
     }
     s->shorts[ns] = '\0';
     s->longs[nl] = (struct option){0, 0, 0, 0};

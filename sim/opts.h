@@ -94,7 +94,7 @@ typedef struct opt_cmd {
     const char *footer; /* after the options, or NULL */
     unsigned flags;
     void (*more_help)(FILE *out); /* prints after the footer (a list of names), or NULL */
-    size_t mark_off; /* an int set to 1 when an OPT_MARKS option is given */
+    size_t mark_off;              /* an int set to 1 when an OPT_MARKS option is given */
 } opt_cmd_t;
 
 /* Parses argv[1..] into base. Arguments that are not options are moved to
@@ -114,7 +114,8 @@ void opt_params_free(opt_params_t *p);
 
 /* ---- rows ----------------------------------------------------------------- */
 
-#define OPT_ROW(k_, n_, l_, a_, t_, f_, h_)                                                     \
+/* clang-format off */
+#define OPT_ROW(k_, n_, l_, a_, t_, f_, h_)                                                        \
     {.kind = (k_), .name = (n_), .letter = (l_), .arg = (a_), .off = offsetof(t_, f_),             \
      .help = (h_)}
 #define OPT_FLAG(n_, l_, t_, f_, h_) OPT_ROW(OPT_FLAG, n_, l_, NULL, t_, f_, h_)
@@ -130,6 +131,7 @@ void opt_params_free(opt_params_t *p);
 #define OPT_GROUP(heading_) {.kind = OPT_GROUP, .help = (heading_)}
 #define OPT_INCLUDE(t_, f_, table_) {.kind = OPT_INCLUDE, .off = offsetof(t_, f_), .sub = (table_)}
 #define OPT_END_ROW {.kind = OPT_END}
+/* clang-format on */
 
 /* ---- the options several commands share ------------------------------------ */
 

@@ -21,11 +21,9 @@ typedef struct test_opts {
     exp_opts_t x;
 } test_opts_t;
 
-static const opt_t test_rows[] = {
-    OPT_STRING("trace", 't', "FILE", test_opts_t, x.trace, "trace"),
-    OPT_SHARED_CLUSTER(test_opts_t, cluster, "cluster"),
-    OPT_INCLUDE(test_opts_t, x, exp_opts_table),
-    OPT_END_ROW};
+static const opt_t test_rows[] = {OPT_STRING("trace", 't', "FILE", test_opts_t, x.trace, "trace"),
+                                  OPT_SHARED_CLUSTER(test_opts_t, cluster, "cluster"),
+                                  OPT_INCLUDE(test_opts_t, x, exp_opts_table), OPT_END_ROW};
 static const opt_cmd_t test_cmd = {
     .who = "test",
     .opts = test_rows,
@@ -55,8 +53,8 @@ START_TEST(shared_options_parse)
     ck_assert_str_eq(t.x.seeds, "0,1,2");
     ck_assert_str_eq(t.x.db, "results/results.db");
     ck_assert_int_ge(t.x.jobs, 1);
-    char *j3[] = {"test", "-j", "3", "--format", "csv", "--backend", "slurm", "-r", "60",
-                  "--dry-run", NULL};
+    char *j3[] = {"test",  "-j", "3",  "--format",  "csv", "--backend",
+                  "slurm", "-r", "60", "--dry-run", NULL};
     ck_assert_int_eq(parse_on(&t, j3), 0);
     ck_assert(t.x.jobs == 3 && t.x.jobs_set);
     ck_assert_int_eq(t.x.format, RES_FMT_CSV);

@@ -33,8 +33,7 @@ static const opt_t rows[] = {
     OPT_NUM(OPT_WHOLE, "whole", 0, "N", T, whole, 0, 1e9, 0, NULL, "a whole number"),
     OPT_SHARED_SEED(T, seed, "the seed"),
     OPT_GROUP("numbers:"),
-    OPT_NUM(OPT_DOUBLE, "rate", 0, "R", T, rate, 0, 1e300, OPT_ABOVE_LO, NULL,
-            "a rate\nper hour"),
+    OPT_NUM(OPT_DOUBLE, "rate", 0, "R", T, rate, 0, 1e300, OPT_ABOVE_LO, NULL, "a rate\nper hour"),
     OPT_STRING("name", 0, "TEXT", T, name, "a name"),
     OPT_LIST("tag", 't', "TAG", T, tags, "a tag (repeatable)"),
     OPT_SHARED_PARAM(T, params, "a policy parameter (repeatable)"),
@@ -95,8 +94,9 @@ static int parse(const opt_cmd_t *c, char **argv, int *first)
 START_TEST(values_of_each_kind)
 {
     int first;
-    ck_assert_int_eq(parse(&cmd, ARGV("-q", "--count", "7", "--whole=1e3", "-s", "42",
-                                      "--rate=0.5", "--name", "x", "a", "b"),
+    ck_assert_int_eq(parse(&cmd,
+                           ARGV("-q", "--count", "7", "--whole=1e3", "-s", "42", "--rate=0.5",
+                                "--name", "x", "a", "b"),
                            &first),
                      0);
     ck_assert(o.quiet == 1 && o.count == 7 && o.whole == 1000 && o.seed == 42);
@@ -127,10 +127,9 @@ END_TEST
 
 START_TEST(repeated_list_options_keep_order)
 {
-    ck_assert_int_eq(parse(&cmd, ARGV("-t", "a", "--tag=b", "--tag", "c", "-P", "k=v=w",
-                                      "--param=x=1"),
-                           NULL),
-                     0);
+    ck_assert_int_eq(
+        parse(&cmd, ARGV("-t", "a", "--tag=b", "--tag", "c", "-P", "k=v=w", "--param=x=1"), NULL),
+        0);
     ck_assert_int_eq((int)o.tags.n, 3);
     ck_assert_str_eq(o.tags.v[0], "a");
     ck_assert_str_eq(o.tags.v[1], "b");

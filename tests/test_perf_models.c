@@ -476,15 +476,9 @@ END_TEST
 int main(void)
 {
     const TTest *const tests[] = {
-        pollux_backend_hand_values,
-        backend_table,
-        pollux_monotone,
-        pollux_bad_catalog,
-        engine_pollux_epochs,
-        alone_finishes_at_duration,
-        engine_gns_boundaries,
-        adapt_schedules,
-        suspend_resume,
+        pollux_backend_hand_values, backend_table,        pollux_monotone,
+        pollux_bad_catalog,         engine_pollux_epochs, alone_finishes_at_duration,
+        engine_gns_boundaries,      adapt_schedules,      suspend_resume,
     };
     const check_opts_t opts = {.nofork = 1};
     return check_main_opts("perf_models", tests, sizeof tests / sizeof tests[0], &opts);
