@@ -251,6 +251,15 @@ static const flat_t *find_code(const table_t *t, int c)
 
 static const flat_t *find_code(const table_t *t, int c);
 
+/* Whether more than one long name starts with `prefix` (up to a '='). */
+static int ambiguous(const table_t *t, const char *prefix)
+{
+    size_t len = strcspn(prefix, "="), n = 0;
+    for (size_t i = 0; i < t->n && len; i++)
+        n += t->rows[i].row->name && !strncmp(t->rows[i].row->name, prefix, len);
+    return n > 1;
+}
+
 /* The option argv[optind - 1] that getopt could not take. */
 static int getopt_error(const table_t *t, const char *who, int c, int argc, char **argv)
 {
@@ -264,6 +273,9 @@ static int getopt_error(const table_t *t, const char *who, int c, int argc, char
         typed = flag;
     if (c == ':')
         return cmd_usage_error(who, "%s wants an argument", typed);
+    if (is_long && ambiguous(t, typed + 2))
+        return cmd_usage_error(who, "ambiguous option '%s' (more than one option starts so)",
+                               typed);
     return cmd_usage_error(who, "unknown option '%s'", typed);
 }
 

@@ -151,6 +151,10 @@ START_TEST(unknown_option)
     ck_assert_str_eq(out, "mlsched t: unknown option '-z' (see mlsched t --help)\n");
     ck_assert_int_eq(parse(&cmd, ARGV("--quiet=1"), NULL), MLS_EXIT_USAGE);
     ck_assert_str_eq(out, "mlsched t: --quiet=1 takes no argument (see mlsched t --help)\n");
+    /* --c: --count or --cadence */
+    ck_assert_int_eq(parse(&cmd, ARGV("--c", "1"), NULL), MLS_EXIT_USAGE);
+    ck_assert_str_eq(out, "mlsched t: ambiguous option '--c' (more than one option starts so) "
+                          "(see mlsched t --help)\n");
 }
 END_TEST
 
