@@ -11,12 +11,12 @@
 #include "cmd.h"
 #include "daemon.h"
 #include "fakejob.h"
+#include "opts.h"
 #include "proto.h"
 #include "report.h"
 #include "trace.h"
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,179 +24,87 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_PARAMS 64
-
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: mlsched live <command> [options]   (each command has --help)\n"
-            "\n"
-            "Runs the same policy code on real jobs (local processes or Slurm).\n"
-            "\n"
-            "  serve     run the scheduler daemon\n"
-            "  submit    submit a job (or a whole trace of fake jobs)\n"
-            "  status    list the daemon's jobs\n"
-            "  cancel    cancel a job\n"
-            "  drain     take no new jobs; the daemon exits when every job has ended\n"
-            "  report    send a job's progress record to the daemon\n"
-            "  request   send one raw JSON request line, print the reply\n"
-            "  fake-job  a synthetic job that runs at the perf model's rate\n");
-}
-
-static int bad_number(const char *cmd, const char *flag, const char *v)
-{
-    fprintf(stderr, "mlsched live %s: %s: '%s' is not a valid number\n", cmd, flag, v);
-    return MLS_EXIT_USAGE;
-}
-
 /* ---- serve ---------------------------------------------------------------- */
 
-static void serve_usage(FILE *out)
+static int parse_preempt(void *base, size_t off, const char *arg, const char *who)
 {
-    fprintf(out,
-            "usage: mlsched live serve --cluster C --policy P --state DB [options]\n"
-            "\n"
-            "The live scheduler daemon: accepts jobs on a Unix socket, calls the policy\n"
-            "at its cadence, runs the plan through an executor, keeps all state in DB\n"
-            "(SQLite, WAL). Restarted after a crash, it re-adopts the jobs still running.\n"
-            "\n"
-            "  -c, --cluster FILE|SPEC    cluster JSON or spec (e.g. v100=1x4)\n"
-            "  -p, --policy NAME          a policy from `mlsched policies`\n"
-            "  -P, --param KEY=VALUE      policy parameter (repeatable)\n"
-            "      --throughputs FILE     perf model (default: the bundled catalog)\n"
-            "  -e, --executor KIND        local (default) or slurm\n"
-            "      --partition NAME       Slurm partition (default: Slurm's default)\n"
-            "      --slurm-nodes A,B,...  Slurm node name of each cluster node, in order\n"
-            "                             (default: Slurm picks the node)\n"
-            "  -d, --state DB             state database (default results/live.db);\n"
-            "                             job logs and files go to DB.d/\n"
-            "  -r, --round S              round length in daemon seconds (default 360)\n"
-            "      --cadence MODE         events, rounds or both (default: the policy's)\n"
-            "  -s, --socket PATH          Unix socket (default $MLSCHED_SOCKET, else\n"
-            "                             $XDG_RUNTIME_DIR/mlsched/live.sock, else\n"
-            "                             /tmp/mlsched-UID/live.sock); its folder is 0700\n"
-            "  -x, --time-scale X         daemon seconds per wall second (default 1)\n"
-            "      --restart-overhead S   daemon s a (re)started job restores (default 20)\n"
-            "      --grace S              wall s from SIGTERM to SIGKILL (default 10)\n"
-            "      --preempt MODE         checkpoint (SIGTERM, default) or suspend\n"
-            "                             (SIGSTOP; SIGCONT when it resumes on the same GPUs)\n"
-            "      --max-failures N       failed runs before a job is given up (default 3)\n"
-            "  -q, --quiet                no event lines on stderr\n"
-            "  -h, --help                 this text\n"
-            "\n"
-            "Stops on SIGTERM/SIGINT leaving jobs running (the next daemon re-adopts\n"
-            "them), or after `mlsched live drain` once every job has ended.\n");
+    (void)who;
+    if (strcmp(arg, "checkpoint") && strcmp(arg, "suspend"))
+        return -1;
+    *(int *)((char *)base + off) = !strcmp(arg, "suspend");
+    return 0;
 }
+
+typedef struct serve_opts {
+    live_config_t cfg;
+    opt_params_t params;
+} serve_opts_t;
+
+#define V serve_opts_t
+static const opt_t serve_options[] = {
+    OPT_SHARED_CLUSTER(V, cfg.cluster, "cluster JSON or spec (e.g. v100=1x4)"),
+    OPT_STRING("policy", 'p', "NAME", V, cfg.policy, "a policy from `mlsched policies`"),
+    OPT_SHARED_PARAM(V, params, "policy parameter (repeatable)"),
+    OPT_SHARED_THROUGHPUTS(V, cfg.throughputs, "perf model (default: the bundled catalog)"),
+    OPT_STRING("executor", 'e', "KIND", V, cfg.executor, "local (default) or slurm"),
+    OPT_STRING("partition", 0, "NAME", V, cfg.partition,
+               "Slurm partition (default: Slurm's default)"),
+    OPT_STRING("slurm-nodes", 0, "A,B,...", V, cfg.slurm_nodes,
+               "Slurm node name of each cluster node, in order\n(default: Slurm picks the node)"),
+    OPT_STRING("state", 'd', "DB", V, cfg.db_path,
+               "state database (default results/live.db);\njob logs and files go to DB.d/"),
+    OPT_SHARED_ROUND(V, cfg.round_len, "round length in daemon seconds (default 360)"),
+    OPT_SHARED_CADENCE(V, cfg.cadence, "events, rounds or both (default: the policy's)"),
+    OPT_STRING("socket", 's', "PATH", V, cfg.socket,
+               "Unix socket (default $MLSCHED_SOCKET, else\n"
+               "$XDG_RUNTIME_DIR/mlsched/live.sock, else\n"
+               "/tmp/mlsched-UID/live.sock); its folder is 0700"),
+    OPT_NUM(OPT_DOUBLE, "time-scale", 'x', "X", V, cfg.time_scale, 0, 1e300, OPT_ABOVE_LO, NULL,
+            "daemon seconds per wall second (default 1)"),
+    OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", V, cfg.restart_overhead, 0, 1e300, 0, NULL,
+            "daemon s a (re)started job restores (default 20)"),
+    OPT_NUM(OPT_DOUBLE, "grace", 0, "S", V, cfg.grace, 0, 1e300, OPT_ABOVE_LO, NULL,
+            "wall s from SIGTERM to SIGKILL (default 10)"),
+    OPT_CALL("preempt", 0, "MODE", V, cfg.preempt_suspend, parse_preempt,
+             "--preempt wants checkpoint or suspend, got '%s'",
+             "checkpoint (SIGTERM, default) or suspend\n"
+             "(SIGSTOP; SIGCONT when it resumes on the same GPUs)"),
+    OPT_NUM(OPT_INT, "max-failures", 0, "N", V, cfg.max_failures, 0, INT_MAX, 0, NULL,
+            "failed runs before a job is given up (default 3)"),
+    OPT_FLAG("quiet", 'q', V, cfg.quiet, "no event lines on stderr"),
+    OPT_END_ROW};
+#undef V
+
+static const opt_cmd_t serve_cmd = {
+    .who = "live serve",
+    .usage = "--cluster C --policy P --state DB [options]",
+    .about = "The live scheduler daemon: accepts jobs on a Unix socket, calls the policy\n"
+             "at its cadence, runs the plan through an executor, keeps all state in DB\n"
+             "(SQLite, WAL). Restarted after a crash, it re-adopts the jobs still running.",
+    .opts = serve_options,
+    .footer = "Stops on SIGTERM/SIGINT leaving jobs running (the next daemon re-adopts\n"
+              "them), or after `mlsched live drain` once every job has ended.",
+};
 
 static int cmd_serve(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"cluster", required_argument, 0, 'c'},  {"policy", required_argument, 0, 'p'},
-        {"param", required_argument, 0, 'P'},    {"throughputs", required_argument, 0, 'T'},
-        {"executor", required_argument, 0, 'e'}, {"partition", required_argument, 0, 'N'},
-        {"state", required_argument, 0, 'd'},    {"round", required_argument, 0, 'r'},
-        {"cadence", required_argument, 0, 'C'},  {"socket", required_argument, 0, 's'},
-        {"time-scale", required_argument, 0, 'x'},
-        {"restart-overhead", required_argument, 0, 'o'},
-        {"grace", required_argument, 0, 'g'},    {"preempt", required_argument, 0, 'm'},
-        {"max-failures", required_argument, 0, 'f'},
-        {"slurm-nodes", required_argument, 0, 'S'},
-        {"quiet", no_argument, 0, 'q'},          {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
-    live_config_t cfg;
-    live_config_defaults(&cfg);
-    cfg.db_path = "results/live.db";
-    const char *keys[MAX_PARAMS], *values[MAX_PARAMS];
-    char *bufs[MAX_PARAMS];
-    int np = 0, c, rc = MLS_EXIT_OK;
-    double v;
-    long lv;
-    while ((c = getopt_long(argc, argv, "c:p:P:e:d:r:s:x:qh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'c': cfg.cluster = optarg; break;
-        case 'p': cfg.policy = optarg; break;
-        case 'T': cfg.throughputs = optarg; break;
-        case 'e': cfg.executor = optarg; break;
-        case 'N': cfg.partition = optarg; break;
-        case 'S': cfg.slurm_nodes = optarg; break;
-        case 'd': cfg.db_path = optarg; break;
-        case 's': cfg.socket = optarg; break;
-        case 'q': cfg.quiet = 1; break;
-        case 'P': {
-            char *eq = strchr(optarg, '=');
-            if (!eq || eq == optarg || np == MAX_PARAMS) {
-                fprintf(stderr, "mlsched live serve: --param: wants KEY=VALUE, got '%s'\n",
-                        optarg);
-                rc = MLS_EXIT_USAGE;
-                goto out;
-            }
-            bufs[np] = xstrdup(optarg);
-            bufs[np][eq - optarg] = '\0';
-            keys[np] = bufs[np];
-            values[np] = bufs[np] + (eq - optarg) + 1;
-            np++;
-            break;
-        }
-        case 'C':
-            cfg.cadence = !strcmp(optarg, "events")   ? MLS_CADENCE_EVENTS
-                          : !strcmp(optarg, "rounds") ? MLS_CADENCE_ROUNDS
-                          : !strcmp(optarg, "both")   ? MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS
-                                                      : 0;
-            if (!cfg.cadence) {
-                fprintf(stderr, "mlsched live serve: --cadence: events, rounds or both\n");
-                rc = MLS_EXIT_USAGE;
-                goto out;
-            }
-            break;
-        case 'm':
-            if (strcmp(optarg, "checkpoint") && strcmp(optarg, "suspend")) {
-                fprintf(stderr, "mlsched live serve: --preempt: checkpoint or suspend\n");
-                rc = MLS_EXIT_USAGE;
-                goto out;
-            }
-            cfg.preempt_suspend = !strcmp(optarg, "suspend");
-            break;
-        case 'f':
-            if (mls_parse_long(optarg, &lv) < 0 || lv < 0 || lv > INT_MAX) {
-                rc = bad_number("serve", "--max-failures", optarg);
-                goto out;
-            }
-            cfg.max_failures = (int)lv;
-            break;
-        case 'r': case 'x': case 'o': case 'g':
-            if (mls_parse_double(optarg, &v) < 0 || v < 0 || !isfinite(v) ||
-                ((c == 'x' || c == 'g') && v <= 0)) {
-                rc = bad_number("serve", argv[optind - 1], optarg);
-                goto out;
-            }
-            if (c == 'r')
-                cfg.round_len = v;
-            else if (c == 'x')
-                cfg.time_scale = v;
-            else if (c == 'o')
-                cfg.restart_overhead = v;
-            else
-                cfg.grace = v;
-            break;
-        case 'h': serve_usage(stdout); goto out;
-        default: serve_usage(stderr); rc = MLS_EXIT_USAGE; goto out;
+    serve_opts_t o;
+    memset(&o, 0, sizeof o);
+    live_config_defaults(&o.cfg);
+    o.cfg.db_path = "results/live.db";
+    int rc = opt_parse_only(&serve_cmd, &o, argc, argv);
+    if (rc == 0 && (!o.cfg.cluster || !o.cfg.policy))
+        rc = cmd_usage_error("live serve", "%s", "needs --cluster and --policy");
+    if (rc == 0) {
+        o.cfg.args = (policy_args_t){o.params.n, o.params.keys, o.params.values};
+        mls_err_t err;
+        if (live_serve(&o.cfg, &err) < 0) {
+            fprintf(stderr, "mlsched live serve: %s\n", err.msg);
+            rc = MLS_EXIT_FAIL;
         }
     }
-    if (!cfg.cluster || !cfg.policy || optind < argc) {
-        fprintf(stderr, "mlsched live serve: needs --cluster and --policy (see --help)\n");
-        rc = MLS_EXIT_USAGE;
-        goto out;
-    }
-    cfg.args = (policy_args_t){np, keys, values};
-    mls_err_t err;
-    if (live_serve(&cfg, &err) < 0) {
-        fprintf(stderr, "mlsched live serve: %s\n", err.msg);
-        rc = MLS_EXIT_FAIL;
-    }
-out:
-    for (int i = 0; i < np; i++)
-        free(bufs[i]);
-    return rc;
+    opt_params_free(&o.params);
+    return rc < 0 ? MLS_EXIT_OK : rc;
 }
 
 /* ---- client commands ---------------------------------------------------- */
@@ -232,33 +140,6 @@ static int simple(const char *cmd, const char *sock, const char *line)
     cJSON *o = ask(cmd, sock, line);
     cJSON_Delete(o);
     return o ? MLS_EXIT_OK : MLS_EXIT_FAIL;
-}
-
-static void submit_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: mlsched live submit --workload W --gpus N --work N [options] -- PROG [ARG...]\n"
-            "       mlsched live submit --trace FILE [--throughputs F] [--at-offset S]\n"
-            "\n"
-            "Submits a job: PROG ARG... is run as given (no shell) on the GPUs the policy\n"
-            "chooses. With --trace, every job of a canonical trace becomes a fake job\n"
-            "(mlsched live fake-job) arriving at its submit_time (daemon time).\n"
-            "\n"
-            "  -w, --workload W       perf-model workload (what the policy estimates with)\n"
-            "  -g, --gpus N           GPUs requested\n"
-            "  -n, --work N           total work units\n"
-            "      --min-gpus N, --max-gpus N     elastic range (default: --gpus)\n"
-            "      --batch B, --min-batch B, --max-batch B   per-GPU batch size bounds\n"
-            "      --user NAME        user (default: your login)\n"
-            "      --priority W       weight (default 1)\n"
-            "      --id N             job id (default: the daemon's next)\n"
-            "      --at T             arrival at daemon time T s (default: now)\n"
-            "  -t, --trace FILE       submit a whole trace as fake jobs\n"
-            "      --throughputs F    perf model the fake jobs use (trace mode)\n"
-            "      --at-offset T      daemon time of the trace's time 0 (default: the\n"
-            "                         first round boundary at least 1 wall s ahead)\n"
-            "  -s, --socket PATH      the daemon's socket\n"
-            "  -h, --help             this text\n");
 }
 
 static char *self_exe(void)
@@ -341,69 +222,81 @@ static int submit_trace(const char *sock, const char *path, const char *throughp
     return rc;
 }
 
+typedef struct submit_opts {
+    live_submit_t s;
+    const char *workload, *user, *sock, *trace, *throughputs;
+    int lo, hi, blo, bhi, id;
+    double offset;
+} submit_opts_t;
+
+/* A count: a whole number >= 0 (given as 4 or 4.0). */
+#define COUNT(n_, l_, f_, h_)                                                                      \
+    OPT_NUM(OPT_WHOLE, n_, l_, "N", submit_opts_t, f_, 0, INT_MAX, 0, NULL, h_)
+#define AMOUNT(n_, a_, f_, h_)                                                                     \
+    OPT_NUM(OPT_DOUBLE, n_, 0, a_, submit_opts_t, f_, 0, 1e300, 0, NULL, h_)
+static const opt_t submit_options[] = {
+    OPT_STRING("workload", 'w', "W", submit_opts_t, workload,
+               "perf-model workload (what the policy estimates with)"),
+    COUNT("gpus", 'g', s.gpus, "GPUs requested"),
+    OPT_NUM(OPT_DOUBLE, "work", 'n', "N", submit_opts_t, s.work, 0, 1e300, 0, NULL,
+            "total work units"),
+    COUNT("min-gpus", 0, lo, "elastic range (default: --gpus)"),
+    COUNT("max-gpus", 0, hi, "elastic range (default: --gpus)"),
+    COUNT("batch", 0, s.batch, "per-GPU batch size (default: the workload's own)"),
+    COUNT("min-batch", 0, blo, "per-GPU batch size bounds (default: --batch)"),
+    COUNT("max-batch", 0, bhi, "per-GPU batch size bounds (default: --batch)"),
+    OPT_STRING("user", 'u', "NAME", submit_opts_t, user, "user (default: your login)"),
+    AMOUNT("priority", "W", s.priority, "weight (default 1)"),
+    COUNT("id", 0, id, "job id (default: the daemon's next)"),
+    AMOUNT("at", "T", s.submit_at, "arrival at daemon time T s (default: now)"),
+    OPT_STRING("trace", 't', "FILE", submit_opts_t, trace, "submit a whole trace as fake jobs"),
+    OPT_SHARED_THROUGHPUTS(submit_opts_t, throughputs, "perf model the fake jobs use (trace mode)"),
+    AMOUNT("at-offset", "T", offset,
+           "daemon time of the trace's time 0 (default: the\n"
+           "first round boundary at least 1 wall s ahead)"),
+    OPT_STRING("socket", 's', "PATH", submit_opts_t, sock, "the daemon's socket"),
+    OPT_END_ROW};
+#undef COUNT
+#undef AMOUNT
+
+static const opt_cmd_t submit_cmd = {
+    .who = "live submit",
+    .usage = "--workload W --gpus N --work N [options] -- PROG [ARG...]\n"
+             "       mlsched live submit --trace FILE [--throughputs F] [--at-offset S]",
+    .about = "Submits a job: PROG ARG... is run as given (no shell) on the GPUs the policy\n"
+             "chooses. With --trace, every job of a canonical trace becomes a fake job\n"
+             "(mlsched live fake-job) arriving at its submit_time (daemon time).",
+    .opts = submit_options,
+    .flags = OPT_STOP_AT_ARG,
+};
+
 static int cmd_submit(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"workload", required_argument, 0, 'w'}, {"gpus", required_argument, 0, 'g'},
-        {"work", required_argument, 0, 'n'},     {"min-gpus", required_argument, 0, 1},
-        {"max-gpus", required_argument, 0, 2},   {"batch", required_argument, 0, 3},
-        {"min-batch", required_argument, 0, 4},  {"max-batch", required_argument, 0, 5},
-        {"user", required_argument, 0, 'u'},     {"priority", required_argument, 0, 6},
-        {"id", required_argument, 0, 7},         {"at", required_argument, 0, 8},
-        {"trace", required_argument, 0, 't'},    {"throughputs", required_argument, 0, 'T'},
-        {"socket", required_argument, 0, 's'},   {"help", no_argument, 0, 'h'},
-        {"at-offset", required_argument, 0, 9},  {0, 0, 0, 0}};
-    live_submit_t s = {0};
-    double offset = NAN;
-    s.priority = 1;
-    s.submit_at = NAN;
-    s.id = -1;
-    long lo = -1, hi = -1, blo = -1, bhi = -1, lv;
-    const char *sock = NULL, *trace = NULL, *tp = NULL;
-    int c;
-    double v;
-    while ((c = getopt_long(argc, argv, "+w:g:n:u:t:s:h", opts, NULL)) != -1) {
-        int is_int = c == 'g' || (c >= 1 && c <= 5) || c == 7;
-        int is_num = is_int || c == 'n' || c == 6 || c == 8 || c == 9;
-        if (is_num && (mls_parse_double(optarg, &v) < 0 || !isfinite(v) || v < 0 ||
-                       (is_int && (v != floor(v) || v > INT_MAX))))
-            return bad_number("submit", argv[optind - 1], optarg);
-        lv = is_int ? (long)v : 0;
-        switch (c) {
-        case 'w': s.workload = optarg; break;
-        case 'g': s.gpus = (int)lv; break;
-        case 'n': s.work = v; break;
-        case 1: lo = lv; break;
-        case 2: hi = lv; break;
-        case 3: s.batch = (int)lv; break;
-        case 4: blo = lv; break;
-        case 5: bhi = lv; break;
-        case 'u': s.user = optarg; break;
-        case 6: s.priority = v; break;
-        case 7: s.id = lv; break;
-        case 8: s.submit_at = v; break;
-        case 9: offset = v; break;
-        case 't': trace = optarg; break;
-        case 'T': tp = optarg; break;
-        case 's': sock = optarg; break;
-        case 'h': submit_usage(stdout); return MLS_EXIT_OK;
-        default: submit_usage(stderr); return MLS_EXIT_USAGE;
-        }
-    }
-    if (trace)
-        return submit_trace(sock, trace, tp, offset);
-    if (!s.workload || s.gpus < 1 || !(s.work > 0) || optind >= argc) {
-        fprintf(stderr, "mlsched live submit: needs --workload, --gpus >= 1, --work > 0 and "
-                        "-- PROG [ARG...] (see --help)\n");
-        return MLS_EXIT_USAGE;
-    }
-    s.min_gpus = lo >= 0 ? (int)lo : s.gpus;
-    s.max_gpus = hi >= 0 ? (int)hi : s.gpus;
-    s.min_batch = blo >= 0 ? (int)blo : s.batch;
-    s.max_batch = bhi >= 0 ? (int)bhi : s.batch;
-    s.argc = argc - optind;
-    s.argv = argv + optind;
-    return submit_one(sock, &s);
+    submit_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.offset = NAN;
+    o.s.priority = 1;
+    o.s.submit_at = NAN;
+    o.lo = o.hi = o.blo = o.bhi = o.id = -1;
+    int first, rc = opt_parse(&submit_cmd, &o, argc, argv, &first);
+    if (rc)
+        return rc < 0 ? MLS_EXIT_OK : rc;
+    if (o.trace)
+        return submit_trace(o.sock, o.trace, o.throughputs, o.offset);
+    live_submit_t *s = &o.s;
+    if (!o.workload || s->gpus < 1 || !(s->work > 0) || first >= argc)
+        return cmd_usage_error("live submit", "%s",
+                               "needs --workload, --gpus >= 1, --work > 0 and -- PROG [ARG...]");
+    s->workload = (char *)o.workload;
+    s->user = (char *)o.user;
+    s->id = o.id;
+    s->min_gpus = o.lo >= 0 ? o.lo : s->gpus;
+    s->max_gpus = o.hi >= 0 ? o.hi : s->gpus;
+    s->min_batch = o.blo >= 0 ? o.blo : s->batch;
+    s->max_batch = o.bhi >= 0 ? o.bhi : s->batch;
+    s->argc = argc - first;
+    s->argv = argv + first;
+    return submit_one(o.sock, s);
 }
 
 static double num_field(const cJSON *o, const char *k)
@@ -442,124 +335,103 @@ static void status_print(const cJSON *o)
     }
 }
 
-static int client_common(const char *cmd, int argc, char **argv, const char **sock, int *json,
-                         void (*help)(FILE *))
-{
-    static const struct option opts[] = {{"socket", required_argument, 0, 's'},
-                                         {"json", no_argument, 0, 'j'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int c;
-    (void)cmd;
-    while ((c = getopt_long(argc, argv, "+s:jh", opts, NULL)) != -1) {
-        switch (c) {
-        case 's': *sock = optarg; break;
-        case 'j':
-            if (!json) {
-                help(stderr);
-                return MLS_EXIT_USAGE;
-            }
-            *json = 1;
-            break;
-        case 'h': help(stdout); return -1;
-        default: help(stderr); return MLS_EXIT_USAGE;
-        }
-    }
-    return MLS_EXIT_OK;
-}
+typedef struct client_opts {
+    const char *sock;
+    int json;
+} client_opts_t;
 
-static void status_usage(FILE *out)
-{
-    fprintf(out, "usage: mlsched live status [--json] [--socket PATH]\n\n"
-                 "Lists the daemon's jobs (the reply as JSON with --json).\n");
-}
+static const opt_t socket_options[] = {
+    OPT_STRING("socket", 's', "PATH", client_opts_t, sock, "the daemon's socket"), OPT_END_ROW};
+static const opt_t status_options[] = {
+    OPT_FLAG("json", 'j', client_opts_t, json, "print the daemon's reply as JSON"),
+    OPT_INCLUDE(client_opts_t, sock, socket_options), OPT_END_ROW};
+
+static const opt_cmd_t status_cmd = {
+    .who = "live status",
+    .usage = "[--json] [--socket PATH]",
+    .about = "Lists the daemon's jobs (the reply as JSON with --json).",
+    .opts = status_options,
+    .flags = OPT_STOP_AT_ARG,
+};
+static const opt_cmd_t cancel_cmd = {
+    .who = "live cancel",
+    .usage = "[--socket PATH] ID",
+    .about = "Cancels a job: SIGTERM, then SIGKILL after the grace period.",
+    .opts = socket_options,
+    .flags = OPT_STOP_AT_ARG,
+};
+static const opt_cmd_t drain_cmd = {
+    .who = "live drain",
+    .usage = "[--socket PATH]",
+    .about = "The daemon takes no new jobs and exits once every job has ended.",
+    .opts = socket_options,
+    .flags = OPT_STOP_AT_ARG,
+};
+static const opt_cmd_t request_cmd = {
+    .who = "live request",
+    .usage = "[--socket PATH] LINE",
+    .about = "Sends LINE as one request (any text; for debugging and tests) and prints\n"
+             "the reply. Exit 0 when the reply says ok, 1 otherwise.",
+    .opts = socket_options,
+    .flags = OPT_STOP_AT_ARG,
+};
 
 static int cmd_status(int argc, char **argv)
 {
-    const char *sock = NULL;
-    int json = 0, rc = client_common("status", argc, argv, &sock, &json, status_usage);
+    client_opts_t o = {0};
+    int rc = opt_parse_only(&status_cmd, &o, argc, argv);
     if (rc)
         return rc < 0 ? MLS_EXIT_OK : rc;
-    if (optind < argc) {
-        status_usage(stderr);
-        return MLS_EXIT_USAGE;
-    }
-    cJSON *o = ask("status", sock, "{\"op\":\"status\"}");
-    if (!o)
+    cJSON *r = ask("status", o.sock, "{\"op\":\"status\"}");
+    if (!r)
         return MLS_EXIT_FAIL;
-    if (json) {
-        char *t = cJSON_PrintUnformatted(o);
+    if (o.json) {
+        char *t = cJSON_PrintUnformatted(r);
         puts(t);
         free(t);
     } else
-        status_print(o);
-    cJSON_Delete(o);
+        status_print(r);
+    cJSON_Delete(r);
     return MLS_EXIT_OK;
-}
-
-static void cancel_usage(FILE *out)
-{
-    fprintf(out, "usage: mlsched live cancel [--socket PATH] ID\n\n"
-                 "Cancels a job: SIGTERM, then SIGKILL after the grace period.\n");
 }
 
 static int cmd_cancel(int argc, char **argv)
 {
-    const char *sock = NULL;
-    int rc = client_common("cancel", argc, argv, &sock, NULL, cancel_usage);
+    client_opts_t o = {0};
+    int first, rc = opt_parse(&cancel_cmd, &o, argc, argv, &first);
     if (rc)
         return rc < 0 ? MLS_EXIT_OK : rc;
     long id;
-    if (optind + 1 != argc || mls_parse_long(argv[optind], &id) < 0 || id < 0) {
-        cancel_usage(stderr);
-        return MLS_EXIT_USAGE;
-    }
+    if (first + 1 != argc)
+        return cmd_usage_error("live cancel", "%s", "wants one job ID");
+    if (mls_parse_long(argv[first], &id) < 0 || id < 0)
+        return cmd_usage_error("live cancel", "'%s' is not a job id", argv[first]);
     char line[96];
     snprintf(line, sizeof line, "{\"op\":\"cancel\",\"id\":%ld}", id);
-    return simple("cancel", sock, line);
-}
-
-static void drain_usage(FILE *out)
-{
-    fprintf(out, "usage: mlsched live drain [--socket PATH]\n\n"
-                 "The daemon takes no new jobs and exits once every job has ended.\n");
+    return simple("cancel", o.sock, line);
 }
 
 static int cmd_drain(int argc, char **argv)
 {
-    const char *sock = NULL;
-    int rc = client_common("drain", argc, argv, &sock, NULL, drain_usage);
+    client_opts_t o = {0};
+    int rc = opt_parse_only(&drain_cmd, &o, argc, argv);
     if (rc)
         return rc < 0 ? MLS_EXIT_OK : rc;
-    if (optind < argc) {
-        drain_usage(stderr);
-        return MLS_EXIT_USAGE;
-    }
-    return simple("drain", sock, "{\"op\":\"drain\"}");
-}
-
-static void request_usage(FILE *out)
-{
-    fprintf(out, "usage: mlsched live request [--socket PATH] LINE\n\n"
-                 "Sends LINE as one request (any text; for debugging and tests) and prints\n"
-                 "the reply. Exit 0 when the reply says ok, 1 otherwise.\n");
+    return simple("drain", o.sock, "{\"op\":\"drain\"}");
 }
 
 static int cmd_request(int argc, char **argv)
 {
-    const char *sock = NULL;
+    client_opts_t o = {0};
     char buf[4096];
     mls_err_t err;
-    int rc = client_common("request", argc, argv, &sock, NULL, request_usage);
+    int first, rc = opt_parse(&request_cmd, &o, argc, argv, &first);
     if (rc)
         return rc < 0 ? MLS_EXIT_OK : rc;
-    if (optind + 1 != argc) {
-        request_usage(stderr);
-        return MLS_EXIT_USAGE;
-    }
-    if (!sock)
-        sock = live_default_socket(buf, sizeof buf);
-    char *reply = live_request(sock, argv[optind], 30, &err);
+    if (first + 1 != argc)
+        return cmd_usage_error("live request", "%s", "wants one request LINE");
+    const char *sock = o.sock ? o.sock : live_default_socket(buf, sizeof buf);
+    char *reply = live_request(sock, argv[first], 30, &err);
     if (!reply) {
         fprintf(stderr, "mlsched live request: %s\n", err.msg);
         return MLS_EXIT_FAIL;
@@ -570,79 +442,75 @@ static int cmd_request(int argc, char **argv)
     return rc;
 }
 
-static void report_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: mlsched live report --iter N [--samples N] [--iter-time S] [--batch B]\n"
-            "                           [--gns G] [--job ID] [--socket PATH]\n"
-            "\n"
-            "Sends a progress record for $MLSCHED_JOB_ID to $MLSCHED_SOCKET (as a job\n"
-            "started by the daemon has them). Exit 1 when the daemon refuses or is away.\n");
-}
+typedef struct report_opts {
+    double iter, samples, iter_time, batch, gns, job;
+    const char *sock;
+} report_opts_t;
+
+#define AMOUNT(n_, a_, f_, h_)                                                                     \
+    OPT_NUM(OPT_DOUBLE, n_, 0, a_, report_opts_t, f_, 0, 1e300, 0, NULL, h_)
+static const opt_t report_options[] = {
+    AMOUNT("iter", "N", iter, "iterations done (required)"),
+    AMOUNT("samples", "N", samples, "samples done"),
+    AMOUNT("iter-time", "S", iter_time, "seconds per iteration"),
+    AMOUNT("batch", "B", batch, "per-GPU batch size"),
+    AMOUNT("gns", "G", gns, "gradient noise scale"),
+    AMOUNT("job", "ID", job, "the job (default $MLSCHED_JOB_ID)"),
+    OPT_STRING("socket", 's', "PATH", report_opts_t, sock,
+               "the daemon's socket (default $MLSCHED_SOCKET)"),
+    OPT_END_ROW};
+#undef AMOUNT
+
+static const opt_cmd_t report_cmd = {
+    .who = "live report",
+    .usage = "--iter N [--samples N] [--iter-time S] [--batch B]\n"
+             "                           [--gns G] [--job ID] [--socket PATH]",
+    .about = "Sends a progress record for $MLSCHED_JOB_ID to $MLSCHED_SOCKET (as a job\n"
+             "started by the daemon has them). Exit 1 when the daemon refuses or is away.",
+    .opts = report_options,
+};
 
 static int cmd_report(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"iter", required_argument, 0, 'i'},      {"samples", required_argument, 0, 'n'},
-        {"iter-time", required_argument, 0, 't'}, {"batch", required_argument, 0, 'b'},
-        {"gns", required_argument, 0, 'g'},       {"job", required_argument, 0, 'j'},
-        {"socket", required_argument, 0, 's'},    {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
-    live_progress_t p = {-1, NAN, NAN, NAN, 0, NAN};
-    const char *sock = NULL;
-    int c;
-    double v;
-    while ((c = getopt_long(argc, argv, "s:h", opts, NULL)) != -1) {
-        if (c != 's' && c != 'h' && c != '?' &&
-            (mls_parse_double(optarg, &v) < 0 || !isfinite(v) || v < 0))
-            return bad_number("report", argv[optind - 1], optarg);
-        switch (c) {
-        case 'i': p.iter = v; break;
-        case 'n': p.samples = v; break;
-        case 't': p.iter_time = v; break;
-        case 'b': p.batch = (int)v; break;
-        case 'g': p.gns = v; break;
-        case 'j': p.id = (int64_t)v; break;
-        case 's': sock = optarg; break;
-        case 'h': report_usage(stdout); return MLS_EXIT_OK;
-        default: report_usage(stderr); return MLS_EXIT_USAGE;
-        }
-    }
-    if (isnan(p.iter) || optind < argc) {
-        report_usage(stderr);
-        return MLS_EXIT_USAGE;
-    }
+    report_opts_t o = {NAN, NAN, NAN, 0, NAN, -1, NULL};
+    int rc = opt_parse_only(&report_cmd, &o, argc, argv);
+    if (rc)
+        return rc < 0 ? MLS_EXIT_OK : rc;
+    if (isnan(o.iter))
+        return cmd_usage_error("live report", "%s", "--iter is required");
+    live_progress_t p = {(int64_t)o.job, o.iter, o.samples, o.iter_time, (int)o.batch, o.gns};
     mls_err_t err;
-    if (live_report(sock, &p, &err) < 0) {
+    if (live_report(o.sock, &p, &err) < 0) {
         fprintf(stderr, "mlsched live report: %s\n", err.msg);
         return MLS_EXIT_FAIL;
     }
     return MLS_EXIT_OK;
 }
 
+static const cmd_verb_t verbs[] = {
+    {"serve", "run the scheduler daemon", cmd_serve},
+    {"submit", "submit a job (or a whole trace of fake jobs)", cmd_submit},
+    {"status", "list the daemon's jobs", cmd_status},
+    {"cancel", "cancel a job", cmd_cancel},
+    {"drain", "take no new jobs; the daemon exits when every job has ended", cmd_drain},
+    {"report", "send a job's progress record to the daemon", cmd_report},
+    {"request", "send one raw JSON request line, print the reply", cmd_request},
+    {"fake-job", "a synthetic job that runs at the perf model's rate", live_fake_job_main},
+};
+#define N_VERBS (sizeof verbs / sizeof verbs[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: mlsched live <command> [options]   (each command has --help)\n"
+                 "\n"
+                 "Runs the same policy code on real jobs (local processes or Slurm).\n"
+                 "\n");
+    cmd_list_verbs(out, verbs, N_VERBS, 9);
+}
+
 static int live_exec(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        int (*fn)(int, char **);
-    } subs[] = {{"serve", cmd_serve},   {"submit", cmd_submit},   {"status", cmd_status},
-                {"cancel", cmd_cancel}, {"drain", cmd_drain},     {"report", cmd_report},
-                {"request", cmd_request}, {"fake-job", live_fake_job_main}};
-    if (argc < 2) {
-        usage(stderr);
-        return MLS_EXIT_USAGE;
-    }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(stdout);
-        return MLS_EXIT_OK;
-    }
-    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
-        if (!strcmp(argv[1], subs[i].name)) {
-            optind = 1;
-            return subs[i].fn(argc - 1, argv + 1);
-        }
-    fprintf(stderr, "mlsched live: unknown command '%s' (see mlsched live --help)\n", argv[1]);
-    return MLS_EXIT_USAGE;
+    return cmd_run_verb("live", verbs, N_VERBS, usage, argc, argv);
 }
 
 const cmd_entry_t cmd_live_entry = {"live", "run policies on real jobs: serve, submit, status, ...",

@@ -27,13 +27,13 @@
 
 #include "batch.h"
 #include "cmd.h"
+#include "opts.h"
 #include "pack.h"
 #include "perf.h"
 #include "report.h"
 #include "view_perf.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -76,32 +76,37 @@ static double realtime(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: mlsched live fake-job [--workload W] [--work N] [options]\n"
-            "\n"
-            "A synthetic training job for the live runner: consumes N work units at the\n"
-            "rate the perf model gives for its allocation, reports progress, obeys\n"
-            "SIGTERM (checkpoint to $MLSCHED_CHECKPOINT, exit 143) and SIGSTOP/SIGCONT.\n"
-            "\n"
-            "  --workload W       perf-model workload (default $MLSCHED_WORKLOAD)\n"
-            "  --work N           work units in all (default $MLSCHED_TOTAL_WORK)\n"
-            "  --throughputs F    perf model (default: the bundled catalog)\n"
-            "  --rate R           work units per second, instead of the perf model\n"
-            "  --time-scale X     daemon seconds per wall second (default\n"
-            "                     $MLSCHED_TIME_SCALE, else 1)\n"
-            "  --report-interval S  wall seconds between progress reports (default 0.5)\n"
-            "  -h, --help         this text\n"
-            "\n"
-            "GPUs: count of $CUDA_VISIBLE_DEVICES (else, or over several nodes,\n"
-            "$MLSCHED_NUM_GPUS), type\n"
-            "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
-            "$MLSCHED_BATCH_SIZE. Space sharing: $MLSCHED_PACK_FILE names the pack\n"
-            "file the daemon keeps (see README, Live); with a partner the job runs at\n"
-            "the perf model's pair rate, alone at its solo rate. Exit: 0 work done,\n"
-            "143 checkpointed on SIGTERM, 1 failure, 2 usage.\n");
-}
+#define POSITIVE(n_, a_, f_, h_)                                                                   \
+    OPT_NUM(OPT_DOUBLE, n_, 0, a_, fake_t, f_, 0, 1e300, OPT_ABOVE_LO, NULL, h_)
+static const opt_t options[] = {
+    OPT_STRING("workload", 0, "W", fake_t, workload,
+               "perf-model workload (default $MLSCHED_WORKLOAD)"),
+    POSITIVE("work", "N", work, "work units in all (default $MLSCHED_TOTAL_WORK)"),
+    OPT_SHARED_THROUGHPUTS(fake_t, throughputs, "perf model (default: the bundled catalog)"),
+    POSITIVE("rate", "R", fixed_rate, "work units per second, instead of the perf model"),
+    POSITIVE("time-scale", "X", scale,
+             "daemon seconds per wall second (default\n"
+             "$MLSCHED_TIME_SCALE, else 1)"),
+    POSITIVE("report-interval", "S", interval,
+             "wall seconds between progress reports (default 0.5)"),
+    OPT_END_ROW};
+#undef POSITIVE
+
+static const opt_cmd_t command = {
+    .who = "live fake-job",
+    .usage = "[--workload W] [--work N] [options]",
+    .about = "A synthetic training job for the live runner: consumes N work units at the\n"
+             "rate the perf model gives for its allocation, reports progress, obeys\n"
+             "SIGTERM (checkpoint to $MLSCHED_CHECKPOINT, exit 143) and SIGSTOP/SIGCONT.",
+    .opts = options,
+    .footer = "GPUs: count of $CUDA_VISIBLE_DEVICES (else, or over several nodes,\n"
+              "$MLSCHED_NUM_GPUS), type\n"
+              "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
+              "$MLSCHED_BATCH_SIZE. Space sharing: $MLSCHED_PACK_FILE names the pack\n"
+              "file the daemon keeps (see README, Live); with a partner the job runs at\n"
+              "the perf model's pair rate, alone at its solo rate. Exit: 0 work done,\n"
+              "143 checkpointed on SIGTERM, 1 failure, 2 usage.",
+};
 
 static double env_double(const char *k, double def)
 {
@@ -393,14 +398,6 @@ static void load_checkpoint(fake_t *f)
 
 int live_fake_job_main(int argc, char **argv)
 {
-    static const struct option opts[] = {{"workload", required_argument, 0, 'w'},
-                                         {"work", required_argument, 0, 'n'},
-                                         {"throughputs", required_argument, 0, 'T'},
-                                         {"rate", required_argument, 0, 'r'},
-                                         {"time-scale", required_argument, 0, 'x'},
-                                         {"report-interval", required_argument, 0, 'i'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
     fake_t f = {0};
     f.workload = getenv("MLSCHED_WORKLOAD");
     f.work = env_double("MLSCHED_TOTAL_WORK", NAN);
@@ -418,33 +415,13 @@ int live_fake_job_main(int argc, char **argv)
     f.gpus = count_devices(f.nodes);
     f.pack_file = getenv("MLSCHED_PACK_FILE");
     f.pack = (live_pack_t){.partner = -1, .since = NAN};
-    int c, idx = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
-        double v = NAN;
-        int numeric = c == 'n' || c == 'r' || c == 'x' || c == 'i';
-        if (numeric && (mls_parse_double(optarg, &v) < 0 || !(v > 0) || !isfinite(v))) {
-            fprintf(stderr, "fake-job: --%s: '%s' is not a positive number\n", opts[idx].name,
-                    optarg ? optarg : "");
-            return MLS_EXIT_USAGE;
-        }
-        switch (c) {
-        case 'w': f.workload = optarg; break;
-        case 'n': f.work = v; break;
-        case 'T': f.throughputs = optarg; break;
-        case 'r': f.fixed_rate = v; break;
-        case 'x': f.scale = v; break;
-        case 'i': f.interval = v; break;
-        case 'h': usage(stdout); return MLS_EXIT_OK;
-        default: usage(stderr); return MLS_EXIT_USAGE;
-        }
-    }
-    if (optind < argc || (!f.workload && !(f.fixed_rate > 0)) || !(f.work > 0) ||
-        !(f.scale > 0) || f.gpus < 1 || f.nodes < 1) {
-        fprintf(stderr, "fake-job: needs --workload (or --rate), --work > 0, and at least one "
-                        "GPU (see --help)\n");
-        return MLS_EXIT_USAGE;
-    }
+    int rc = opt_parse_only(&command, &f, argc, argv);
+    if (rc)
+        return rc < 0 ? MLS_EXIT_OK : rc;
+    if ((!f.workload && !(f.fixed_rate > 0)) || !(f.work > 0) || !(f.scale > 0) || f.gpus < 1 ||
+        f.nodes < 1)
+        return cmd_usage_error("live fake-job", "%s",
+                               "needs --workload (or --rate), --work > 0, and at least one GPU");
     mls_err_t err;
     load_checkpoint(&f);
     f.solo = f.rate = rate_of(&f, &err);
@@ -468,7 +445,7 @@ int live_fake_job_main(int argc, char **argv)
             perf_free(f.pm);
         return MLS_EXIT_FAIL;
     }
-    int rc = run(&f, sfd);
+    rc = run(&f, sfd);
     close(sfd);
     if (f.pm)
         perf_free(f.pm);

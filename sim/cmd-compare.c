@@ -8,78 +8,52 @@
 #include "experiment_opts.h"
 #include "results.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* compare's own long options without a short letter */
-enum { O_BASE = 256, O_PLOTS, O_LABEL };
 
 typedef struct cmp_opts {
     const char *cluster, *plots, *baseline, *label;
     exp_opts_t x; /* the options compare shares with sweep */
 } cmp_opts_t;
 
-static void usage(FILE *out)
-{
-    fputs("usage: mlsched compare --trace FILE --cluster FILE|SPEC [options]\n"
-          "\n"
-          "Runs every policy (and seed) on one trace and cluster, each as its own\n"
-          "`mlsched simulate` process, merges the runs into the results database in one\n"
-          "transaction, and prints one comparison table (mean over seeds; each metric\n"
-          "relative to the baseline policy as (Nx)).\n"
-          "\n"
-          "  -t, --trace FILE          canonical trace CSV\n"
-          "  -c, --cluster FILE|SPEC   cluster JSON or inline spec (v100=32x1,k80=4x8)\n"
-          "  -p, --policies LIST       all (default) or a comma list of policies\n"
-          "  -s, --seeds LIST          comma list of seeds (default 1)\n"
-          "      --baseline POLICY     relate every metric to this policy (default fifo\n"
-          "                            when it is run; 'none' for no relative values)\n"
-          "      --plots DIR           then draw figures with `mlsched plot` into DIR\n"
-          "      --label TEXT          stored with every run (passed to every simulate)\n",
-          out);
-    exp_opts_usage(out);
-    fputs("  -h, --help                this text\n"
-          "\n"
-          "Progress goes to stderr (redrawn in place on a terminal). A run that fails is\n"
-          "reported with its stderr; the others are still merged.\n"
-          "Exit status: 0 all runs done, 1 a run failed (or the experiment), 2 usage.\n",
-          out);
-}
+#define C cmp_opts_t
+static const opt_t options[] = {
+    OPT_STRING("trace", 't', "FILE", C, x.trace, "canonical trace CSV"),
+    OPT_SHARED_CLUSTER(C, cluster, "cluster JSON or inline spec (v100=32x1,k80=4x8)"),
+    OPT_STRING("policies", 'p', "LIST", C, x.policies, "all (default) or a comma list of policies"),
+    OPT_STRING("seeds", 's', "LIST", C, x.seeds, "comma list of seeds (default 1)"),
+    OPT_STRING("baseline", 0, "POLICY", C, baseline,
+               "relate every metric to this policy (default fifo\n"
+               "when it is run; 'none' for no relative values)"),
+    OPT_STRING("plots", 0, "DIR", C, plots, "then draw figures with `mlsched plot` into DIR"),
+    OPT_STRING("label", 0, "TEXT", C, label, "stored with every run (passed to every simulate)"),
+    OPT_INCLUDE(C, x, exp_opts_table),
+    OPT_END_ROW};
+#undef C
+
+static const opt_cmd_t command = {
+    .who = "compare",
+    .usage = "--trace FILE --cluster FILE|SPEC [options]",
+    .about = "Runs every policy (and seed) on one trace and cluster, each as its own\n"
+             "`mlsched simulate` process, merges the runs into the results database in one\n"
+             "transaction, and prints one comparison table (mean over seeds; each metric\n"
+             "relative to the baseline policy as (Nx)).",
+    .opts = options,
+    .footer = "Progress goes to stderr (redrawn in place on a terminal). A run that fails is\n"
+              "reported with its stderr; the others are still merged.\n"
+              "Exit status: 0 all runs done, 1 a run failed (or the experiment), 2 usage.",
+};
 
 static int bad(const char *fmt, const char *arg)
 {
     return cmd_usage_error("compare", fmt, arg);
 }
 
-/* compare's own options; the shared ones go to exp_opts_parse(). */
-static int parse_own(void *opts, int c, const char *arg)
-{
-    cmp_opts_t *o = opts;
-    if (c == 'c')
-        o->cluster = arg;
-    else if (c == O_BASE)
-        o->baseline = arg;
-    else if (c == O_PLOTS)
-        o->plots = arg;
-    else if (c == O_LABEL)
-        o->label = arg;
-    else
-        return EXP_OPT_NOT_MINE;
-    return 0;
-}
-
 static int parse_args(int argc, char **argv, cmp_opts_t *o)
 {
-    static const struct option lo[] = {{"cluster", required_argument, 0, 'c'},
-                                       {"baseline", required_argument, 0, O_BASE},
-                                       {"plots", required_argument, 0, O_PLOTS},
-                                       {"label", required_argument, 0, O_LABEL},
-                                       EXP_OPTS_LONGOPTS,
-                                       {0, 0, 0, 0}};
     exp_opts_init(&o->x, "1");
-    int rc = exp_opts_getopt(&o->x, argc, argv, "c:", lo, parse_own, o, usage, "compare");
+    int rc = opt_parse_only(&command, o, argc, argv);
     if (rc)
         return rc;
     if (!o->x.trace || !o->cluster)
@@ -104,8 +78,8 @@ static void common_args(const cmp_opts_t *o, exp_run_t *r)
 /* --param POLICY.KEY=VALUE: checks every one names a policy that runs. */
 static int check_params(const cmp_opts_t *o, char **pol, size_t np)
 {
-    for (int i = 0; i < o->x.n_params; i++) {
-        const char *p = o->x.params[i], *dot = strchr(p, '.'), *eq = strchr(p, '=');
+    for (size_t i = 0; i < o->x.params.n; i++) {
+        const char *p = o->x.params.v[i], *dot = strchr(p, '.'), *eq = strchr(p, '=');
         if (!dot || !eq || dot > eq || dot == p || eq == dot + 1)
             return bad("--param wants POLICY.KEY=VALUE, got '%s'", p);
         size_t k = 0;

@@ -3,58 +3,42 @@
  * merge.h). The step that ends a Slurm job array, and a way to pool results
  * made on several machines. */
 #include "cmd.h"
+#include "opts.h"
 #include "merge.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: mlsched merge -o OUT.db IN.db...\n"
-                 "\n"
-                 "Appends every run of every input database to OUT.db (created when absent),\n"
-                 "with new run ids, with all their rows (runs, jobs, timeline, summary), in one\n"
-                 "transaction: a failed merge leaves OUT.db as it was. Inputs must have the\n"
-                 "same results schema version as this mlsched.\n"
-                 "\n"
-                 "  -o, --output FILE   the database to merge into\n"
-                 "  -q, --quiet         print nothing on success\n"
-                 "  -h, --help          this text\n"
-                 "\n"
-                 "Exit status: 0 merged, 1 an input could not be merged (nothing was), 2 usage.\n");
-}
+typedef struct merge_opts {
+    const char *out;
+    int quiet;
+} merge_opts_t;
+
+static const opt_t options[] = {
+    OPT_STRING("output", 'o', "FILE", merge_opts_t, out, "the database to merge into"),
+    OPT_FLAG("quiet", 'q', merge_opts_t, quiet, "print nothing on success"), OPT_END_ROW};
+
+static const opt_cmd_t command = {
+    .who = "merge",
+    .usage = "-o OUT.db IN.db...",
+    .about = "Appends every run of every input database to OUT.db (created when absent),\n"
+             "with new run ids, with all their rows (runs, jobs, timeline, summary), in one\n"
+             "transaction: a failed merge leaves OUT.db as it was. Inputs must have the\n"
+             "same results schema version as this mlsched.",
+    .opts = options,
+    .footer = "Exit status: 0 merged, 1 an input could not be merged (nothing was), 2 usage.",
+};
 
 static int exec_merge(int argc, char **argv)
 {
-    static const struct option lo[] = {{"output", required_argument, 0, 'o'},
-                                       {"quiet", no_argument, 0, 'q'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {0, 0, 0, 0}};
-    const char *out = NULL;
-    int quiet = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:qh", lo, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            out = optarg;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return MLS_EXIT_OK;
-        default:
-            fprintf(stderr, "mlsched merge: unknown option (see mlsched merge --help)\n");
-            return MLS_EXIT_USAGE;
-        }
-    }
-    if (!out || optind >= argc) {
-        fprintf(stderr, "mlsched merge: wants -o OUT.db and at least one input"
-                        " (see mlsched merge --help)\n");
-        return MLS_EXIT_USAGE;
-    }
+    merge_opts_t o = {NULL, 0};
+    int optind, rc = opt_parse(&command, &o, argc, argv, &optind);
+    if (rc)
+        return rc < 0 ? MLS_EXIT_OK : rc;
+    const char *out = o.out;
+    int quiet = o.quiet;
+    if (!out || optind >= argc)
+        return cmd_usage_error("merge", "%s", "wants -o OUT.db and at least one input");
     merge_stats_t st;
     mls_err_t err = {{0}};
     if (merge_dbs(out, (const char *const *)(argv + optind), (size_t)(argc - optind), &st, &err) <

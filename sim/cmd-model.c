@@ -4,27 +4,35 @@
  * reads (--throughputs FILE); traces/catalog/pollux.json is its output on
  * ../shared/data. */
 #include "cmd.h"
+#include "opts.h"
 #include "pollux_catalog.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: mlsched model fit --pollux DIR [--sia DIR] [-o FILE]\n\n"
-            "Fits Pollux's iteration-time model (OSDI 2021, 3.2) to every profile and\n"
-            "writes the pollux perf catalog (JSON; see README, \"Perf model\").\n\n"
-            "  --pollux DIR   Pollux profiles: DIR/<app>/placements.csv, validation-<B>.csv\n"
-            "                 (e.g. ../shared/data/pollux/profiles); GPU type t4\n"
-            "  --sia DIR      Sia profiles: DIR/<app>/placements-<cluster>.csv for the\n"
-            "                 v100, a100, rtx6000 and rtx2080ti types (optional)\n"
-            "  -o, --output FILE  catalog to write (default: stdout)\n"
-            "  -q, --quiet    no fit table\n"
-            "  -h, --help     show this help\n");
-}
+typedef struct fit_opts {
+    const char *pollux, *sia, *output;
+    int quiet;
+} fit_opts_t;
+
+static const opt_t fit_options[] = {
+    OPT_STRING("pollux", 0, "DIR", fit_opts_t, pollux,
+               "Pollux profiles: DIR/<app>/placements.csv, validation-<B>.csv\n"
+               "(e.g. ../shared/data/pollux/profiles); GPU type t4"),
+    OPT_STRING("sia", 0, "DIR", fit_opts_t, sia,
+               "Sia profiles: DIR/<app>/placements-<cluster>.csv for the\n"
+               "v100, a100, rtx6000 and rtx2080ti types (optional)"),
+    OPT_STRING("output", 'o', "FILE", fit_opts_t, output, "catalog to write (default: stdout)"),
+    OPT_FLAG("quiet", 'q', fit_opts_t, quiet, "no fit table"), OPT_END_ROW};
+
+static const opt_cmd_t fit_cmd = {
+    .who = "model fit",
+    .usage = "--pollux DIR [--sia DIR] [-o FILE]",
+    .about = "Fits Pollux's iteration-time model (OSDI 2021, 3.2) to every profile and\n"
+             "writes the pollux perf catalog (JSON; see README, \"Perf model\").",
+    .opts = fit_options,
+};
 
 static int write_text(const char *path, const char *text)
 {
@@ -38,29 +46,14 @@ static int write_text(const char *path, const char *text)
 
 static int model_fit(int argc, char **argv)
 {
-    static const struct option opts[] = {{"pollux", required_argument, 0, 'P'},
-                                         {"sia", required_argument, 0, 'S'},
-                                         {"output", required_argument, 0, 'o'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    const char *pollux = NULL, *sia = NULL, *output = NULL;
-    int quiet = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'P': pollux = optarg; break;
-        case 'S': sia = optarg; break;
-        case 'o': output = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return MLS_EXIT_OK;
-        default: usage(stderr); return MLS_EXIT_USAGE;
-        }
-    }
-    if (!pollux || optind != argc) {
-        usage(stderr);
-        return MLS_EXIT_USAGE;
-    }
+    fit_opts_t o = {NULL, NULL, NULL, 0};
+    int rc = opt_parse_only(&fit_cmd, &o, argc, argv);
+    if (rc)
+        return rc < 0 ? MLS_EXIT_OK : rc;
+    if (!o.pollux)
+        return cmd_usage_error("model fit", "%s", "--pollux DIR is required");
+    const char *pollux = o.pollux, *sia = o.sia, *output = o.output;
+    int quiet = o.quiet;
     pollux_fit_row_t rows[64];
     size_t n = 0;
     mls_err_t err = {{0}};
@@ -69,7 +62,7 @@ static int model_fit(int argc, char **argv)
         fprintf(stderr, "mlsched model fit: %s\n", err.msg);
         return MLS_EXIT_FAIL;
     }
-    int rc = MLS_EXIT_OK;
+    rc = MLS_EXIT_OK;
     if (output)
         rc = write_text(output, text) < 0 ? MLS_EXIT_FAIL : MLS_EXIT_OK;
     else
@@ -85,16 +78,20 @@ static int model_fit(int argc, char **argv)
     return rc;
 }
 
+static const cmd_verb_t verbs[] = {
+    {"fit", "fit Pollux's model to profiles, write the pollux perf catalog", model_fit},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: mlsched model <verb> [options]   (mlsched model <verb> --help)\n\n"
+                 "verbs:\n");
+    cmd_list_verbs(out, verbs, sizeof verbs / sizeof verbs[0], 4);
+}
+
 static int cmd_model(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? MLS_EXIT_USAGE : MLS_EXIT_OK;
-    }
-    if (!strcmp(argv[1], "fit"))
-        return model_fit(argc - 1, argv + 1);
-    fprintf(stderr, "mlsched model: unknown subcommand '%s' (fit)\n", argv[1]);
-    return MLS_EXIT_USAGE;
+    return cmd_run_verb("model", verbs, sizeof verbs / sizeof verbs[0], usage, argc, argv);
 }
 
 const cmd_entry_t cmd_model_entry = {"model", "fit the Pollux perf catalog from profiles",

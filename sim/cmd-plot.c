@@ -6,10 +6,10 @@
  * needs defined at its top, both beside the figure; then runs gnuplot on it.
  * So `gnuplot DIR/jct_cdf.gp` redraws a figure after a user restyles it. */
 #include "cmd.h"
+#include "opts.h"
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -384,56 +384,51 @@ static int fig_users(plot_ctx_t *c, mls_err_t *err)
     return run_gnuplot(c, "user_share", vars, err);
 }
 
-static void usage(FILE *o)
-{
-    fprintf(o,
-            "usage: mlsched plot --db FILE --out DIR [--format png|svg|pdf] [--baseline P]\n"
-            "                    [--label GLOB]\n"
-            "\n"
-            "Draws paper-style figures with gnuplot: JCT CDF, finish-time fairness CDF,\n"
-            "GPU utilization and queue length over time (one line per policy: its first\n"
-            "run), metrics relative to a baseline policy (mean over seeds), and average\n"
-            "JCT vs load with 95%% confidence bands (runs labelled rate=R, as sweep does),\n"
-            "and each user's share of the GPUs over time (the baseline's run).\n"
-            "Each figure's data and gnuplot script are written beside it: edit the script\n"
-            "and run `gnuplot NAME.gp` in DIR to restyle.\n"
-            "\n"
-            "  -d, --db FILE        results database\n"
-            "  -o, --out DIR        where figures, data and scripts go (created)\n"
-            "  -f, --format F       png (default), svg or pdf (3.3in paper column)\n"
-            "  -b, --baseline P     baseline policy for relative bars (default fifo)\n"
-            "  -l, --label GLOB     only runs whose label matches\n");
-}
+typedef struct plot_opts {
+    const char *db, *out_dir, *format, *baseline, *label_glob;
+} plot_opts_t;
+
+static const opt_t options[] = {
+    OPT_SHARED_DB(plot_opts_t, db, "results database"),
+    OPT_STRING("out", 'o', "DIR", plot_opts_t, out_dir,
+               "where figures, data and scripts go (created)"),
+    OPT_STRING("format", 'f', "F", plot_opts_t, format,
+               "png (default), svg or pdf (3.3in paper column)"),
+    OPT_STRING("baseline", 'b', "P", plot_opts_t, baseline,
+               "baseline policy for relative bars (default fifo)"),
+    OPT_STRING("label", 'l', "GLOB", plot_opts_t, label_glob, "only runs whose label matches"),
+    OPT_END_ROW};
+
+static const opt_cmd_t command = {
+    .who = "plot",
+    .usage = "--db FILE --out DIR [--format png|svg|pdf] [--baseline P]\n"
+             "                    [--label GLOB]",
+    .about = "Draws paper-style figures with gnuplot: JCT CDF, finish-time fairness CDF,\n"
+             "GPU utilization and queue length over time (one line per policy: its first\n"
+             "run), metrics relative to a baseline policy (mean over seeds), and average\n"
+             "JCT vs load with 95% confidence bands (runs labelled rate=R, as sweep does),\n"
+             "and each user's share of the GPUs over time (the baseline's run).\n"
+             "Each figure's data and gnuplot script are written beside it: edit the script\n"
+             "and run `gnuplot NAME.gp` in DIR to restyle.",
+    .opts = options,
+};
 
 static int exec_plot(int argc, char **argv)
 {
-    static const struct option lo[] = {{"db", 1, 0, 'd'},       {"out", 1, 0, 'o'},
-                                       {"format", 1, 0, 'f'},   {"baseline", 1, 0, 'b'},
-                                       {"label", 1, 0, 'l'},    {"help", 0, 0, 'h'},
-                                       {0, 0, 0, 0}};
+    plot_opts_t o = {NULL, NULL, "png", "fifo", NULL};
+    int prc = opt_parse_only(&command, &o, argc, argv);
+    if (prc)
+        return prc < 0 ? MLS_EXIT_OK : prc;
+    if (!o.db || !o.out_dir ||
+        (strcmp(o.format, "png") && strcmp(o.format, "svg") && strcmp(o.format, "pdf")))
+        return cmd_usage_error("plot", "%s",
+                               "--db and --out are required; --format png, svg or pdf");
     plot_ctx_t c = {0};
-    const char *db = NULL;
-    c.format = "png";
-    c.baseline = "fifo";
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "d:o:f:b:l:h", lo, NULL)) != -1) {
-        switch (ch) {
-        case 'd': db = optarg; break;
-        case 'o': c.out_dir = optarg; break;
-        case 'f': c.format = optarg; break;
-        case 'b': c.baseline = optarg; break;
-        case 'l': c.label_glob = optarg; break;
-        case 'h': usage(stdout); return MLS_EXIT_OK;
-        default: usage(stderr); return MLS_EXIT_USAGE;
-        }
-    }
-    if (!db || !c.out_dir || optind < argc ||
-        (strcmp(c.format, "png") && strcmp(c.format, "svg") && strcmp(c.format, "pdf"))) {
-        fprintf(stderr, "mlsched plot: --db and --out are required; --format png, svg or pdf "
-                        "(see mlsched plot --help)\n");
-        return MLS_EXIT_USAGE;
-    }
+    const char *db = o.db;
+    c.out_dir = o.out_dir;
+    c.format = o.format;
+    c.baseline = o.baseline;
+    c.label_glob = o.label_glob;
     mls_err_t err = {{0}};
     int rc = 0;
     if (access(db, R_OK) != 0)

@@ -7,23 +7,30 @@
  * reads only the registry, so the listing cannot drift from what --policy
  * accepts. */
 #include "cmd.h"
+#include "opts.h"
 #include "policy.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *out)
-{
-    fprintf(out, "usage: mlsched policies [--names] [NAME]\n\n"
-                 "Lists the scheduling policies, or shows one policy in detail.\n\n"
-                 "  NAME         show the paper, oracle flag, cadence and parameters of NAME\n"
-                 "  --names      print only the policy names, one per line\n"
-                 "  -h, --help   show this help\n\n"
-                 "An oracle policy reads jobs' true total and remaining work, which a real\n"
-                 "scheduler does not know; results record the flag.\n"
-                 "Parameters are given to simulate as --param key=value.\n");
-}
+typedef struct pol_opts {
+    int names;
+} pol_opts_t;
+
+static const opt_t options[] = {
+    OPT_FLAG("names", 'n', pol_opts_t, names, "print only the policy names, one per line"),
+    OPT_END_ROW};
+
+static const opt_cmd_t command = {
+    .who = "policies",
+    .usage = "[--names] [NAME]",
+    .about = "Lists the scheduling policies, or shows one policy in detail: with NAME,\n"
+             "the paper, oracle flag, cadence and parameters of NAME.",
+    .opts = options,
+    .footer = "An oracle policy reads jobs' true total and remaining work, which a real\n"
+              "scheduler does not know; results record the flag.\n"
+              "Parameters are given to simulate as --param key=value.",
+};
 
 static void list_all(void)
 {
@@ -84,28 +91,13 @@ static void show_one(const policy_ops_t *p)
 
 static int exec_policies(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'}, {"names", no_argument, NULL, 'n'}, {NULL, 0, NULL, 0}};
-    int names = 0, c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "hn", opts, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return MLS_EXIT_OK;
-        }
-        if (c != 'n') {
-            fprintf(stderr, "mlsched policies: unknown option '%s' (see --help)\n",
-                    argv[optind - 1]);
-            return MLS_EXIT_USAGE;
-        }
-        names = 1;
-    }
-    if (argc - optind > 1 || (names && argc - optind > 0)) {
-        fprintf(stderr, "mlsched policies: too many arguments\n");
-        usage(stderr);
-        return MLS_EXIT_USAGE;
-    }
+    pol_opts_t o = {0};
+    int optind, rc = opt_parse(&command, &o, argc, argv, &optind);
+    if (rc)
+        return rc < 0 ? MLS_EXIT_OK : rc;
+    int names = o.names;
+    if (argc - optind > 1 || (names && argc - optind > 0))
+        return cmd_usage_error("policies", "%s", "too many arguments");
     if (names) {
         for (size_t i = 0; i < policy_count(); i++)
             printf("%s\n", policy_at(i)->name);

@@ -10,6 +10,7 @@
  *            otherwise
  * Each verb is one function in one table, as in cmd-trace.c. */
 #include "cmd.h"
+#include "opts.h"
 #include "curve_catalog.h"
 #include "curves.h"
 #include "nvml.h"
@@ -18,7 +19,6 @@
 
 #include "config.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,144 +52,124 @@ static int parse_list(const char *s, int *out, int cap, int lo)
 
 /* ---- run ------------------------------------------------------------------------ */
 
-static void run_help(void)
-{
-    printf(
-        "usage: mlsched profile run [options] -o CURVES -- CMD [ARGS...]\n"
-        "\n"
-        "Runs CMD once per point (GPU count x accumulation steps x per-GPU batch), reads its\n"
-        "progress lines, stops it when enough iterations are measured, and writes a curve\n"
-        "file (profiler/README.md). CMD runs without a shell, with {batch}, {gpus} and\n"
-        "{accum} in its arguments replaced, and CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER=\n"
-        "PCI_BUS_ID, MLSCHED_BATCH_SIZE, MLSCHED_NUM_GPUS, MLSCHED_ACCUM_STEPS set.\n"
-        "It must print, per iteration, on stdout or stderr:\n"
-        "    mlsched-progress iter=<n> iter_time=<seconds> [samples=<n>] [batch=<b>] [mem=<bytes>]\n"
-        "or lines that --regex describes.\n"
-        "\n"
-        "  -b, --batch-sizes LIST  per-GPU batch sizes (default 32)\n"
-        "  -g, --gpus LIST         GPU counts (default 1); one node\n"
-        "  -a, --accum LIST        gradient accumulation steps (default 1)\n"
-        "  -n, --iters N           measure at most N iterations per point (default 50)\n"
-        "  -w, --warmup N          iterations dropped first (default 10)\n"
-        "      --ci REL            stop early once the median's 95%% CI is within +-REL of it\n"
-        "                          (default 0.01; 0 = always N iterations)\n"
-        "      --min-iters N       fewest measured iterations to accept (default 10, <= N)\n"
-        "      --regex RE          POSIX ERE with named groups (?<iter_time>...) seconds,\n"
-        "                          (?<iter_time_ms>...), (?<iter>...), (?<samples>...),\n"
-        "                          (?<mem>...) bytes; a match without a time is timed by the\n"
-        "                          clock between matches\n"
-        "      --workload NAME     the curve's workload name (default: CMD's base name)\n"
-        "      --gpu-type T        GPU type (default: from the GPU's name through NVML;\n"
-        "                          required without NVML)\n"
-        "      --devices LIST      device indices to use (default: CUDA_VISIBLE_DEVICES's,\n"
-        "                          else 0,1,...)\n"
-        "      --timeout S         give up on a point after S seconds (default 600)\n"
-        "      --kill-after S      SIGKILL S seconds after SIGTERM (default 10)\n"
-        "      --keep-going        a failing point (e.g. out of memory) is reported and left\n"
-        "                          out instead of failing the run\n"
-        "      --notes TEXT        a notes= metadata line\n"
-        "  -v, --verbose           echo the command's output\n"
-        "  -o, --output CURVES     the curve file to write (atomically; required)\n"
-        "\n"
-        "GPU memory (peak above idle), the GPU's name, driver and clocks come from NVML\n"
-        "(libnvidia-ml.so.1, loaded at run time) when it is there; 0/absent otherwise.\n");
-}
+typedef struct int_list {
+    int v[MAX_POINTS], n;
+} int_list_t;
 
 typedef struct run_opts {
-    int batches[MAX_POINTS], n_batches;
-    int gpus[MAX_POINTS], n_gpus;
-    int accums[MAX_POINTS], n_accums;
-    int devices[MAX_POINTS], n_devices;
+    int_list_t batches, gpus, accums, devices;
     int iters, warmup, min_iters, keep_going, verbose;
     double ci, timeout, kill_after;
     const char *regex, *workload, *gpu_type, *notes, *out;
     char **cmd;
 } run_opts_t;
 
+/* A comma list of integers >= 1 (>= 0 for device indices). */
+static int list_call(void *base, size_t off, const char *arg, int lo)
+{
+    int_list_t *l = (int_list_t *)((char *)base + off);
+    return (l->n = parse_list(arg, l->v, MAX_POINTS, lo)) < 0 ? -1 : 0;
+}
+
+static int counts_call(void *base, size_t off, const char *arg, const char *who)
+{
+    (void)who;
+    return list_call(base, off, arg, 1);
+}
+
+static int indices_call(void *base, size_t off, const char *arg, const char *who)
+{
+    (void)who;
+    return list_call(base, off, arg, 0);
+}
+
+#define R run_opts_t
+static const opt_t run_options[] = {
+    OPT_CALL("batch-sizes", 'b', "LIST", R, batches, counts_call,
+             "--batch-sizes wants integers >= 1 like 16,32,64, got '%s'",
+             "per-GPU batch sizes (default 32)"),
+    OPT_CALL("gpus", 'g', "LIST", R, gpus, counts_call,
+             "--gpus wants integers >= 1 like 1,2,4, got '%s'", "GPU counts (default 1); one node"),
+    OPT_CALL("accum", 'a', "LIST", R, accums, counts_call, "--accum wants integers >= 1, got '%s'",
+             "gradient accumulation steps (default 1)"),
+    OPT_NUM(OPT_INT, "iters", 'n', "N", R, iters, 1, 1e7, 0, NULL,
+            "measure at most N iterations per point (default 50)"),
+    OPT_NUM(OPT_INT, "warmup", 'w', "N", R, warmup, 0, 1e7, 0, NULL,
+            "iterations dropped first (default 10)"),
+    OPT_NUM(OPT_DOUBLE, "ci", 0, "REL", R, ci, 0, 1e300, 0, NULL,
+            "stop early once the median's 95% CI is within +-REL of it\n"
+            "(default 0.01; 0 = always N iterations)"),
+    OPT_NUM(OPT_INT, "min-iters", 0, "N", R, min_iters, 1, 1e7, 0, NULL,
+            "fewest measured iterations to accept (default 10, <= N)"),
+    OPT_STRING("regex", 0, "RE", R, regex,
+               "POSIX ERE with named groups (?<iter_time>...) seconds,\n"
+               "(?<iter_time_ms>...), (?<iter>...), (?<samples>...),\n"
+               "(?<mem>...) bytes; a match without a time is timed by the\n"
+               "clock between matches"),
+    OPT_STRING("workload", 0, "NAME", R, workload,
+               "the curve's workload name (default: CMD's base name)"),
+    OPT_STRING("gpu-type", 0, "T", R, gpu_type,
+               "GPU type (default: from the GPU's name through NVML;\n"
+               "required without NVML)"),
+    OPT_CALL("devices", 0, "LIST", R, devices, indices_call,
+             "--devices wants device indices like 0,1, got '%s'",
+             "device indices to use (default: CUDA_VISIBLE_DEVICES's,\nelse 0,1,...)"),
+    OPT_NUM(OPT_DOUBLE, "timeout", 0, "S", R, timeout, 0, 1e300, OPT_ABOVE_LO, NULL,
+            "give up on a point after S seconds (default 600)"),
+    OPT_NUM(OPT_DOUBLE, "kill-after", 0, "S", R, kill_after, 0, 1e300, 0, NULL,
+            "SIGKILL S seconds after SIGTERM (default 10)"),
+    OPT_FLAG("keep-going", 0, R, keep_going,
+             "a failing point (e.g. out of memory) is reported and left\n"
+             "out instead of failing the run"),
+    OPT_STRING("notes", 0, "TEXT", R, notes, "a notes= metadata line"),
+    OPT_FLAG("verbose", 'v', R, verbose, "echo the command's output"),
+    OPT_STRING("output", 'o', "CURVES", R, out, "the curve file to write (atomically; required)"),
+    OPT_END_ROW};
+#undef R
+
+/* '+' (OPT_STOP_AT_ARG): options end at CMD, so CMD's own options stay CMD's. */
+static const opt_cmd_t run_cmd = {
+    .who = "profile run",
+    .usage = "[options] -o CURVES -- CMD [ARGS...]",
+    .about = "Runs CMD once per point (GPU count x accumulation steps x per-GPU batch), reads its\n"
+             "progress lines, stops it when enough iterations are measured, and writes a curve\n"
+             "file (profiler/README.md). CMD runs without a shell, with {batch}, {gpus} and\n"
+             "{accum} in its arguments replaced, and CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER=\n"
+             "PCI_BUS_ID, MLSCHED_BATCH_SIZE, MLSCHED_NUM_GPUS, MLSCHED_ACCUM_STEPS set.\n"
+             "It must print, per iteration, on stdout or stderr:\n"
+             "    mlsched-progress iter=<n> iter_time=<seconds> [samples=<n>] [batch=<b>] "
+             "[mem=<bytes>]\n"
+             "or lines that --regex describes.",
+    .opts = run_options,
+    .footer = "GPU memory (peak above idle), the GPU's name, driver and clocks come from NVML\n"
+              "(libnvidia-ml.so.1, loaded at run time) when it is there; 0/absent otherwise.",
+    .flags = OPT_STOP_AT_ARG,
+};
+
 static int parse_run(int argc, char **argv, run_opts_t *o)
 {
-    enum { O_CI = 256, O_MIN, O_REGEX, O_WL, O_TYPE, O_DEV, O_TIMEOUT, O_KILL, O_KEEP, O_NOTES };
-    static const struct option lo[] = {
-        {"batch-sizes", 1, 0, 'b'}, {"gpus", 1, 0, 'g'},         {"accum", 1, 0, 'a'},
-        {"iters", 1, 0, 'n'},       {"warmup", 1, 0, 'w'},       {"ci", 1, 0, O_CI},
-        {"min-iters", 1, 0, O_MIN}, {"regex", 1, 0, O_REGEX},    {"workload", 1, 0, O_WL},
-        {"gpu-type", 1, 0, O_TYPE}, {"devices", 1, 0, O_DEV},    {"timeout", 1, 0, O_TIMEOUT},
-        {"kill-after", 1, 0, O_KILL}, {"keep-going", 0, 0, O_KEEP}, {"notes", 1, 0, O_NOTES},
-        {"verbose", 0, 0, 'v'},     {"output", 1, 0, 'o'},       {"help", 0, 0, 'h'},
-        {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
-    o->batches[0] = 32;
-    o->gpus[0] = o->accums[0] = 1;
-    o->n_batches = o->n_gpus = o->n_accums = 1;
+    o->batches = (int_list_t){{32}, 1};
+    o->gpus = o->accums = (int_list_t){{1}, 1};
     o->iters = 50;
     o->warmup = 10;
     o->min_iters = -1;
     o->ci = 0.01;
     o->timeout = 600;
     o->kill_after = 10;
-    int c;
-    long l;
-    double d;
-    optind = 1;
-    /* '+': stop at the first non-option, so CMD's own options stay CMD's */
-    while ((c = getopt_long(argc, argv, "+b:g:a:n:w:vo:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'b':
-            if ((o->n_batches = parse_list(optarg, o->batches, MAX_POINTS, 1)) < 0)
-                return usage_error("run", "--batch-sizes wants integers >= 1 like 16,32,64, got",
-                                   optarg);
-            break;
-        case 'g':
-            if ((o->n_gpus = parse_list(optarg, o->gpus, MAX_POINTS, 1)) < 0)
-                return usage_error("run", "--gpus wants integers >= 1 like 1,2,4, got", optarg);
-            break;
-        case 'a':
-            if ((o->n_accums = parse_list(optarg, o->accums, MAX_POINTS, 1)) < 0)
-                return usage_error("run", "--accum wants integers >= 1, got", optarg);
-            break;
-        case O_DEV:
-            if ((o->n_devices = parse_list(optarg, o->devices, MAX_POINTS, 0)) < 0)
-                return usage_error("run", "--devices wants device indices like 0,1, got",
-                                   optarg);
-            break;
-        case 'n':
-        case 'w':
-        case O_MIN:
-            if (mls_parse_long(optarg, &l) < 0 || l < (c == 'w' ? 0 : 1) || l > 10000000)
-                return usage_error("run", "--iters/--warmup/--min-iters want an integer, got",
-                                   optarg);
-            *(c == 'n' ? &o->iters : c == 'w' ? &o->warmup : &o->min_iters) = (int)l;
-            break;
-        case O_CI:
-        case O_TIMEOUT:
-        case O_KILL:
-            if (mls_parse_double(optarg, &d) < 0 || d < 0 || !isfinite(d) ||
-                (c == O_TIMEOUT && d <= 0))
-                return usage_error("run", "--ci/--timeout/--kill-after want a number >= 0, got",
-                                   optarg);
-            *(c == O_CI ? &o->ci : c == O_TIMEOUT ? &o->timeout : &o->kill_after) = d;
-            break;
-        case O_REGEX: o->regex = optarg; break;
-        case O_WL: o->workload = optarg; break;
-        case O_TYPE: o->gpu_type = optarg; break;
-        case O_KEEP: o->keep_going = 1; break;
-        case O_NOTES: o->notes = optarg; break;
-        case 'v': o->verbose = 1; break;
-        case 'o': o->out = optarg; break;
-        case 'h': run_help(); return -1;
-        default: return usage_error("run", "unknown option", NULL);
-        }
-    }
+    int first, rc = opt_parse(&run_cmd, o, argc, argv, &first);
+    if (rc)
+        return rc;
     if (!o->out)
         return usage_error("run", "-o CURVES is required", NULL);
-    if (optind >= argc)
+    if (first >= argc)
         return usage_error("run", "no command: put it after --, as in -- python3 train.py",
                            NULL);
     if (o->min_iters < 0)
         o->min_iters = o->iters < 10 ? o->iters : 10;
     if (o->min_iters > o->iters)
         return usage_error("run", "--min-iters must be <= --iters", NULL);
-    o->cmd = argv + optind;
+    o->cmd = argv + first;
     return 0;
 }
 
@@ -198,19 +178,19 @@ static int parse_run(int argc, char **argv, run_opts_t *o)
 static int pick_devices(run_opts_t *o)
 {
     int most = 0;
-    for (int i = 0; i < o->n_gpus; i++)
-        most = o->gpus[i] > most ? o->gpus[i] : most;
-    if (!o->n_devices) {
+    for (int i = 0; i < o->gpus.n; i++)
+        most = o->gpus.v[i] > most ? o->gpus.v[i] : most;
+    if (!o->devices.n) {
         const char *env = getenv("CUDA_VISIBLE_DEVICES");
-        if (env && *env && (o->n_devices = parse_list(env, o->devices, MAX_POINTS, 0)) < 0)
-            o->n_devices = 0; /* UUIDs or garbage: fall back to indices */
-        if (!o->n_devices) {
-            o->n_devices = most < MAX_POINTS ? most : MAX_POINTS;
-            for (int i = 0; i < o->n_devices; i++)
-                o->devices[i] = i;
+        if (env && *env && (o->devices.n = parse_list(env, o->devices.v, MAX_POINTS, 0)) < 0)
+            o->devices.n = 0; /* UUIDs or garbage: fall back to indices */
+        if (!o->devices.n) {
+            o->devices.n = most < MAX_POINTS ? most : MAX_POINTS;
+            for (int i = 0; i < o->devices.n; i++)
+                o->devices.v[i] = i;
         }
     }
-    return most <= o->n_devices ? 0 : -1;
+    return most <= o->devices.n ? 0 : -1;
 }
 
 static void add_gpu_metadata(curve_set_t *cs, mls_nvml_t *nv, int device, const char *type)
@@ -310,7 +290,7 @@ static int cmd_run(int argc, char **argv)
         snprintf(type, sizeof type, "%s", o.gpu_type);
     } else if (nv) {
         nvml_gpu_info_t gi;
-        if (nvml_gpu_info(nv, o.devices[0], &gi) < 0) {
+        if (nvml_gpu_info(nv, o.devices.v[0], &gi) < 0) {
             nvml_close(nv);
             return usage_error("run", "NVML knows no device with the first index; give "
                                       "--gpu-type",
@@ -328,32 +308,33 @@ static int cmd_run(int argc, char **argv)
     if (o.regex) {
         if (progress_regex_compile(&re, o.regex, &err) < 0) {
             nvml_close(nv);
-            fprintf(stderr, "mlsched profile run: %s\n", err.msg);
-            return MLS_EXIT_USAGE;
+            return cmd_usage_error("profile run", "%s", err.msg);
         }
         have_re = 1;
     }
     const char *workload = o.workload ? o.workload : base_name(o.cmd[0]);
     curve_set_t cs;
     curves_init(&cs);
-    add_gpu_metadata(&cs, nv, o.devices[0], type);
+    add_gpu_metadata(&cs, nv, o.devices.v[0], type);
     add_run_metadata(&cs, &o);
-    wrap_opts_t base = {o.cmd, 0, 0, 0, o.devices, o.warmup, o.iters, o.min_iters, o.ci,
-                        o.timeout, o.kill_after, have_re ? &re : NULL, nv, o.verbose};
+    wrap_opts_t base = {o.cmd,   0,           0,    0,         o.devices.v,  o.warmup,
+                        o.iters, o.min_iters, o.ci, o.timeout, o.kill_after, have_re ? &re : NULL,
+                        nv,      o.verbose};
     int rc = 0, failed = 0;
     char failures[1024] = "";
-    for (int gi = 0; gi < o.n_gpus && rc == 0; gi++)
-        for (int ai = 0; ai < o.n_accums && rc == 0; ai++)
-            for (int bi = 0; bi < o.n_batches && rc == 0; bi++) {
-                rc = measure_point(&base, o.gpus[gi], o.accums[ai], o.batches[bi], workload,
+    for (int gi = 0; gi < o.gpus.n && rc == 0; gi++)
+        for (int ai = 0; ai < o.accums.n && rc == 0; ai++)
+            for (int bi = 0; bi < o.batches.n && rc == 0; bi++) {
+                rc = measure_point(&base, o.gpus.v[gi], o.accums.v[ai], o.batches.v[bi], workload,
                                    type, &cs, &err);
                 if (rc < 0 && o.keep_going) {
-                    fprintf(stderr, "mlsched profile run: %d GPU(s), batch %d, accum %d: %s "
-                                    "(left out: --keep-going)\n",
-                            o.gpus[gi], o.batches[bi], o.accums[ai], err.msg);
+                    fprintf(stderr,
+                            "mlsched profile run: %d GPU(s), batch %d, accum %d: %s "
+                            "(left out: --keep-going)\n",
+                            o.gpus.v[gi], o.batches.v[bi], o.accums.v[ai], err.msg);
                     char one[64];
-                    snprintf(one, sizeof one, "%s%dx%d/a%d", failed++ ? " " : "", o.gpus[gi],
-                             o.batches[bi], o.accums[ai]);
+                    snprintf(one, sizeof one, "%s%dx%d/a%d", failed++ ? " " : "", o.gpus.v[gi],
+                             o.batches.v[bi], o.accums.v[ai]);
                     strncat(failures, one, sizeof failures - strlen(failures) - 1);
                     rc = 0;
                 }
@@ -376,22 +357,6 @@ static int cmd_run(int argc, char **argv)
 }
 
 /* ---- fit ------------------------------------------------------------------------ */
-
-static void fit_help(void)
-{
-    printf("usage: mlsched profile fit CURVES... -o CATALOG [--gpu-mem TYPE=SIZE]...\n"
-           "\n"
-           "Reads curve files, fits Pollux's iteration-time model (T_iter = s*T_grad +\n"
-           "(T_grad^g + T_sync^g)^(1/g)) to each workload x GPU type with >= 3 rows, and\n"
-           "writes the curves and the fits into one JSON catalog that\n"
-           "`mlsched simulate --throughputs CATALOG` loads (the curves perf backend; work in\n"
-           "samples). Prints each fit's median and max relative error of iteration time.\n"
-           "\n"
-           "  -o, --output CATALOG    where to write (required)\n"
-           "      --gpu-mem TYPE=SIZE per-GPU memory of a type (bytes, or 80GiB, 16GB, ...)\n"
-           "                          when the curve files carry no gpu_mem_bytes\n"
-           "  -q, --quiet             no table\n");
-}
 
 static int parse_size(const char *s, int64_t *bytes)
 {
@@ -441,29 +406,51 @@ static void print_fits(const curve_catalog_t *cat)
                    cat->gpus[g].gpu_type);
 }
 
+typedef struct fit_opts {
+    const char *out;
+    opt_list_t mem;
+    int quiet;
+} fit_opts_t;
+
+static int gpu_mem_call(void *base, size_t off, const char *arg, const char *who)
+{
+    opt_list_t *l = (opt_list_t *)((char *)base + off);
+    (void)who;
+    if (l->n == MAX_POINTS || !strchr(arg, '='))
+        return -1;
+    l->v[l->n++] = arg;
+    return 0;
+}
+
+static const opt_t fit_options[] = {
+    OPT_STRING("output", 'o', "CATALOG", fit_opts_t, out, "where to write (required)"),
+    OPT_CALL("gpu-mem", 0, "TYPE=SIZE", fit_opts_t, mem, gpu_mem_call,
+             "--gpu-mem wants TYPE=SIZE, got '%s'",
+             "per-GPU memory of a type (bytes, or 80GiB, 16GB, ...)\n"
+             "when the curve files carry no gpu_mem_bytes (repeatable)"),
+    OPT_FLAG("quiet", 'q', fit_opts_t, quiet, "no table"), OPT_END_ROW};
+
+static const opt_cmd_t fit_cmd = {
+    .who = "profile fit",
+    .usage = "CURVES... -o CATALOG [--gpu-mem TYPE=SIZE]...",
+    .about = "Reads curve files, fits Pollux's iteration-time model (T_iter = s*T_grad +\n"
+             "(T_grad^g + T_sync^g)^(1/g)) to each workload x GPU type with >= 3 rows, and\n"
+             "writes the curves and the fits into one JSON catalog that\n"
+             "`mlsched simulate --throughputs CATALOG` loads (the curves perf backend; work in\n"
+             "samples). Prints each fit's median and max relative error of iteration time.",
+    .opts = fit_options,
+};
+
 static int cmd_fit(int argc, char **argv)
 {
-    enum { O_MEM = 256 };
-    static const struct option lo[] = {{"output", 1, 0, 'o'}, {"gpu-mem", 1, 0, O_MEM},
-                                       {"quiet", 0, 0, 'q'},  {"help", 0, 0, 'h'},
-                                       {0, 0, 0, 0}};
-    const char *out = NULL;
-    char *mem_args[MAX_POINTS];
-    int n_mem = 0, quiet = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:qh", lo, NULL)) != -1) {
-        switch (c) {
-        case 'o': out = optarg; break;
-        case 'q': quiet = 1; break;
-        case O_MEM:
-            if (n_mem == MAX_POINTS || !strchr(optarg, '='))
-                return usage_error("fit", "--gpu-mem wants TYPE=SIZE, got", optarg);
-            mem_args[n_mem++] = optarg;
-            break;
-        case 'h': fit_help(); return MLS_EXIT_OK;
-        default: return usage_error("fit", "unknown option", NULL);
-        }
-    }
+    fit_opts_t o;
+    memset(&o, 0, sizeof o);
+    int optind, prc = opt_parse(&fit_cmd, &o, argc, argv, &optind);
+    if (prc)
+        return prc < 0 ? MLS_EXIT_OK : prc;
+    const char *out = o.out;
+    const char *const *mem_args = o.mem.v;
+    int n_mem = (int)o.mem.n, quiet = o.quiet;
     if (!out)
         return usage_error("fit", "-o CATALOG is required", NULL);
     if (optind >= argc)

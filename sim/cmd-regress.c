@@ -10,11 +10,11 @@
  *
  * Golden file: {"version": 1, "runs": {"KEY": {"avg_jct": 123.4, ...}, ...}} */
 #include "cmd.h"
+#include "opts.h"
 #include "json_util.h"
 #include "util.h"
 
 #include <cjson/cJSON.h>
-#include <getopt.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -156,9 +156,11 @@ static int compare(const cJSON *golden_runs, const run_vals_t *runs, size_t n, d
     return bad;
 }
 
-static int parse_tolerance(const char *s, double *out)
+static int parse_tolerance(void *base, size_t off, const char *s, const char *who)
 {
+    double *out = (double *)((char *)base + off);
     char buf[64];
+    (void)who;
     snprintf(buf, sizeof buf, "%s", s);
     size_t l = strlen(buf);
     double scale = 1;
@@ -172,44 +174,44 @@ static int parse_tolerance(const char *s, double *out)
     return 0;
 }
 
+typedef struct regress_opts {
+    const char *db, *golden;
+    double tol;
+    int update, allow_new;
+} regress_opts_t;
+
+static const opt_t options[] = {
+    OPT_SHARED_DB(regress_opts_t, db, "results database"),
+    OPT_STRING("golden", 'g', "G.json", regress_opts_t, golden, "golden metrics file"),
+    OPT_CALL("tolerance", 't', "T", regress_opts_t, tol, parse_tolerance,
+             "--tolerance wants e.g. 2%% or 0.02, got '%s'",
+             "how far a metric may move, relative (default 2%)"),
+    OPT_FLAG("update", 'u', regress_opts_t, update, "rewrite the golden file from the database"),
+    OPT_FLAG("allow-new", 'a', regress_opts_t, allow_new,
+             "runs the golden file lacks are not an error"),
+    OPT_END_ROW};
+
+static const opt_cmd_t command = {
+    .who = "regress",
+    .usage = "--db FILE --golden G.json [--tolerance 2%] [--update] [--allow-new]",
+    .about = "Compares every summary metric of every run in the database with the\n"
+             "golden file; prints what moved and by how much; exits 1 when a metric\n"
+             "moved beyond the tolerance (either way) or a run is missing on either\n"
+             "side, 0 otherwise. --update rewrites the golden file from the database.",
+    .opts = options,
+};
+
 static int exec_regress(int argc, char **argv)
 {
-    static const struct option lo[] = {{"db", 1, 0, 'd'},       {"golden", 1, 0, 'g'},
-                                       {"tolerance", 1, 0, 't'}, {"update", 0, 0, 'u'},
-                                       {"allow-new", 0, 0, 'a'}, {"help", 0, 0, 'h'},
-                                       {0, 0, 0, 0}};
-    const char *db = NULL, *golden = NULL;
-    double tol = 0.02;
-    int update = 0, allow_new = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "d:g:t:uah", lo, NULL)) != -1) {
-        switch (c) {
-        case 'd': db = optarg; break;
-        case 'g': golden = optarg; break;
-        case 't':
-            if (parse_tolerance(optarg, &tol) < 0) {
-                fprintf(stderr, "mlsched regress: --tolerance wants e.g. 2%% or 0.02, got '%s'\n",
-                        optarg);
-                return MLS_EXIT_USAGE;
-            }
-            break;
-        case 'u': update = 1; break;
-        case 'a': allow_new = 1; break;
-        case 'h':
-            printf("usage: mlsched regress --db FILE --golden G.json [--tolerance 2%%] "
-                   "[--update] [--allow-new]\n\n"
-                   "Compares every summary metric of every run in the database with the\n"
-                   "golden file; prints what moved and by how much; exits 1 when a metric\n"
-                   "moved beyond the tolerance (either way) or a run is missing on either\n"
-                   "side, 0 otherwise. --update rewrites the golden file from the database.\n");
-            return MLS_EXIT_OK;
-        default: return MLS_EXIT_USAGE;
-        }
-    }
-    if (!db || !golden || optind < argc) {
-        fprintf(stderr, "mlsched regress: --db and --golden are required (see --help)\n");
-        return MLS_EXIT_USAGE;
-    }
+    regress_opts_t o = {NULL, NULL, 0.02, 0, 0};
+    int prc = opt_parse_only(&command, &o, argc, argv);
+    if (prc)
+        return prc < 0 ? MLS_EXIT_OK : prc;
+    if (!o.db || !o.golden)
+        return cmd_usage_error("regress", "%s", "--db and --golden are required");
+    const char *db = o.db, *golden = o.golden;
+    double tol = o.tol;
+    int update = o.update, allow_new = o.allow_new;
     mls_err_t err = {{0}};
     run_vals_t *runs = NULL;
     size_t n = 0;

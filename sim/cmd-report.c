@@ -7,7 +7,6 @@
 #include "experiment_opts.h"
 #include "results.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,44 +19,10 @@ typedef struct rep_opts {
     int metrics[RES_N_METRICS];
 } rep_opts_t;
 
-static void usage(FILE *out)
+static int parse_by(void *base, size_t off, const char *s, const char *who)
 {
-    fprintf(out, "usage: mlsched report --db FILE [options]\n"
-                 "\n"
-                 "Prints the comparison table of the runs in a results database: one row per\n"
-                 "policy (and parameters, trace, cluster, label), the mean over its seeds, each\n"
-                 "metric relative to the baseline policy of the same trace/cluster/label.\n"
-                 "\n"
-                 "  -d, --db FILE          results database (default results/results.db)\n"
-                 "  -f, --format FMT       table (default), markdown, csv or json\n"
-                 "  -b, --baseline POLICY  relate metrics to this policy (default fifo when\n"
-                 "                         present; 'none' for no relative values)\n"
-                 "      --policy PATTERN   only these policies (patterns: * ? [...])\n"
-                 "      --trace PATTERN    only runs of these trace paths\n"
-                 "      --cluster PATTERN  only runs on these clusters\n"
-                 "      --label PATTERN    only runs with these labels\n"
-                 "      --runs LO:HI       only run ids in [LO, HI]\n"
-                 "      --by FIELDS        what tells groups apart besides the policy: a comma\n"
-                 "                         list of trace, cluster, label, params, or 'all'\n"
-                 "                         (default); 'label' averages a sweep's generated\n"
-                 "                         traces (one per seed) together\n"
-                 "      --ci               show the 95%% confidence interval over seeds\n"
-                 "      --metrics LIST     columns: keys of run_summary (avg_jct, p50_jct,\n"
-                 "                         p95_jct, p99_jct, makespan, avg_queue_delay,\n"
-                 "                         unfair_fraction, worst_ftf, jain_index, utilization,\n"
-                 "                         decision_time_mean) or 'all'\n"
-                 "  -h, --help             this text\n"
-                 "\n"
-                 "Exit status: 0 printed, 1 the database cannot be read, 2 usage.\n");
-}
-
-static int bad(const char *fmt, const char *arg)
-{
-    return cmd_usage_error("report", fmt, arg);
-}
-
-static int parse_by(const char *s, unsigned *by)
-{
+    unsigned *by = (unsigned *)((char *)base + off);
+    (void)who;
     if (!strcmp(s, "all")) {
         *by = RES_BY_ALL;
         return 0;
@@ -80,8 +45,11 @@ static int parse_by(const char *s, unsigned *by)
     return rc;
 }
 
-static int parse_metrics(const char *s, rep_opts_t *o)
+static int parse_metrics(void *base, size_t off, const char *s, const char *who)
 {
+    rep_opts_t *o = base;
+    (void)off;
+    (void)who;
     if (!strcmp(s, "all")) {
         for (int m = 0; m < RES_N_METRICS; m++)
             o->metrics[m] = m;
@@ -101,8 +69,10 @@ static int parse_metrics(const char *s, rep_opts_t *o)
     return rc;
 }
 
-static int parse_runs(const char *s, result_filter_t *f)
+static int parse_runs(void *base, size_t off, const char *s, const char *who)
 {
+    result_filter_t *f = (result_filter_t *)((char *)base + off);
+    (void)who;
     long lo, hi;
     char extra;
     if (sscanf(s, "%ld:%ld%c", &lo, &hi, &extra) != 2 || lo < 1 || hi < lo)
@@ -112,75 +82,50 @@ static int parse_runs(const char *s, result_filter_t *f)
     return 0;
 }
 
+#define R rep_opts_t
+static const opt_t options[] = {
+    OPT_SHARED_DB(R, db, "results database (default results/results.db)"),
+    OPT_CALL("format", 'f', "FMT", R, po.format, exp_opts_format_call, NULL,
+             "table (default), markdown, csv or json"),
+    OPT_STRING("baseline", 'b', "POLICY", R, baseline,
+               "relate metrics to this policy (default fifo when\n"
+               "present; 'none' for no relative values)"),
+    OPT_STRING("policy", 0, "PATTERN", R, f.policy, "only these policies (patterns: * ? [...])"),
+    OPT_STRING("trace", 0, "PATTERN", R, f.trace, "only runs of these trace paths"),
+    OPT_STRING("cluster", 0, "PATTERN", R, f.cluster, "only runs on these clusters"),
+    OPT_STRING("label", 0, "PATTERN", R, f.label, "only runs with these labels"),
+    OPT_CALL("runs", 0, "LO:HI", R, f, parse_runs,
+             "--runs wants LO:HI with 1 <= LO <= HI, got '%s'", "only run ids in [LO, HI]"),
+    OPT_CALL("by", 0, "FIELDS", R, by, parse_by,
+             "--by wants trace, cluster, label, params or all, got '%s'",
+             "what tells groups apart besides the policy: a comma\n"
+             "list of trace, cluster, label, params, or 'all'\n"
+             "(default); 'label' averages a sweep's generated\n"
+             "traces (one per seed) together"),
+    OPT_FLAG("ci", 0, R, po.show_ci, "show the 95% confidence interval over seeds"),
+    OPT_CALL("metrics", 0, "LIST", R, metrics, parse_metrics, "--metrics: unknown metric in '%s'",
+             "columns: keys of run_summary (avg_jct, p50_jct,\n"
+             "p95_jct, p99_jct, makespan, avg_queue_delay,\n"
+             "unfair_fraction, worst_ftf, jain_index, utilization,\n"
+             "decision_time_mean) or 'all'"),
+    OPT_END_ROW};
+#undef R
+
+static const opt_cmd_t command = {
+    .who = "report",
+    .usage = "--db FILE [options]",
+    .about = "Prints the comparison table of the runs in a results database: one row per\n"
+             "policy (and parameters, trace, cluster, label), the mean over its seeds, each\n"
+             "metric relative to the baseline policy of the same trace/cluster/label.",
+    .opts = options,
+    .footer = "Exit status: 0 printed, 1 the database cannot be read, 2 usage.",
+};
+
 static int parse_args(int argc, char **argv, rep_opts_t *o)
 {
-    enum { O_POL = 256, O_TRACE, O_CLUSTER, O_LABEL, O_RUNS, O_BY, O_CI, O_MET };
-    static const struct option lo[] = {{"db", required_argument, 0, 'd'},
-                                       {"format", required_argument, 0, 'f'},
-                                       {"baseline", required_argument, 0, 'b'},
-                                       {"policy", required_argument, 0, O_POL},
-                                       {"trace", required_argument, 0, O_TRACE},
-                                       {"cluster", required_argument, 0, O_CLUSTER},
-                                       {"label", required_argument, 0, O_LABEL},
-                                       {"runs", required_argument, 0, O_RUNS},
-                                       {"by", required_argument, 0, O_BY},
-                                       {"ci", no_argument, 0, O_CI},
-                                       {"metrics", required_argument, 0, O_MET},
-                                       {"help", no_argument, 0, 'h'},
-                                       {0, 0, 0, 0}};
     o->db = "results/results.db";
     o->by = RES_BY_ALL;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "d:f:b:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            o->db = optarg;
-            break;
-        case 'f':
-            if (exp_opts_format(optarg, &o->po.format, "report") != 0)
-                return MLS_EXIT_USAGE;
-            break;
-        case 'b':
-            o->baseline = optarg;
-            break;
-        case O_POL:
-            o->f.policy = optarg;
-            break;
-        case O_TRACE:
-            o->f.trace = optarg;
-            break;
-        case O_CLUSTER:
-            o->f.cluster = optarg;
-            break;
-        case O_LABEL:
-            o->f.label = optarg;
-            break;
-        case O_RUNS:
-            if (parse_runs(optarg, &o->f) < 0)
-                return bad("--runs wants LO:HI with 1 <= LO <= HI, got '%s'", optarg);
-            break;
-        case O_BY:
-            if (parse_by(optarg, &o->by) < 0)
-                return bad("--by wants trace, cluster, label, params or all, got '%s'", optarg);
-            break;
-        case O_CI:
-            o->po.show_ci = 1;
-            break;
-        case O_MET:
-            if (parse_metrics(optarg, o) < 0)
-                return bad("--metrics: unknown metric in '%s'", optarg);
-            break;
-        case 'h':
-            usage(stdout);
-            return -1;
-        default:
-            return bad("%s", "unknown option");
-        }
-    }
-    if (optind < argc)
-        return bad("unexpected argument '%s'", argv[optind]);
-    return 0;
+    return opt_parse_only(&command, o, argc, argv);
 }
 
 /* --baseline, else fifo when some run is fifo, else none. */

@@ -4,230 +4,131 @@
 #include "cmd.h"
 #include "engine.h"
 #include "faults.h"
+#include "opts.h"
 #include "perf.h"
 #include "policy.h"
 #include "store.h"
 #include "trace.h"
 
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_PARAMS 64
-
 typedef struct sim_opts {
     const char *trace, *cluster, *policy, *throughputs, *db, *label;
-    const char *keys[MAX_PARAMS], *values[MAX_PARAMS];
-    char *param_buf[MAX_PARAMS];
-    int n_params;
+    opt_params_t params;
     engine_config_t cfg;
+    long seed;
     char measure[64];
-    unsigned trace_flags;
-    int json, quiet;
+    int extra_columns, json, quiet, progress;
     const char *faults_file;
     fault_plan_t faults;
     const char *overheads_file;
     overheads_t overheads;
 } sim_opts_t;
 
-static void usage(FILE *out)
+/* --measure LO:HI: the engine's window and the text stored with the run. */
+static int parse_measure(void *base, size_t off, const char *s, const char *who)
 {
-    fprintf(out,
-            "usage: mlsched simulate --trace FILE --cluster FILE|SPEC --policy NAME [options]\n"
-            "\n"
-            "Replays a trace on a cluster under one policy, prints the run's summary and\n"
-            "appends the run (every job, the timeline, the summary) to a results database.\n"
-            "\n"
-            "  -t, --trace FILE          canonical trace CSV (see README: trace format)\n"
-            "  -c, --cluster FILE|SPEC   cluster JSON, or an inline spec like v100=32x1,k80=4x8\n"
-            "  -p, --policy NAME         a policy from `mlsched policies`\n"
-            "  -P, --param KEY=VALUE     a policy parameter (repeatable)\n"
-            "      --throughputs FILE    perf model (Gavel-format throughput JSON, or a\n"
-            "                            pollux catalog: traces/catalog/pollux.json);\n"
-            "                            default: the bundled Gavel catalog\n"
-            "  -r, --round SECONDS       round length (default 360, as Gavel); 0 = call the\n"
-            "                            policy on arrivals and completions only\n"
-            "      --cadence MODE        events, rounds or both (default: the policy's own)\n"
-            "      --restart-overhead S  seconds lost at every (re)start (default 20)\n"
-            "      --overheads FILE      per-workload start/restart/resize/migrate/suspend costs\n"
-            "                            (JSON, see README)\n"
-            "  -s, --seed N              seed of the run (default 1)\n"
-            "      --measure LO:HI       measure jobs with ids in [LO, HI) only; the run ends\n"
-            "                            when they have all finished (Gavel's steady state)\n"
-            "      --timeline-step S     seconds between timeline samples (default: round)\n"
-            "      --faults FILE         fault schedule CSV: time,node,event[,factor] with\n"
-            "                            event fail, recover, slow (factor = speed) or unslow\n"
-            "      --failure-rate R      random node failures, R per node per hour (or R/d)\n"
-            "      --mttr S              mean time to repair a failed node (default 3600)\n"
-            "      --checkpoint-interval S  seconds of progress between checkpoints; a\n"
-            "                            failure loses the work since the last one\n"
-            "                            (default 0: since the job's last (re)start)\n"
-            "  -d, --db FILE             results database to append to (SQLite)\n"
-            "      --label TEXT          free text stored with the run\n"
-            "      --ignore-extra-columns  accept trace columns mlsched does not know\n"
-            "      --json                print the summary as JSON\n"
-            "  -q, --quiet               no progress lines on stderr\n"
-            "      --progress            progress lines on stderr even when it is not a\n"
-            "                            terminal (default: only on a terminal)\n"
-            "  -h, --help                this text\n"
-            "\n"
-            "Exit status: 0 done, 1 the run failed (bad input, a rejected plan), 2 usage.\n");
-}
-
-static int parse_measure(const char *s, engine_config_t *cfg)
-{
+    sim_opts_t *o = base;
     long lo, hi;
     char extra;
+    (void)off;
+    (void)who;
     if (sscanf(s, "%ld:%ld%c", &lo, &hi, &extra) != 2 || lo < 0 || hi <= lo)
         return -1;
-    cfg->measure_lo = lo;
-    cfg->measure_hi = hi;
+    o->cfg.measure_lo = lo;
+    o->cfg.measure_hi = hi;
+    snprintf(o->measure, sizeof o->measure, "%s", s);
     return 0;
 }
 
-static int parse_cadence(const char *s, unsigned *out)
+static int parse_failure_rate(void *base, size_t off, const char *s, const char *who)
 {
-    if (!strcmp(s, "events"))
-        *out = MLS_CADENCE_EVENTS;
-    else if (!strcmp(s, "rounds"))
-        *out = MLS_CADENCE_ROUNDS;
-    else if (!strcmp(s, "both"))
-        *out = MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS;
-    else
-        return -1;
-    return 0;
+    (void)who;
+    return mls_parse_rate(s, "h,d", (double *)((char *)base + off));
 }
 
-static int add_param(sim_opts_t *o, const char *kv)
-{
-    const char *eq = strchr(kv, '=');
-    if (!eq || eq == kv || o->n_params >= MAX_PARAMS)
-        return -1;
-    char *buf = xstrdup(kv);
-    buf[eq - kv] = '\0';
-    o->param_buf[o->n_params] = buf;
-    o->keys[o->n_params] = buf;
-    o->values[o->n_params] = buf + (eq - kv) + 1;
-    o->n_params++;
-    return 0;
-}
+#define S sim_opts_t
+static const opt_t options[] = {
+    OPT_STRING("trace", 't', "FILE", S, trace, "canonical trace CSV (see README: trace format)"),
+    OPT_SHARED_CLUSTER(S, cluster, "cluster JSON, or an inline spec like v100=32x1,k80=4x8"),
+    OPT_STRING("policy", 'p', "NAME", S, policy, "a policy from `mlsched policies`"),
+    OPT_SHARED_PARAM(S, params, "a policy parameter (repeatable)"),
+    OPT_SHARED_THROUGHPUTS(S, throughputs,
+                           "perf model (Gavel-format throughput JSON, or a\n"
+                           "pollux catalog: traces/catalog/pollux.json);\n"
+                           "default: the bundled Gavel catalog"),
+    OPT_SHARED_ROUND(S, cfg.round_len,
+                     "round length (default 360, as Gavel); 0 = call the\n"
+                     "policy on arrivals and completions only"),
+    OPT_SHARED_CADENCE(S, cfg.cadence, "events, rounds or both (default: the policy's own)"),
+    OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", S, cfg.restart_overhead, 0, 1e300, 0,
+            "--restart-overhead wants seconds >= 0, got '%s'",
+            "seconds lost at every (re)start (default 20)"),
+    OPT_STRING("overheads", 0, "FILE", S, overheads_file,
+               "per-workload start/restart/resize/migrate/suspend costs\n(JSON, see README)"),
+    OPT_SHARED_SEED(S, seed, "seed of the run (default 1)"),
+    OPT_CALL("measure", 0, "LO:HI", S, measure, parse_measure,
+             "--measure wants LO:HI with 0 <= LO < HI, got '%s'",
+             "measure jobs with ids in [LO, HI) only; the run ends\n"
+             "when they have all finished (Gavel's steady state)"),
+    OPT_NUM(OPT_DOUBLE, "timeline-step", 0, "S", S, cfg.timeline_step, 0, INFINITY,
+            OPT_ABOVE_LO | OPT_INF_OK, "--timeline-step wants seconds > 0, got '%s'",
+            "seconds between timeline samples (default: round)"),
+    OPT_STRING("faults", 0, "FILE", S, faults_file,
+               "fault schedule CSV: time,node,event[,factor] with\n"
+               "event fail, recover, slow (factor = speed) or unslow"),
+    OPT_CALL("failure-rate", 0, "R", S, faults.rate_per_hour, parse_failure_rate,
+             "--failure-rate wants R (per node per hour) or R/d, got '%s'",
+             "random node failures, R per node per hour (or R/d)"),
+    OPT_NUM(OPT_DOUBLE, "mttr", 0, "S", S, faults.mttr, 0, 1e300, OPT_ABOVE_LO,
+            "--mttr wants seconds > 0, got '%s'",
+            "mean time to repair a failed node (default 3600)"),
+    OPT_NUM(OPT_DOUBLE, "checkpoint-interval", 0, "S", S, faults.checkpoint_interval, 0, 1e300, 0,
+            "--checkpoint-interval wants seconds >= 0, got '%s'",
+            "seconds of progress between checkpoints; a\n"
+            "failure loses the work since the last one\n"
+            "(default 0: since the job's last (re)start)"),
+    OPT_SHARED_DB(S, db, "results database to append to (SQLite)"),
+    OPT_STRING("label", 0, "TEXT", S, label, "free text stored with the run"),
+    OPT_FLAG("ignore-extra-columns", 0, S, extra_columns,
+             "accept trace columns mlsched does not know"),
+    OPT_FLAG("json", 0, S, json, "print the summary as JSON"),
+    OPT_FLAG("quiet", 'q', S, quiet, "no progress lines on stderr"),
+    OPT_FLAG("progress", 0, S, progress,
+             "progress lines on stderr even when it is not a\n"
+             "terminal (default: only on a terminal)"),
+    OPT_END_ROW};
+#undef S
 
-static int bad_usage(const char *fmt, const char *arg)
-{
-    return cmd_usage_error("simulate", fmt, arg);
-}
+static const opt_cmd_t command = {
+    .who = "simulate",
+    .usage = "--trace FILE --cluster FILE|SPEC --policy NAME [options]",
+    .about = "Replays a trace on a cluster under one policy, prints the run's summary and\n"
+             "appends the run (every job, the timeline, the summary) to a results database.",
+    .opts = options,
+    .footer = "Exit status: 0 done, 1 the run failed (bad input, a rejected plan), 2 usage.",
+};
 
 static int parse_args(int argc, char **argv, sim_opts_t *o)
 {
-    enum { O_THR = 256, O_CAD, O_OVH, O_MEASURE, O_TL, O_LABEL, O_EXTRA, O_JSON, O_PROG,
-           O_FAULTS, O_FRATE, O_MTTR, O_CKPT, O_OVHF };
-    static const struct option longopts[] = {
-        {"trace", required_argument, 0, 't'},
-        {"cluster", required_argument, 0, 'c'},
-        {"policy", required_argument, 0, 'p'},
-        {"param", required_argument, 0, 'P'},
-        {"throughputs", required_argument, 0, O_THR},
-        {"round", required_argument, 0, 'r'},
-        {"cadence", required_argument, 0, O_CAD},
-        {"restart-overhead", required_argument, 0, O_OVH},
-        {"seed", required_argument, 0, 's'},
-        {"measure", required_argument, 0, O_MEASURE},
-        {"timeline-step", required_argument, 0, O_TL},
-        {"db", required_argument, 0, 'd'},
-        {"label", required_argument, 0, O_LABEL},
-        {"ignore-extra-columns", no_argument, 0, O_EXTRA},
-        {"json", no_argument, 0, O_JSON},
-        {"quiet", no_argument, 0, 'q'},
-        {"progress", no_argument, 0, O_PROG},
-        {"faults", required_argument, 0, O_FAULTS},
-        {"overheads", required_argument, 0, O_OVHF},
-        {"failure-rate", required_argument, 0, O_FRATE},
-        {"mttr", required_argument, 0, O_MTTR},
-        {"checkpoint-interval", required_argument, 0, O_CKPT},
-        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
     engine_config_defaults(&o->cfg);
     o->cfg.progress = isatty(2);
+    o->seed = (long)o->cfg.seed;
     snprintf(o->measure, sizeof o->measure, "all");
-    optind = 1;
-    int c;
-    double d;
-    long l;
-    while ((c = getopt_long(argc, argv, "t:c:p:P:r:s:d:qh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 't': o->trace = optarg; break;
-        case 'c': o->cluster = optarg; break;
-        case 'p': o->policy = optarg; break;
-        case 'P':
-            if (add_param(o, optarg) < 0)
-                return bad_usage("--param wants KEY=VALUE, got '%s'", optarg);
-            break;
-        case O_THR: o->throughputs = optarg; break;
-        case 'r':
-            if (mls_parse_double(optarg, &d) < 0 || d < 0 || !isfinite(d))
-                return bad_usage("--round wants seconds >= 0, got '%s'", optarg);
-            o->cfg.round_len = d;
-            break;
-        case O_CAD:
-            if (parse_cadence(optarg, &o->cfg.cadence) < 0)
-                return bad_usage("--cadence wants events, rounds or both, got '%s'", optarg);
-            break;
-        case O_OVH:
-            if (mls_parse_double(optarg, &d) < 0 || d < 0 || !isfinite(d))
-                return bad_usage("--restart-overhead wants seconds >= 0, got '%s'", optarg);
-            o->cfg.restart_overhead = d;
-            break;
-        case 's':
-            if (mls_parse_long(optarg, &l) < 0 || l < 0)
-                return bad_usage("--seed wants an integer >= 0, got '%s'", optarg);
-            o->cfg.seed = (uint64_t)l;
-            break;
-        case O_MEASURE:
-            if (parse_measure(optarg, &o->cfg) < 0)
-                return bad_usage("--measure wants LO:HI with 0 <= LO < HI, got '%s'", optarg);
-            snprintf(o->measure, sizeof o->measure, "%s", optarg);
-            break;
-        case O_TL:
-            if (mls_parse_double(optarg, &d) < 0 || d <= 0)
-                return bad_usage("--timeline-step wants seconds > 0, got '%s'", optarg);
-            o->cfg.timeline_step = d;
-            break;
-        case 'd': o->db = optarg; break;
-        case O_LABEL: o->label = optarg; break;
-        case O_EXTRA: o->trace_flags |= TRACE_IGNORE_EXTRA; break;
-        case O_JSON: o->json = 1; break;
-        case 'q': o->quiet = 1; break;
-        case O_PROG: o->cfg.progress = 1; break;
-        case O_FAULTS: o->faults_file = optarg; break;
-        case O_OVHF: o->overheads_file = optarg; break;
-        case O_FRATE:
-            if (mls_parse_rate(optarg, "h,d", &o->faults.rate_per_hour) < 0)
-                return bad_usage("--failure-rate wants R (per node per hour) or R/d, got '%s'",
-                                 optarg);
-            break;
-        case O_MTTR:
-            if (mls_parse_double(optarg, &d) < 0 || !(d > 0) || !isfinite(d))
-                return bad_usage("--mttr wants seconds > 0, got '%s'", optarg);
-            o->faults.mttr = d;
-            break;
-        case O_CKPT:
-            if (mls_parse_double(optarg, &d) < 0 || d < 0 || !isfinite(d))
-                return bad_usage("--checkpoint-interval wants seconds >= 0, got '%s'", optarg);
-            o->faults.checkpoint_interval = d;
-            break;
-        case 'h': usage(stdout); return -1;
-        default: return bad_usage("%s", "unknown option");
-        }
-    }
+    int rc = opt_parse_only(&command, o, argc, argv);
+    if (rc)
+        return rc;
+    o->cfg.seed = (uint64_t)o->seed;
+    if (o->progress)
+        o->cfg.progress = 1;
     if (o->quiet)
         o->cfg.progress = 0;
-    if (optind < argc)
-        return bad_usage("unexpected argument '%s'", argv[optind]);
     if (!o->trace || !o->cluster || !o->policy)
-        return bad_usage("%s", "--trace, --cluster and --policy are required");
+        return cmd_usage_error("simulate", "%s", "--trace, --cluster and --policy are required");
     return 0;
 }
 
@@ -304,23 +205,19 @@ static void print_json(const policy_ops_t *pol, const run_summary_t *s, int64_t 
 static char *params_text(const sim_opts_t *o)
 {
     size_t n = 1;
-    for (int i = 0; i < o->n_params; i++)
-        n += strlen(o->keys[i]) + strlen(o->values[i]) + 2;
+    const opt_params_t *p = &o->params;
+    for (int i = 0; i < p->n; i++)
+        n += strlen(p->keys[i]) + strlen(p->values[i]) + 2;
     char *s = xmalloc(n);
     s[0] = '\0';
-    for (int i = 0; i < o->n_params; i++) {
+    for (int i = 0; i < p->n; i++) {
         if (i)
             strcat(s, ",");
-        strcat(s, o->keys[i]);
+        strcat(s, p->keys[i]);
         strcat(s, "=");
-        strcat(s, o->values[i]);
+        strcat(s, p->values[i]);
     }
     return s;
-}
-
-static const char *cadence_name(unsigned c)
-{
-    return c == MLS_CADENCE_EVENTS ? "events" : c == MLS_CADENCE_ROUNDS ? "rounds" : "both";
 }
 
 static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_trace_t *trace,
@@ -347,7 +244,7 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                        pm->source,
                        o->cfg.seed,
                        o->cfg.round_len,
-                       cadence_name(o->cfg.cadence ? o->cfg.cadence : pol->cadence),
+                       opt_cadence_name(o->cfg.cadence ? o->cfg.cadence : pol->cadence),
                        o->cfg.restart_overhead,
                        o->measure,
                        o->label,
@@ -374,8 +271,8 @@ static int run(sim_opts_t *o)
     sim_result_t res = {0};
     int64_t run_id = 0;
     trace_init(&trace);
-    policy_args_t args = {o->n_params, o->keys, o->values};
-    int rc = trace_read_csv(&trace, o->trace, o->trace_flags, &err);
+    policy_args_t args = {o->params.n, o->params.keys, o->params.values};
+    int rc = trace_read_csv(&trace, o->trace, o->extra_columns ? TRACE_IGNORE_EXTRA : 0, &err);
     if (rc == 0)
         rc = cluster_load(&cl, o->cluster, &err);
     if (rc == 0 && o->faults_file)
@@ -421,8 +318,7 @@ static int exec_simulate(int argc, char **argv)
         rc = run(&o);
     else
         rc = rc < 0 ? MLS_EXIT_OK : rc;
-    for (int i = 0; i < o.n_params; i++)
-        free(o.param_buf[i]);
+    opt_params_free(&o.params);
     return rc;
 }
 

@@ -16,7 +16,6 @@
 #include "results.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,9 +24,6 @@
 #include <sys/stat.h>
 
 #define MAX_AXES 16
-
-/* sweep's own long options without a short letter */
-enum { O_GEN = 256, O_RATES, O_TDIR, O_CLS, O_MET };
 
 typedef struct axis {
     char key[128];    /* "round", or "las.quantum" */
@@ -56,39 +52,6 @@ typedef struct sweep_plan {
     int metrics[RES_N_METRICS];
     size_t n_metrics;
 } sweep_plan_t;
-
-static void usage(FILE *out)
-{
-    fputs("usage: mlsched sweep (--trace FILE | --trace-gen ARGS --rates LIST)\n"
-          "                     --cluster FILE|SPEC [options]\n"
-          "\n"
-          "Runs every policy over a grid of settings and seeds (each run its own\n"
-          "`mlsched simulate` process), labels each run with its grid point, merges them\n"
-          "into the database in one transaction, and prints per grid point and policy the\n"
-          "mean and 95% confidence interval over seeds.\n"
-          "\n"
-          "  -t, --trace FILE          one trace for every run, or:\n"
-          "      --trace-gen ARGS      `mlsched trace generate` arguments (e.g. \"--jobs 2000\n"
-          "                            --multi-gpu\"); one trace per rate and seed\n"
-          "      --rates LIST          arrival rates, jobs/hour (e.g. 2,4,6,8): an axis\n"
-          "      --trace-dir DIR       where generated traces go (default: sweep-traces/\n"
-          "                            beside the database)\n"
-          "  -c, --cluster FILE|SPEC   the cluster (repeat for a cluster axis)\n"
-          "      --clusters LIST       clusters separated by ';' (or ',' when no item is an\n"
-          "                            inline spec)\n"
-          "  -p, --policies LIST       all (default) or a comma list\n"
-          "  -s, --seeds LIST          seeds (default 0,1,2)\n"
-          "  -g, --grid KEY=V1,V2...   an axis: round, restart-overhead, cadence, measure\n"
-          "                            (values split on ','), or POLICY.KEY (repeatable)\n"
-          "      --metrics LIST        more columns besides avg_jct (keys of run_summary,\n"
-          "                            see mlsched report --help) or 'all'\n",
-          out);
-    exp_opts_usage(out);
-    fputs("  -h, --help                this text\n"
-          "\n"
-          "Exit status: 0 all runs done, 1 a run failed (or the sweep), 2 usage.\n",
-          out);
-}
 
 static int bad(const char *fmt, const char *arg)
 {
@@ -129,52 +92,66 @@ static int add_axis(sweep_opts_t *o, const char *spec)
                a->key);
 }
 
-/* sweep's own options; the shared ones go to exp_opts_parse(). */
-static int parse_own(void *opts, int c, const char *arg)
+/* -c, --cluster (repeatable: an axis). */
+static int add_cluster(void *base, size_t off, const char *arg, const char *who)
 {
-    sweep_opts_t *o = opts;
-    switch (c) {
-    case O_GEN:
-        o->trace_gen = arg;
-        break;
-    case O_RATES:
-        o->rates = arg;
-        break;
-    case O_TDIR:
-        o->trace_dir = arg;
-        break;
-    case 'c':
-        if (o->n_cluster_list >= MAX_AXES)
-            return bad("%s", "too many --cluster");
-        o->cluster_list[o->n_cluster_list++] = arg;
-        break;
-    case O_CLS:
-        o->clusters = arg;
-        break;
-    case 'g':
-        return add_axis(o, arg);
-    case O_MET:
-        o->metrics = arg;
-        break;
-    default:
-        return EXP_OPT_NOT_MINE;
-    }
+    sweep_opts_t *o = base;
+    (void)off;
+    (void)who;
+    if (o->n_cluster_list >= MAX_AXES)
+        return bad("%s", "too many --cluster");
+    o->cluster_list[o->n_cluster_list++] = arg;
     return 0;
 }
 
+static int grid_call(void *base, size_t off, const char *arg, const char *who)
+{
+    (void)off;
+    (void)who;
+    return add_axis(base, arg);
+}
+
+#define W sweep_opts_t
+static const opt_t options[] = {
+    OPT_STRING("trace", 't', "FILE", W, x.trace, "one trace for every run, or:"),
+    OPT_STRING("trace-gen", 0, "ARGS", W, trace_gen,
+               "`mlsched trace generate` arguments (e.g. \"--jobs 2000\n"
+               "--multi-gpu\"); one trace per rate and seed"),
+    OPT_STRING("rates", 0, "LIST", W, rates, "arrival rates, jobs/hour (e.g. 2,4,6,8): an axis"),
+    OPT_STRING("trace-dir", 0, "DIR", W, trace_dir,
+               "where generated traces go (default: sweep-traces/\nbeside the database)"),
+    OPT_CALL("cluster", 'c', "FILE|SPEC", W, cluster_list, add_cluster, NULL,
+             "the cluster (repeat for a cluster axis)"),
+    OPT_STRING("clusters", 0, "LIST", W, clusters,
+               "clusters separated by ';' (or ',' when no item is an\ninline spec)"),
+    OPT_STRING("policies", 'p', "LIST", W, x.policies, "all (default) or a comma list"),
+    OPT_STRING("seeds", 's', "LIST", W, x.seeds, "seeds (default 0,1,2)"),
+    OPT_CALL("grid", 'g', "KEY=V1,V2...", W, axes, grid_call, NULL,
+             "an axis: round, restart-overhead, cadence, measure\n"
+             "(values split on ','), or POLICY.KEY (repeatable)"),
+    OPT_STRING("metrics", 0, "LIST", W, metrics,
+               "more columns besides avg_jct (keys of run_summary,\n"
+               "see mlsched report --help) or 'all'"),
+    OPT_INCLUDE(W, x, exp_opts_table),
+    OPT_END_ROW};
+#undef W
+
+static const opt_cmd_t command = {
+    .who = "sweep",
+    .usage = "(--trace FILE | --trace-gen ARGS --rates LIST)\n"
+             "                     --cluster FILE|SPEC [options]",
+    .about = "Runs every policy over a grid of settings and seeds (each run its own\n"
+             "`mlsched simulate` process), labels each run with its grid point, merges them\n"
+             "into the database in one transaction, and prints per grid point and policy the\n"
+             "mean and 95% confidence interval over seeds.",
+    .opts = options,
+    .footer = "Exit status: 0 all runs done, 1 a run failed (or the sweep), 2 usage.",
+};
+
 static int parse_args(int argc, char **argv, sweep_opts_t *o)
 {
-    static const struct option lo[] = {{"trace-gen", required_argument, 0, O_GEN},
-                                       {"rates", required_argument, 0, O_RATES},
-                                       {"trace-dir", required_argument, 0, O_TDIR},
-                                       {"cluster", required_argument, 0, 'c'},
-                                       {"clusters", required_argument, 0, O_CLS},
-                                       {"grid", required_argument, 0, 'g'},
-                                       {"metrics", required_argument, 0, O_MET},
-                                       EXP_OPTS_LONGOPTS,
-                                       {0, 0, 0, 0}};
     exp_opts_init(&o->x, "0,1,2");
-    int rc = exp_opts_getopt(&o->x, argc, argv, "c:g:", lo, parse_own, o, usage, "sweep");
+    int rc = opt_parse_only(&command, o, argc, argv);
     if (rc)
         return rc;
     if (!o->x.trace == !o->trace_gen)
@@ -296,10 +273,10 @@ static int make_sweep_plan(const sweep_opts_t *o, sweep_plan_t *p)
         return bad("--seeds wants a comma list of integers >= 0, got '%s'", o->x.seeds);
     if ((rc = plan_clusters(o, p)) || (rc = plan_rates(o, p)) || (rc = plan_metrics(o, p)))
         return rc;
-    for (int i = 0; i < o->x.n_params; i++) {
-        const char *dot = strchr(o->x.params[i], '.'), *eq = strchr(o->x.params[i], '=');
+    for (size_t i = 0; i < o->x.params.n; i++) {
+        const char *dot = strchr(o->x.params.v[i], '.'), *eq = strchr(o->x.params.v[i], '=');
         if (!dot || !eq || dot > eq)
-            return bad("--param wants POLICY.KEY=VALUE, got '%s'", o->x.params[i]);
+            return bad("--param wants POLICY.KEY=VALUE, got '%s'", o->x.params.v[i]);
     }
     return 0;
 }

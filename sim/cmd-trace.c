@@ -1,6 +1,7 @@
 /* cmd-trace.c: `mlsched trace` — generate, stats, sample (and, with the
  * importers, import). Each verb is one function in one table. */
 #include "cmd.h"
+#include "opts.h"
 #include "generate.h"
 #include "import.h"
 #include "mapping.h"
@@ -8,7 +9,6 @@
 #include "stats.h"
 #include "trace.h"
 
-#include <getopt.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,83 +22,65 @@ static int usage_error(const char *verb, const char *msg, const char *arg)
 
 /* ---- generate ------------------------------------------------------------------ */
 
-static void generate_help(void)
+typedef struct gen_opts {
+    gen_config_t g;
+    long jobs, seed;
+    double rate;
+    const char *out, *thr;
+} gen_opts_t;
+
+static int parse_rate(void *base, size_t off, const char *arg, const char *who)
 {
-    printf("usage: mlsched trace generate --jobs N --rate R[/h|/min|/s] -o OUT.csv [options]\n"
-           "\n"
-           "Poisson arrivals with Gavel's job mix: workloads uniform over the perf model's,\n"
-           "durations 60*10^U(1.5,3) s (80%%) or 60*10^U(3,4) s (20%%), total work =\n"
-           "duration x isolated throughput on the reference GPU.\n"
-           "\n"
-           "  -n, --jobs N            number of jobs (required)\n"
-           "  -r, --rate R            arrivals per hour (3, 3/h, 0.5/min, 0.01/s) (required)\n"
-           "  -s, --seed N            seed (default 1): the same seed gives the same file\n"
-           "  -m, --multi-gpu         scale factors 1/2/4/8 at 70/10/15/5%% (default: all 1)\n"
-           "      --throughputs FILE  perf model to draw workloads from (default: the catalog)\n"
-           "      --reference-gpu T   GPU type that sets total work (default v100)\n"
-           "      --duration-scale X  multiply every duration by X (default 1)\n"
-           "      --users N           spread jobs over N users (default 1)\n"
-           "  -o, --output FILE       where to write the trace (required)\n");
+    double *r = (double *)((char *)base + off);
+    (void)who;
+    return mls_parse_rate(arg, "h,min,s,d", r) < 0 || !(*r > 0) ? -1 : 0;
 }
+
+#define G gen_opts_t
+static const opt_t gen_options[] = {
+    OPT_NUM(OPT_LONG, "jobs", 'n', "N", G, jobs, 1, 1e8, 0,
+            "--jobs wants an integer >= 1, got '%s'", "number of jobs (required)"),
+    OPT_CALL("rate", 'r', "R", G, rate, parse_rate, "--rate wants a positive rate, got '%s'",
+             "arrivals per hour (3, 3/h, 0.5/min, 0.01/s) (required)"),
+    OPT_SHARED_SEED(G, seed, "seed (default 1): the same seed gives the same file"),
+    OPT_FLAG("multi-gpu", 'm', G, g.multi_gpu,
+             "scale factors 1/2/4/8 at 70/10/15/5% (default: all 1)"),
+    OPT_SHARED_THROUGHPUTS(G, thr, "perf model to draw workloads from (default: the catalog)"),
+    OPT_STRING("reference-gpu", 0, "T", G, g.reference_gpu,
+               "GPU type that sets total work (default v100)"),
+    OPT_NUM(OPT_DOUBLE, "duration-scale", 0, "X", G, g.duration_scale, 0, INFINITY,
+            OPT_ABOVE_LO | OPT_INF_OK, "--duration-scale wants a number > 0, got '%s'",
+            "multiply every duration by X (default 1)"),
+    OPT_NUM(OPT_INT, "users", 0, "N", G, g.users, 1, 1e6, 0,
+            "--users wants an integer >= 1, got '%s'", "spread jobs over N users (default 1)"),
+    OPT_STRING("output", 'o', "FILE", G, out, "where to write the trace (required)"),
+    OPT_END_ROW};
+#undef G
+
+static const opt_cmd_t gen_cmd = {
+    .who = "trace generate",
+    .usage = "--jobs N --rate R[/h|/min|/s] -o OUT.csv [options]",
+    .about = "Poisson arrivals with Gavel's job mix: workloads uniform over the perf model's,\n"
+             "durations 60*10^U(1.5,3) s (80%) or 60*10^U(3,4) s (20%), total work =\n"
+             "duration x isolated throughput on the reference GPU.",
+    .opts = gen_options,
+};
 
 static int cmd_generate(int argc, char **argv)
 {
-    enum { O_THR = 256, O_REF, O_DS, O_USERS };
-    static const struct option lo[] = {{"jobs", 1, 0, 'n'},         {"rate", 1, 0, 'r'},
-                                       {"seed", 1, 0, 's'},         {"multi-gpu", 0, 0, 'm'},
-                                       {"throughputs", 1, 0, O_THR}, {"reference-gpu", 1, 0, O_REF},
-                                       {"duration-scale", 1, 0, O_DS}, {"users", 1, 0, O_USERS},
-                                       {"output", 1, 0, 'o'},       {"help", 0, 0, 'h'},
-                                       {0, 0, 0, 0}};
-    gen_config_t g;
-    gen_config_defaults(&g);
-    const char *out = NULL, *thr = NULL;
-    int have_jobs = 0, have_rate = 0, c;
-    long l;
-    double d;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "n:r:s:mo:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (mls_parse_long(optarg, &l) < 0 || l < 1 || l > 100000000)
-                return usage_error("generate", "--jobs wants an integer >= 1, got", optarg);
-            g.jobs = l;
-            have_jobs = 1;
-            break;
-        case 'r':
-            if (mls_parse_rate(optarg, "h,min,s,d", &g.rate_per_hour) < 0 ||
-                !(g.rate_per_hour > 0))
-                return usage_error("generate", "--rate wants a positive rate, got", optarg);
-            have_rate = 1;
-            break;
-        case 's':
-            if (mls_parse_long(optarg, &l) < 0 || l < 0)
-                return usage_error("generate", "--seed wants an integer >= 0, got", optarg);
-            g.seed = (uint64_t)l;
-            break;
-        case 'm': g.multi_gpu = 1; break;
-        case O_THR: thr = optarg; break;
-        case O_REF: g.reference_gpu = optarg; break;
-        case O_DS:
-            if (mls_parse_double(optarg, &d) < 0 || !(d > 0))
-                return usage_error("generate", "--duration-scale wants a number > 0, got",
-                                   optarg);
-            g.duration_scale = d;
-            break;
-        case O_USERS:
-            if (mls_parse_long(optarg, &l) < 0 || l < 1 || l > 1000000)
-                return usage_error("generate", "--users wants an integer >= 1, got", optarg);
-            g.users = (int)l;
-            break;
-        case 'o': out = optarg; break;
-        case 'h': generate_help(); return MLS_EXIT_OK;
-        default: return usage_error("generate", "unknown option", NULL);
-        }
-    }
-    if (!have_jobs || !have_rate || !out)
+    gen_opts_t o = {.jobs = 0, .rate = 0};
+    gen_config_defaults(&o.g);
+    o.seed = (long)o.g.seed;
+    int prc = opt_parse_only(&gen_cmd, &o, argc, argv);
+    if (prc)
+        return prc < 0 ? MLS_EXIT_OK : prc;
+    if (!o.jobs || !(o.rate > 0) || !o.out)
         return usage_error("generate", "--jobs, --rate and -o are required", NULL);
-    if (optind < argc)
-        return usage_error("generate", "unexpected argument", argv[optind]);
+    gen_config_t g = o.g;
+    g.jobs = o.jobs;
+    g.rate_per_hour = o.rate;
+    g.seed = (uint64_t)o.seed;
+    const char *out = o.out, *thr = o.thr;
     mls_err_t err = {{0}};
     mls_perf_t *pm = NULL;
     mls_trace_t t;
@@ -117,30 +99,34 @@ static int cmd_generate(int argc, char **argv)
 
 /* ---- stats ---------------------------------------------------------------------- */
 
+typedef struct stats_opts {
+    int json, extra;
+} stats_opts_t;
+
+static const opt_t stats_options[] = {
+    OPT_FLAG("json", 'j', stats_opts_t, json, "print the statistics as JSON"),
+    OPT_FLAG("ignore-extra-columns", 0, stats_opts_t, extra,
+             "accept trace columns mlsched does not know"),
+    OPT_END_ROW};
+
+static const opt_cmd_t stats_cmd = {
+    .who = "trace stats",
+    .usage = "TRACE.csv [--json] [--ignore-extra-columns]",
+    .about = "Jobs, users, GPU-hours, arrival rate, GPU-count histogram, duration\n"
+             "percentiles and per-user shares of a canonical trace.",
+    .opts = stats_options,
+};
+
 static int cmd_stats(int argc, char **argv)
 {
-    static const struct option lo[] = {{"json", 0, 0, 'j'},
-                                       {"ignore-extra-columns", 0, 0, 'x'},
-                                       {"help", 0, 0, 'h'},
-                                       {0, 0, 0, 0}};
-    int json = 0, c;
-    unsigned flags = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
-        if (c == 'j')
-            json = 1;
-        else if (c == 'x')
-            flags |= TRACE_IGNORE_EXTRA;
-        else if (c == 'h') {
-            printf("usage: mlsched trace stats TRACE.csv [--json] [--ignore-extra-columns]\n\n"
-                   "Jobs, users, GPU-hours, arrival rate, GPU-count histogram, duration\n"
-                   "percentiles and per-user shares of a canonical trace.\n");
-            return MLS_EXIT_OK;
-        } else
-            return usage_error("stats", "unknown option", NULL);
-    }
+    stats_opts_t o = {0, 0};
+    int optind, prc = opt_parse(&stats_cmd, &o, argc, argv, &optind);
+    if (prc)
+        return prc < 0 ? MLS_EXIT_OK : prc;
     if (optind != argc - 1)
         return usage_error("stats", "wants exactly one trace file", NULL);
+    int json = o.json;
+    unsigned flags = o.extra ? TRACE_IGNORE_EXTRA : 0;
     mls_err_t err = {{0}};
     mls_trace_t t;
     trace_init(&t);
@@ -202,8 +188,10 @@ static void sample_into(const mls_trace_t *in, mls_trace_t *out, const sample_op
     free(keep);
 }
 
-static int parse_window(const char *s, sample_opts_t *o)
+static int parse_window(void *base, size_t off, const char *s, const char *who)
 {
+    sample_opts_t *o = (sample_opts_t *)((char *)base + off);
+    (void)who;
     char a[64], b[64];
     const char *colon = strchr(s, ':');
     if (!colon || colon - s >= 63 || strlen(colon + 1) >= 63)
@@ -216,50 +204,45 @@ static int parse_window(const char *s, sample_opts_t *o)
     return 0;
 }
 
+typedef struct sample_cli {
+    sample_opts_t o;
+    long seed;
+    const char *out;
+} sample_cli_t;
+
+#define S sample_cli_t
+static const opt_t sample_options[] = {
+    OPT_CALL("window", 'w', "START:END", S, o, parse_window,
+             "--window wants START:END seconds, got '%s'",
+             "jobs submitted in [START, END) seconds"),
+    OPT_NUM(OPT_LONG, "jobs", 'n', "N", S, o.n, 1, 9.2e18, 0,
+            "--jobs wants a job count >= 1, got '%s'",
+            "N jobs drawn at random, kept in order (seeded)"),
+    OPT_NUM(OPT_LONG, "first", 'f', "N", S, o.first, 1, 9.2e18, 0,
+            "--first wants a job count >= 1, got '%s'", "the first N jobs"),
+    OPT_SHARED_SEED(S, seed, "seed of --jobs (default 1)"),
+    OPT_FLAG("rebase", 'r', S, o.rebase, "shift submit times so the first is 0"),
+    OPT_STRING("output", 'o', "FILE", S, out, "where to write the sample"),
+    OPT_END_ROW};
+#undef S
+
+static const opt_cmd_t sample_cmd = {
+    .who = "trace sample",
+    .usage = "TRACE.csv (--window START:END | --jobs N [--seed S] | --first N)\n"
+             "                            [--rebase] -o OUT.csv",
+    .opts = sample_options,
+};
+
 static int cmd_sample(int argc, char **argv)
 {
-    static const struct option lo[] = {{"window", 1, 0, 'w'}, {"jobs", 1, 0, 'n'},
-                                       {"first", 1, 0, 'f'},  {"seed", 1, 0, 's'},
-                                       {"rebase", 0, 0, 'r'}, {"output", 1, 0, 'o'},
-                                       {"help", 0, 0, 'h'},   {0, 0, 0, 0}};
-    sample_opts_t o = {-1, -1, 0, 0, 1, 0};
-    const char *out = NULL;
-    int c, modes = 0;
-    long l;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "w:n:f:s:ro:h", lo, NULL)) != -1) {
-        switch (c) {
-        case 'w':
-            if (parse_window(optarg, &o) < 0)
-                return usage_error("sample", "--window wants START:END seconds, got", optarg);
-            modes++;
-            break;
-        case 'n':
-        case 'f':
-            if (mls_parse_long(optarg, &l) < 0 || l < 1)
-                return usage_error("sample", "wants a job count >= 1, got", optarg);
-            *(c == 'n' ? &o.n : &o.first) = l;
-            modes++;
-            break;
-        case 's':
-            if (mls_parse_long(optarg, &l) < 0 || l < 0)
-                return usage_error("sample", "--seed wants an integer >= 0, got", optarg);
-            o.seed = (uint64_t)l;
-            break;
-        case 'r': o.rebase = 1; break;
-        case 'o': out = optarg; break;
-        case 'h':
-            printf("usage: mlsched trace sample TRACE.csv (--window START:END | --jobs N "
-                   "[--seed S] | --first N)\n"
-                   "                            [--rebase] -o OUT.csv\n\n"
-                   "  --window START:END  jobs submitted in [START, END) seconds\n"
-                   "  --jobs N            N jobs drawn at random, kept in order (seeded)\n"
-                   "  --first N           the first N jobs\n"
-                   "  --rebase            shift submit times so the first is 0\n");
-            return MLS_EXIT_OK;
-        default: return usage_error("sample", "unknown option", NULL);
-        }
-    }
+    sample_cli_t c = {{-1, -1, 0, 0, 1, 0}, 1, NULL};
+    int optind, prc = opt_parse(&sample_cmd, &c, argc, argv, &optind);
+    if (prc)
+        return prc < 0 ? MLS_EXIT_OK : prc;
+    sample_opts_t o = c.o;
+    o.seed = (uint64_t)c.seed;
+    const char *out = c.out;
+    int modes = (o.lo >= 0) + (o.n > 0) + (o.first > 0);
     if (modes != 1 || !out || optind != argc - 1)
         return usage_error("sample",
                            "wants one trace, one of --window/--jobs/--first, and -o", NULL);
@@ -283,124 +266,148 @@ static int cmd_sample(int argc, char **argv)
 
 /* ---- import ------------------------------------------------------------------- */
 
-static void import_help(void)
+static void import_formats(FILE *out)
 {
-    printf("usage: mlsched trace import --format NAME [options] -o OUT.csv IN...\n\n"
-           "Turns traces in other formats into the canonical trace (several inputs are\n"
-           "concatenated, then sorted by submit time and numbered 0..n-1). A bad row is\n"
-           "an error naming FILE:LINE and the field; --skip-bad skips such rows and says\n"
-           "how many.\n\n"
-           "Production traces (philly, helios, itp, ...) give sizes and times, not models:\n"
-           "their records are filtered, preprocessed by a preset, and mapped to workloads of\n"
-           "the perf model; total work = traced duration x the workload's throughput at the\n"
-           "traced GPU count on the reference GPU. One line on stderr counts every record\n"
-           "dropped or adjusted.\n\n"
-           "  -f, --format NAME        input format (below)\n"
-           "  -o, --output FILE        the canonical trace to write\n"
-           "      --skip-bad           skip bad rows (counted) instead of failing\n"
-           "  -w, --window START:END   submit in [START, END): s after the trace's first\n"
-           "                           submit, or dates (2017-10-03 or \"2017-10-03 12:00:00\")\n"
-           "      --vc A,B,...         keep these VCs / clusters\n"
-           "      --user A,B,...       keep these users\n"
-           "      --min-gpus N, --max-gpus N   keep jobs of N..M GPUs\n"
-           "      --status LIST        keep pass,killed,failed,running,unknown\n"
-           "  -p, --preset NAME        pollux | gavel | blox | helios (see the README)\n"
-           "      --workloads HOW      uniform (default) | gpu-time-buckets | FILE\n"
-           "      --remap-workloads    map even jobs whose trace names a model\n"
-           "  -s, --seed N             seed of the mapping and sampling (default 1)\n"
-           "      --reference-gpu T    GPU type that sets total work (default v100)\n"
-           "      --throughputs FILE   perf model (default: the catalog)\n"
-           "  -n, --jobs N             jobs the pollux preset samples (default 160)\n"
-           "      --vc-sizes FILE      helios preset: \"vc,nodes\" lines; writes\n"
-           "                           OUT-<vc>.csv and OUT-<vc>.json per VC\n"
-           "      --gpus-per-node N    helios preset: GPUs per node (default 8)\n"
-           "      --emit-cluster FILE  the machines the inputs list, as cluster JSON\n"
-           "\nformats:\n");
+    fprintf(out, "\nformats:\n");
     for (size_t i = 0; i < import_count(); i++)
-        printf("  %-10s %s\n", import_at(i)->name, import_at(i)->summary);
+        fprintf(out, "  %-10s %s\n", import_at(i)->name, import_at(i)->summary);
 }
 
 typedef struct import_cli {
-    const char *fmt, *out, *thr, *emit, *workloads;
+    const char *fmt, *out, *thr, *emit, *workloads, *preset;
     import_options_t o;
-    int pipeline_flags; /* options that only production formats take */
+    int skip_bad;
+    long seed;
+    int pipeline_flags; /* options that only production formats take were given */
 } import_cli_t;
 
-static int parse_import_args(int argc, char **argv, import_cli_t *a)
+static int parse_window_filter(void *base, size_t off, const char *arg, const char *who)
 {
-    enum { O_SKIP = 256, O_VC, O_USER, O_MING, O_MAXG, O_STATUS, O_WL, O_REF, O_THR, O_EMIT,
-           O_REMAP, O_VCS, O_GPN };
-    static const struct option lo[] = {
-        {"format", 1, 0, 'f'},      {"output", 1, 0, 'o'},        {"skip-bad", 0, 0, O_SKIP},
-        {"window", 1, 0, 'w'},      {"vc", 1, 0, O_VC},           {"user", 1, 0, O_USER},
-        {"min-gpus", 1, 0, O_MING}, {"max-gpus", 1, 0, O_MAXG},   {"status", 1, 0, O_STATUS},
-        {"preset", 1, 0, 'p'},      {"workloads", 1, 0, O_WL},    {"seed", 1, 0, 's'},
-        {"reference-gpu", 1, 0, O_REF}, {"throughputs", 1, 0, O_THR},
-        {"emit-cluster", 1, 0, O_EMIT}, {"remap-workloads", 0, 0, O_REMAP},
-        {"jobs", 1, 0, 'n'},        {"vc-sizes", 1, 0, O_VCS},    {"gpus-per-node", 1, 0, O_GPN},
-        {"help", 0, 0, 'h'},        {0, 0, 0, 0}};
-    import_options_defaults(&a->o);
-    const char *preset = NULL;
-    long l;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "f:o:w:p:s:n:h", lo, NULL)) != -1) {
-        if (c != 'f' && c != 'o' && c != O_SKIP && c != 'h')
-            a->pipeline_flags = 1;
-        switch (c) {
-        case 'f': a->fmt = optarg; break;
-        case 'o': a->out = optarg; break;
-        case O_SKIP: a->o.flags |= IMPORT_SKIP_BAD; break;
-        case 'w':
-            if (import_parse_window(optarg, &a->o.filters) < 0)
-                return usage_error("import", "--window wants START:END (s >= 0, or two dates), got",
-                                   optarg);
-            break;
-        case O_VC: a->o.filters.vcs = optarg; break;
-        case O_USER: a->o.filters.users = optarg; break;
-        case O_MING:
-        case O_MAXG:
-        case O_GPN:
-            if (mls_parse_long(optarg, &l) < 0 || l < 1 || l > 65536)
-                return usage_error("import", "wants a GPU count >= 1, got", optarg);
-            *(c == O_MING ? &a->o.filters.min_gpus
-              : c == O_MAXG ? &a->o.filters.max_gpus : &a->o.gpus_per_node) = (int)l;
-            break;
-        case O_STATUS:
-            if (import_parse_status(optarg, &a->o.filters.status_mask) < 0)
-                return usage_error("import",
-                                   "--status wants pass,killed,failed,running,unknown, got",
-                                   optarg);
-            break;
-        case 'p': preset = optarg; break;
-        case O_WL: a->workloads = optarg; break;
-        case 's':
-            if (mls_parse_long(optarg, &l) < 0 || l < 0)
-                return usage_error("import", "--seed wants an integer >= 0, got", optarg);
-            a->o.seed = (uint64_t)l;
-            break;
-        case 'n':
-            if (mls_parse_long(optarg, &l) < 0 || l < 1)
-                return usage_error("import", "--jobs wants a count >= 1, got", optarg);
-            a->o.rules.sample_jobs = l;
-            break;
-        case O_REF: a->o.reference_gpu = optarg; break;
-        case O_THR: a->thr = optarg; break;
-        case O_EMIT: a->emit = optarg; break;
-        case O_REMAP: a->o.remap = 1; break;
-        case O_VCS: a->o.vc_sizes = optarg; break;
-        case 'h': import_help(); return -1;
-        default: return usage_error("import", "unknown option", NULL);
-        }
+    (void)who;
+    return import_parse_window(arg, (import_filters_t *)((char *)base + off));
+}
+
+static int parse_status(void *base, size_t off, const char *arg, const char *who)
+{
+    (void)who;
+    return import_parse_status(arg, (unsigned *)((char *)base + off));
+}
+
+/* An option of the production pipeline (not for formats read directly). */
+#define PIPE_STRING(n_, l_, a_, f_, h_)                                                            \
+    {                                                                                              \
+        .kind = OPT_STRING, .name = (n_), .letter = (l_), .arg = (a_),                             \
+        .off = offsetof(import_cli_t, f_), .help = (h_), .flags = OPT_MARKS                        \
     }
-    if (preset && import_apply_preset(&a->o, preset) < 0)
-        return usage_error("import", "--preset wants pollux, gavel, blox or helios, got", preset);
+#define PIPE_GPUS(n_, f_, h_)                                                                      \
+    {                                                                                              \
+        .kind = OPT_INT, .name = (n_), .arg = "N", .off = offsetof(import_cli_t, f_),              \
+        .help = (h_), .lo = 1, .hi = 65536, .flags = OPT_MARKS,                                    \
+        .bad = "--" n_ " wants a GPU count >= 1, got '%s'"                                         \
+    }
+#define I import_cli_t
+static const opt_t import_options[] = {
+    OPT_STRING("format", 'f', "NAME", I, fmt, "input format (below)"),
+    OPT_STRING("output", 'o', "FILE", I, out, "the canonical trace to write"),
+    OPT_FLAG("skip-bad", 0, I, skip_bad, "skip bad rows (counted) instead of failing"),
+    {.kind = OPT_CALL,
+     .name = "window",
+     .letter = 'w',
+     .arg = "START:END",
+     .off = offsetof(I, o.filters),
+     .call = parse_window_filter,
+     .flags = OPT_MARKS,
+     .bad = "--window wants START:END (s >= 0, or two dates), got '%s'",
+     .help = "submit in [START, END): s after the trace's first\n"
+             "submit, or dates (2017-10-03 or \"2017-10-03 12:00:00\")"},
+    PIPE_STRING("vc", 0, "A,B,...", o.filters.vcs, "keep these VCs / clusters"),
+    PIPE_STRING("user", 0, "A,B,...", o.filters.users, "keep these users"),
+    PIPE_GPUS("min-gpus", o.filters.min_gpus, "keep jobs of N or more GPUs"),
+    PIPE_GPUS("max-gpus", o.filters.max_gpus, "keep jobs of N or fewer GPUs"),
+    {.kind = OPT_CALL,
+     .name = "status",
+     .arg = "LIST",
+     .off = offsetof(I, o.filters.status_mask),
+     .call = parse_status,
+     .flags = OPT_MARKS,
+     .bad = "--status wants pass,killed,failed,running,unknown, got '%s'",
+     .help = "keep pass,killed,failed,running,unknown"},
+    PIPE_STRING("preset", 'p', "NAME", preset, "pollux | gavel | blox | helios (see the README)"),
+    PIPE_STRING("workloads", 0, "HOW", workloads, "uniform (default) | gpu-time-buckets | FILE"),
+    {.kind = OPT_FLAG,
+     .name = "remap-workloads",
+     .off = offsetof(I, o.remap),
+     .flags = OPT_MARKS,
+     .help = "map even jobs whose trace names a model"},
+    {.kind = OPT_LONG,
+     .name = "seed",
+     .letter = 's',
+     .arg = "N",
+     .off = offsetof(I, seed),
+     .hi = 9.2e18,
+     .flags = OPT_MARKS,
+     .bad = "--seed wants an integer >= 0, got '%s'",
+     .help = "seed of the mapping and sampling (default 1)"},
+    PIPE_STRING("reference-gpu", 0, "T", o.reference_gpu,
+                "GPU type that sets total work (default v100)"),
+    PIPE_STRING("throughputs", 0, "FILE", thr, "perf model (default: the catalog)"),
+    {.kind = OPT_LONG,
+     .name = "jobs",
+     .letter = 'n',
+     .arg = "N",
+     .off = offsetof(I, o.rules.sample_jobs),
+     .lo = 1,
+     .hi = 9.2e18,
+     .flags = OPT_MARKS,
+     .bad = "--jobs wants a count >= 1, got '%s'",
+     .help = "jobs the pollux preset samples (default 160)"},
+    PIPE_STRING("vc-sizes", 0, "FILE", o.vc_sizes,
+                "helios preset: \"vc,nodes\" lines; writes\n"
+                "OUT-<vc>.csv and OUT-<vc>.json per VC"),
+    PIPE_GPUS("gpus-per-node", o.gpus_per_node, "helios preset: GPUs per node (default 8)"),
+    PIPE_STRING("emit-cluster", 0, "FILE", emit, "the machines the inputs list, as cluster JSON"),
+    OPT_END_ROW};
+#undef I
+#undef PIPE_STRING
+#undef PIPE_GPUS
+
+static const opt_cmd_t import_cmd = {
+    .who = "trace import",
+    .usage = "--format NAME [options] -o OUT.csv IN...",
+    .about = "Turns traces in other formats into the canonical trace (several inputs are\n"
+             "concatenated, then sorted by submit time and numbered 0..n-1). A bad row is\n"
+             "an error naming FILE:LINE and the field; --skip-bad skips such rows and says\n"
+             "how many.\n\n"
+             "Production traces (philly, helios, itp, ...) give sizes and times, not models:\n"
+             "their records are filtered, preprocessed by a preset, and mapped to workloads of\n"
+             "the perf model; total work = traced duration x the workload's throughput at the\n"
+             "traced GPU count on the reference GPU. One line on stderr counts every record\n"
+             "dropped or adjusted.",
+    .opts = import_options,
+    .more_help = import_formats,
+    .mark_off = offsetof(import_cli_t, pipeline_flags),
+};
+
+/* Returns 0 with *first the first input, -1 after --help, or a usage error. */
+static int parse_import_args(int argc, char **argv, import_cli_t *a, int *first)
+{
+    import_options_defaults(&a->o);
+    a->seed = (long)a->o.seed;
+    int rc = opt_parse(&import_cmd, a, argc, argv, first);
+    if (rc)
+        return rc;
+    a->o.seed = (uint64_t)a->seed;
+    if (a->skip_bad)
+        a->o.flags |= IMPORT_SKIP_BAD;
+    if (a->preset && import_apply_preset(&a->o, a->preset) < 0)
+        return usage_error("import", "--preset wants pollux, gavel, blox or helios, got",
+                           a->preset);
     if (a->workloads)
         import_parse_mapping(a->workloads, &a->o);
     if (a->o.filters.min_gpus && a->o.filters.max_gpus &&
         a->o.filters.min_gpus > a->o.filters.max_gpus)
         return usage_error("import", "--min-gpus is above --max-gpus", NULL);
-    if (!a->fmt || !a->out || optind >= argc)
+    if (!a->fmt || !a->out || *first >= argc)
         return usage_error("import", "wants --format, -o and at least one input", NULL);
     return 0;
 }
@@ -453,14 +460,14 @@ static int write_per_vc(const mls_trace_t *t, const int *job_vc, const import_re
     return rc;
 }
 
-static int import_records_run(const import_format_t *f, import_cli_t *a, int argc, char **argv,
-                              mls_trace_t *t, long *skipped, mls_err_t *err)
+static int import_records_run(const import_format_t *f, import_cli_t *a, int first, int argc,
+                              char **argv, mls_trace_t *t, long *skipped, mls_err_t *err)
 {
     import_records_t rs;
     records_init(&rs);
     mls_perf_t *pm = NULL;
     int rc = 0, *job_vc = NULL;
-    for (int i = optind; i < argc && rc == 0; i++) {
+    for (int i = first; i < argc && rc == 0; i++) {
         records_begin_file(&rs, argv[i]);
         rc = f->read_records(&rs, argv[i], a->o.flags, skipped, err);
     }
@@ -504,12 +511,12 @@ static int import_records_run(const import_format_t *f, import_cli_t *a, int arg
 static int cmd_import(int argc, char **argv)
 {
     import_cli_t a = {0};
-    int prc = parse_import_args(argc, argv, &a);
+    int first, prc = parse_import_args(argc, argv, &a, &first);
     if (prc != 0)
         return prc < 0 ? MLS_EXIT_OK : prc;
     const import_format_t *f = import_find(a.fmt);
     if (!f)
-        return usage_error("import", "unknown format (see --help):", a.fmt);
+        return usage_error("import", "unknown format:", a.fmt);
     if (f->read && a.pipeline_flags)
         return usage_error("import", "filters, presets and mapping apply to production formats, "
                                      "not to",
@@ -520,14 +527,14 @@ static int cmd_import(int argc, char **argv)
     long skipped = 0;
     int rc = 0;
     if (f->read) {
-        for (int i = optind; i < argc && rc == 0; i++)
+        for (int i = first; i < argc && rc == 0; i++)
             rc = f->read(&t, argv[i], a.o.flags, &skipped, &err);
         if (rc == 0 && t.n == 0)
             rc = mls_fail(&err, "no jobs in the input");
         if (rc == 0)
             import_sort_renumber(&t);
     } else {
-        rc = import_records_run(f, &a, argc, argv, &t, &skipped, &err);
+        rc = import_records_run(f, &a, first, argc, argv, &t, &skipped, &err);
         if (rc == 1) { /* only machines */
             trace_free(&t);
             return MLS_EXIT_OK;

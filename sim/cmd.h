@@ -3,7 +3,9 @@
  * As git's builtins and tmux's cmd-*.c: each subcommand is one file
  * (sim/cmd-NAME.c) exporting one `const cmd_entry_t cmd_NAME_entry`, and
  * sim/main.c lists them all in one table. exec() gets argv with argv[0] the
- * subcommand's name and returns the process exit status:
+ * subcommand's name and returns the process exit status. A subcommand (or
+ * verb) declares its options in a table and parses them with opt_parse()
+ * (sim/opts.h), which also generates its --help. exec() returns:
  *   0 success, 1 a failure of the run (bad input, a rejected plan, I/O),
  *   2 a usage error (unknown flag, missing argument). */
 #ifndef MLS_CMD_H

@@ -1,6 +1,6 @@
-/* experiment_opts.c: the options compare and sweep share, parsed, described
- * and applied in one place (see experiment_opts.h), so that a flag means the
- * same in both and is spelled, checked and explained once. */
+/* experiment_opts.c: the options compare and sweep share — one table of
+ * rows (see opts.h) both include, and how they are applied — so that a flag
+ * means the same in both and is spelled, checked and explained once. */
 #include "experiment_opts.h"
 
 #include "cmd.h"
@@ -25,144 +25,74 @@ int exp_opts_format(const char *arg, result_format_t *format, const char *who)
     return 0;
 }
 
-static int parse_jobs(exp_opts_t *o, const char *arg, const char *who)
+int exp_opts_format_call(void *base, size_t off, const char *arg, const char *who)
 {
+    return exp_opts_format(arg, (result_format_t *)((char *)base + off), who);
+}
+
+static int parse_jobs(void *base, size_t off, const char *arg, const char *who)
+{
+    exp_opts_t *o = (exp_opts_t *)((char *)base + off);
     long l;
+    (void)who;
     if (mls_parse_long(arg, &l) < 0 || l < 1 || l > 4096)
-        return cmd_usage_error(who, "-j wants a number of processes >= 1, got '%s'", arg);
+        return -1;
     o->jobs = (int)l;
     o->jobs_set = 1;
     return 0;
 }
 
-static int parse_backend(exp_opts_t *o, const char *arg, const char *who)
+static int parse_backend(void *base, size_t off, const char *arg, const char *who)
 {
+    (void)who;
     if (strcmp(arg, "local") && strcmp(arg, "slurm"))
-        return cmd_usage_error(who, "--backend wants local or slurm, got '%s'", arg);
-    o->slurm = !strcmp(arg, "slurm");
+        return -1;
+    *(int *)((char *)base + off) = !strcmp(arg, "slurm");
     return 0;
 }
 
-/* The options that only store their argument: where it goes, or NULL. */
-static const char **string_slot(exp_opts_t *o, int c)
-{
-    switch (c) {
-    case 't':
-        return &o->trace;
-    case 'p':
-        return &o->policies;
-    case 's':
-        return &o->seeds;
-    case 'd':
-        return &o->db;
-    case 'r':
-        return &o->round;
-    case EXP_O_THR:
-        return &o->throughputs;
-    case EXP_O_CAD:
-        return &o->cadence;
-    case EXP_O_OVH:
-        return &o->overhead;
-    case EXP_O_MEAS:
-        return &o->measure;
-    case EXP_O_SDIR:
-        return &o->slurm_dir;
-    default:
-        return NULL;
-    }
-}
-
-/* The options without an argument: the flag they set, or NULL. */
-static int *flag_slot(exp_opts_t *o, int c)
-{
-    switch (c) {
-    case 'q':
-        return &o->quiet;
-    case EXP_O_WAIT:
-        return &o->wait;
-    case EXP_O_DRY:
-        return &o->dry_run;
-    default:
-        return NULL;
-    }
-}
-
-int exp_opts_parse(exp_opts_t *o, int c, const char *arg, const char *who)
-{
-    const char **str = string_slot(o, c);
-    int *flag = flag_slot(o, c);
-    if (str)
-        *str = arg;
-    else if (flag)
-        *flag = 1;
-    else if (c == 'j')
-        return parse_jobs(o, arg, who);
-    else if (c == EXP_O_FMT)
-        return exp_opts_format(arg, &o->format, who);
-    else if (c == EXP_O_BACK)
-        return parse_backend(o, arg, who);
-    else if (c == 'P' && o->n_params >= EXP_MAX_PARAMS)
-        return cmd_usage_error(who, "%s", "too many --param");
-    else if (c == 'P')
-        o->params[o->n_params++] = arg;
-    else if (c == EXP_O_SARG && o->n_sbatch >= EXP_MAX_SBATCH)
-        return cmd_usage_error(who, "%s", "too many --sbatch-arg");
-    else if (c == EXP_O_SARG)
-        o->sbatch[o->n_sbatch++] = (char *)arg;
-    else
-        return EXP_OPT_NOT_MINE;
-    return EXP_OPT_TAKEN;
-}
-
-int exp_opts_getopt(exp_opts_t *o, int argc, char **argv, const char *own_short,
-                    const struct option *longopts, exp_own_opt_fn own, void *cmd_opts,
-                    void (*usage)(FILE *), const char *who)
-{
-    char shortopts[64];
-    snprintf(shortopts, sizeof shortopts, "%st:p:s:hj:d:r:P:q", own_short);
-    optind = 1;
-    int c, rc;
-    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-        if (c == 'h') {
-            usage(stdout);
-            return -1;
-        }
-        if ((rc = own(cmd_opts, c, optarg)) == EXP_OPT_NOT_MINE)
-            rc = exp_opts_parse(o, c, optarg, who);
-        if (rc == EXP_OPT_NOT_MINE)
-            return cmd_usage_error(who, "%s", "unknown option");
-        if (rc != 0)
-            return rc;
-    }
-    if (optind < argc)
-        return cmd_usage_error(who, "unexpected argument '%s'", argv[optind]);
-    return 0;
-}
-
-void exp_opts_usage(FILE *out)
-{
-    fputs("  -j, --jobs N              runs at once (default: number of cores)\n"
-          "  -d, --db FILE             results database (default results/results.db)\n"
-          "      --format FMT          table (default), markdown, csv or json\n"
-          "  passed to every simulate:\n"
-          "      --throughputs FILE    perf model (Gavel-format throughput JSON)\n"
-          "  -r, --round S             round length in seconds\n"
-          "      --cadence MODE        events, rounds or both\n"
-          "      --restart-overhead S  seconds lost at every (re)start\n"
-          "      --measure LO:HI       measure jobs with ids in [LO, HI) only\n"
-          "  -P, --param POLICY.KEY=VALUE  a parameter of one policy (repeatable)\n"
-          "  backends:\n"
-          "      --backend local|slurm run here (default) or as a Slurm job array\n"
-          "      --wait                Slurm: wait for the array (poll squeue), then merge\n"
-          "                            and print the table\n"
-          "      --slurm-dir DIR       Slurm: work folder on a shared file system\n"
-          "                            (default: a new folder beside the database)\n"
-          "      --sbatch-arg ARG      Slurm: extra sbatch argument (repeatable), e.g.\n"
-          "                            --sbatch-arg=--partition=debug\n"
-          "      --dry-run             print the runs and do nothing\n"
-          "  -q, --quiet               no progress line\n",
-          out);
-}
+#define X exp_opts_t
+/* -j stores into the whole struct (jobs and jobs_set): offset of the struct. */
+const opt_t exp_opts_table[] = {
+    {.kind = OPT_CALL,
+     .name = "jobs",
+     .letter = 'j',
+     .arg = "N",
+     .off = 0,
+     .help = "runs at once (default: number of cores)",
+     .call = parse_jobs,
+     .bad = "-j wants a number of processes >= 1, got '%s'"},
+    OPT_SHARED_DB(X, db, "results database (default results/results.db)"),
+    OPT_CALL("format", 0, "FMT", X, format, exp_opts_format_call, NULL,
+             "table (default), markdown, csv or json"),
+    OPT_GROUP("passed to every simulate:"),
+    OPT_SHARED_THROUGHPUTS(X, throughputs, "perf model (Gavel-format throughput JSON)"),
+    OPT_STRING("round", 'r', "S", X, round, "round length in seconds"),
+    OPT_STRING("cadence", 0, "MODE", X, cadence, "events, rounds or both"),
+    OPT_STRING("restart-overhead", 0, "S", X, overhead, "seconds lost at every (re)start"),
+    OPT_STRING("measure", 0, "LO:HI", X, measure, "measure jobs with ids in [LO, HI) only"),
+    OPT_LIST("param", 'P', "POLICY.KEY=VALUE", X, params, "a parameter of one policy (repeatable)"),
+    OPT_GROUP("backends:"),
+    OPT_CALL("backend", 0, "local|slurm", X, slurm, parse_backend,
+             "--backend wants local or slurm, got '%s'",
+             "run here (default) or as a Slurm job array"),
+    OPT_FLAG("wait", 0, X, wait,
+             "Slurm: wait for the array (poll squeue), then merge\n"
+             "and print the table"),
+    OPT_STRING("slurm-dir", 0, "DIR", X, slurm_dir,
+               "Slurm: work folder on a shared file system\n"
+               "(default: a new folder beside the database)"),
+    {.kind = OPT_LIST,
+     .name = "sbatch-arg",
+     .arg = "ARG",
+     .off = offsetof(X, sbatch),
+     .hi = EXP_MAX_SBATCH,
+     .help = "Slurm: extra sbatch argument (repeatable), e.g.\n"
+             "--sbatch-arg=--partition=debug"},
+    OPT_FLAG("dry-run", 0, X, dry_run, "print the runs and do nothing"),
+    OPT_FLAG("quiet", 'q', X, quiet, "no progress line"),
+    OPT_END_ROW};
+#undef X
 
 void exp_opts_apply(const exp_opts_t *o, experiment_t *e)
 {
@@ -173,10 +103,10 @@ void exp_opts_apply(const exp_opts_t *o, experiment_t *e)
 void exp_opts_policy_params(const exp_opts_t *o, const char *pol, exp_run_t *r)
 {
     size_t len = strlen(pol);
-    for (int i = 0; i < o->n_params; i++)
-        if (!strncmp(o->params[i], pol, len) && o->params[i][len] == '.') {
+    for (size_t i = 0; i < o->params.n; i++)
+        if (!strncmp(o->params.v[i], pol, len) && o->params.v[i][len] == '.') {
             exp_arg(r, "--param");
-            exp_arg(r, "%s", o->params[i] + len + 1);
+            exp_arg(r, "%s", o->params.v[i] + len + 1);
         }
 }
 
@@ -184,7 +114,7 @@ int exp_opts_run(const exp_opts_t *o, experiment_t *e, exp_outcome_t *out, mls_e
 {
     if (!o->slurm)
         return exp_run_local(e, out, err);
-    exp_slurm_t so = {o->slurm_dir, o->sbatch, o->n_sbatch, o->wait, 0};
+    exp_slurm_t so = {o->slurm_dir, (char *const *)o->sbatch.v, o->sbatch.n, o->wait, 0};
     return exp_run_slurm(e, &so, out, err);
 }
 

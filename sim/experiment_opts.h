@@ -4,89 +4,45 @@
  * options for where the results go (-j, -d, --format), what every run is
  * passed (--throughputs, -r, --cadence, --restart-overhead, --measure,
  * -P/--param) and how the runs are done (--backend, --wait, --slurm-dir,
- * --sbatch-arg, --dry-run, -q). A command puts EXP_OPTS_LONGOPTS into its
- * getopt_long table and EXP_OPTS_SHORTOPTS into its short option string,
- * hands every option it does not know itself to exp_opts_parse(), and prints
- * exp_opts_usage() in its --help. Messages name the command (`who`). */
+ * --sbatch-arg, --dry-run, -q). They are the rows of exp_opts_table (see
+ * opts.h), which a command's own table includes with
+ * OPT_INCLUDE(its_opts_t, its exp_opts_t field, exp_opts_table); the
+ * command declares -t, -p and -s itself (their help differs), storing into
+ * the exp_opts_t fields. Values passed to every simulate are kept as text
+ * and checked by simulate. */
 #ifndef MLS_EXPERIMENT_OPTS_H
 #define MLS_EXPERIMENT_OPTS_H
 
 #include "experiment.h"
+#include "opts.h"
 #include "results.h"
 
-#include <getopt.h>
 #include <stdio.h>
 
-#define EXP_MAX_PARAMS 64
 #define EXP_MAX_SBATCH 32
 
 typedef struct exp_opts {
     const char *trace, *policies, *seeds;                           /* -t, -p, -s */
     const char *db;                                                 /* -d */
     const char *throughputs, *round, *overhead, *cadence, *measure; /* passed to simulate */
-    const char *params[EXP_MAX_PARAMS];                             /* -P POLICY.KEY=VALUE */
-    int n_params;
-    char *sbatch[EXP_MAX_SBATCH]; /* --sbatch-arg */
-    size_t n_sbatch;
+    opt_list_t params;                                              /* -P POLICY.KEY=VALUE */
+    opt_list_t sbatch;                                              /* --sbatch-arg */
     int jobs, jobs_set, quiet, dry_run, slurm, wait;
     const char *slurm_dir;
     result_format_t format;
 } exp_opts_t;
 
-/* getopt codes of the shared long options that have no short letter. */
-enum {
-    EXP_O_FMT = 512,
-    EXP_O_THR,
-    EXP_O_CAD,
-    EXP_O_OVH,
-    EXP_O_MEAS,
-    EXP_O_BACK,
-    EXP_O_WAIT,
-    EXP_O_SDIR,
-    EXP_O_SARG,
-    EXP_O_DRY
-};
-
-/* clang-format off */
-#define EXP_OPTS_LONGOPTS                                                                          \
-    {"trace", required_argument, 0, 't'}, {"policies", required_argument, 0, 'p'},                 \
-    {"seeds", required_argument, 0, 's'}, {"help", no_argument, 0, 'h'},                           \
-    {"jobs", required_argument, 0, 'j'}, {"db", required_argument, 0, 'd'},                        \
-    {"format", required_argument, 0, EXP_O_FMT},                                                   \
-    {"throughputs", required_argument, 0, EXP_O_THR}, {"round", required_argument, 0, 'r'},        \
-    {"cadence", required_argument, 0, EXP_O_CAD},                                                  \
-    {"restart-overhead", required_argument, 0, EXP_O_OVH},                                         \
-    {"measure", required_argument, 0, EXP_O_MEAS}, {"param", required_argument, 0, 'P'},           \
-    {"backend", required_argument, 0, EXP_O_BACK}, {"wait", no_argument, 0, EXP_O_WAIT},           \
-    {"slurm-dir", required_argument, 0, EXP_O_SDIR},                                               \
-    {"sbatch-arg", required_argument, 0, EXP_O_SARG}, {"dry-run", no_argument, 0, EXP_O_DRY},      \
-    {"quiet", no_argument, 0, 'q'}
-/* clang-format on */
-
-/* What exp_opts_parse() made of an option. */
-enum { EXP_OPT_TAKEN = 0, EXP_OPT_NOT_MINE = -1 };
+/* The shared rows (-j ... -q), headings "passed to every simulate:" and
+ * "backends:" included. */
+extern const opt_t exp_opts_table[];
 
 /* Defaults: all policies, the given seeds, db results/results.db, as many
  * jobs as cores, table format. */
 void exp_opts_init(exp_opts_t *o, const char *seeds);
-/* Handles getopt code c with argument arg: EXP_OPT_TAKEN, EXP_OPT_NOT_MINE
- * (not a shared option: the caller's "unknown option"), or MLS_EXIT_USAGE
- * after printing why (a bad -j, --format or --backend, too many -P). */
-int exp_opts_parse(exp_opts_t *o, int c, const char *arg, const char *who);
-/* A command's own options: handles c, or answers EXP_OPT_NOT_MINE; 0 or an
- * exit status otherwise. */
-typedef int (*exp_own_opt_fn)(void *cmd_opts, int c, const char *arg);
-/* The whole command line: getopt_long over argv with the command's short
- * options `own_short` plus the shared ones, each option to own() first, then
- * to exp_opts_parse(); -h prints usage(stdout). Returns 0, -1 after --help,
- * or MLS_EXIT_USAGE after printing why (also for a stray argument). */
-int exp_opts_getopt(exp_opts_t *o, int argc, char **argv, const char *own_short,
-                    const struct option *longopts, exp_own_opt_fn own, void *cmd_opts,
-                    void (*usage)(FILE *), const char *who);
 /* --format FMT: 0, or MLS_EXIT_USAGE after printing why (report's -f too). */
 int exp_opts_format(const char *arg, result_format_t *format, const char *who);
-/* The --help lines of the shared options. */
-void exp_opts_usage(FILE *out);
+/* The OPT_CALL parser of a --format row (a result_format_t). */
+int exp_opts_format_call(void *base, size_t off, const char *arg, const char *who);
 
 /* Applies -j and -q to e (Slurm without -j: no array throttle). */
 void exp_opts_apply(const exp_opts_t *o, experiment_t *e);

@@ -1,5 +1,11 @@
 /* perf.c: loading a perf model and name lookups common to every backend
- * (see perf.h). */
+ * (see perf.h).
+ *
+ * The backends are one table, as policies/registry.c is for policies: each
+ * row names a backend, says whether a file is in its format (sniff) and loads
+ * it. perf_load() asks the rows in order and loads with the first that
+ * recognises the file; the last row (table) takes any file, so it is the
+ * fallback. Adding a backend is one row here. */
 #include "perf.h"
 
 #include <stdlib.h>
@@ -19,14 +25,45 @@ const char *perf_default_catalog(void)
     return candidates[0];
 }
 
+/* The table backend reads any JSON object; its loader says what is wrong. */
+static int table_sniff(const char *path)
+{
+    (void)path;
+    return 1;
+}
+
+/* In the order they are asked: the specific formats first. */
+static const perf_backend_t backends[] = {
+    {"pollux", perf_is_pollux_catalog, perf_pollux_load},
+    {"curves", perf_curves_sniff, perf_curves_load},
+    {"table", table_sniff, perf_table_load},
+};
+
+size_t perf_backend_count(void)
+{
+    return sizeof backends / sizeof backends[0];
+}
+
+const perf_backend_t *perf_backend_at(size_t i)
+{
+    return i < perf_backend_count() ? &backends[i] : NULL;
+}
+
+const perf_backend_t *perf_backend_for(const char *path)
+{
+    for (size_t i = 0; i < perf_backend_count(); i++)
+        if (backends[i].sniff(path))
+            return &backends[i];
+    return NULL;
+}
+
 int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err)
 {
     *pm = NULL;
-    if (perf_is_pollux_catalog(path))
-        return perf_pollux_load(pm, path, err);
-    if (perf_curves_sniff(path))
-        return perf_curves_load(pm, path, err);
-    return perf_table_load(pm, path, err);
+    const perf_backend_t *b = perf_backend_for(path);
+    if (!b)
+        return mls_fail(err, "%s: not a perf model any backend reads", path);
+    return b->load(pm, path, err);
 }
 
 void perf_free(mls_perf_t *pm)

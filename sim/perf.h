@@ -14,8 +14,10 @@
  *   - curves  (sim/perf_curves.c): profiler/ curve files (`# mlsched-curves v1`)
  *             or the catalog `mlsched profile fit` writes ("format":
  *             "mlsched-curves-catalog v1"); work units are samples.
- * perf_load() picks the backend from the file's content (a JSON object whose
- * "format" is "mlsched-pollux-catalog" is a Pollux catalog).
+ * The backends are one table (sim/perf.c, perf_backend_t rows: name, sniff,
+ * load); perf_load() loads a file with the first backend whose sniff
+ * recognises its content (a JSON object whose "format" is
+ * "mlsched-pollux-catalog" is a Pollux catalog; table is the fallback).
  *
  * Progress-dependent rates: a backend whose rate changes with progress sets
  * `goodput` and `next_change`. The rate is constant on [work_done,
@@ -58,7 +60,7 @@ typedef struct perf_ops {
     int (*pair)(const mls_perf_t *pm, int a, int b, int t, int gpus, double out[2]);
     void (*destroy)(mls_perf_t *pm);
 
-    /* ---- optional; NULL when the backend lacks them (appended) ---- */
+    /* ---- optional: NULL when the backend lacks them ---- */
     /* Work units/s of w on `gpus` GPUs of type t over `nodes` nodes at
      * per-GPU (atomic) batch `batch` with `accum` gradient-accumulation
      * steps, once `work_done` units are done: throughput x efficiency. 0 when
@@ -105,6 +107,19 @@ void perf_named_init(mls_perf_t *pm, const perf_ops_t *ops, const char *path,
 /* Frees what perf_named_init made (not pm itself). */
 void perf_named_free(mls_perf_t *pm, strtab_t *workloads, strtab_t *types);
 
+/* One backend: its name, whether PATH is in its format (non-zero: yes; read
+ * cheaply, without a full parse) and its loader. */
+typedef struct perf_backend {
+    const char *name;
+    int (*sniff)(const char *path);
+    int (*load)(mls_perf_t **pm, const char *path, mls_err_t *err);
+} perf_backend_t;
+
+size_t perf_backend_count(void);
+const perf_backend_t *perf_backend_at(size_t i); /* NULL past the end */
+/* The first backend (in table order) whose sniff recognises PATH. */
+const perf_backend_t *perf_backend_for(const char *path);
+/* Loads PATH with perf_backend_for(PATH). */
 int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err);
 /* The default catalog shipped with mlsched (Gavel's simulation table). */
 const char *perf_default_catalog(void);
@@ -122,6 +137,7 @@ static inline double perf_throughput(const mls_perf_t *pm, int w, int t, int gpu
 /* ops->max_gpus, or a very large count when the backend has no limit. */
 int perf_max_gpus(const mls_perf_t *pm, int w, int t);
 
+/* The backends' sniffs and loaders (rows of the table in sim/perf.c). */
 /* Table backend, directly. */
 int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err);
 /* Pollux catalog backend, directly (sim/perf_pollux.c); perf_is_pollux_catalog()

@@ -6,6 +6,7 @@
 #include "experiment_opts.h"
 #include "import.h"
 #include "json_util.h"
+#include "opts.h"
 #include "util.h"
 
 #include "check_main.h"
@@ -14,34 +15,77 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A command like compare: its own -c plus the experiment rows. */
+typedef struct test_opts {
+    const char *cluster;
+    exp_opts_t x;
+} test_opts_t;
+
+static const opt_t test_rows[] = {OPT_STRING("trace", 't', "FILE", test_opts_t, x.trace, "trace"),
+                                  OPT_SHARED_CLUSTER(test_opts_t, cluster, "cluster"),
+                                  OPT_INCLUDE(test_opts_t, x, exp_opts_table), OPT_END_ROW};
+static const opt_cmd_t test_cmd = {
+    .who = "test",
+    .opts = test_rows,
+};
+
+static int parse_on(test_opts_t *o, char **argv)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    memset(o, 0, sizeof *o);
+    exp_opts_init(&o->x, "0,1,2");
+    FILE *saved = stderr;
+    stderr = fopen("/dev/null", "w");
+    int rc = opt_parse_only(&test_cmd, o, argc, argv);
+    fclose(stderr);
+    stderr = saved;
+    return rc;
+}
+
 START_TEST(shared_options_parse)
 {
-    exp_opts_t o;
-    exp_opts_init(&o, "0,1,2");
-    ck_assert_str_eq(o.policies, "all");
-    ck_assert_str_eq(o.seeds, "0,1,2");
-    ck_assert_str_eq(o.db, "results/results.db");
-    ck_assert_int_ge(o.jobs, 1);
-    ck_assert_int_eq(exp_opts_parse(&o, 'j', "3", "test"), EXP_OPT_TAKEN);
-    ck_assert(o.jobs == 3 && o.jobs_set);
-    ck_assert_int_eq(exp_opts_parse(&o, 'j', "0", "test"), MLS_EXIT_USAGE);
-    ck_assert_int_eq(exp_opts_parse(&o, 'j', "x", "test"), MLS_EXIT_USAGE);
-    ck_assert_int_eq(o.jobs, 3);
-    ck_assert_int_eq(exp_opts_parse(&o, EXP_O_FMT, "csv", "test"), EXP_OPT_TAKEN);
-    ck_assert_int_eq(o.format, RES_FMT_CSV);
-    ck_assert_int_eq(exp_opts_parse(&o, EXP_O_FMT, "xml", "test"), MLS_EXIT_USAGE);
-    ck_assert_int_eq(exp_opts_parse(&o, EXP_O_BACK, "pbs", "test"), MLS_EXIT_USAGE);
-    ck_assert_int_eq(exp_opts_parse(&o, EXP_O_BACK, "slurm", "test"), EXP_OPT_TAKEN);
-    ck_assert_int_eq(o.slurm, 1);
-    ck_assert_int_eq(exp_opts_parse(&o, 'r', "60", "test"), EXP_OPT_TAKEN);
-    ck_assert_str_eq(o.round, "60");
-    ck_assert_int_eq(exp_opts_parse(&o, EXP_O_DRY, NULL, "test"), EXP_OPT_TAKEN);
-    ck_assert_int_eq(o.dry_run, 1);
-    ck_assert_int_eq(exp_opts_parse(&o, 'c', "v100=1x1", "test"), EXP_OPT_NOT_MINE);
-    ck_assert_int_eq(exp_opts_parse(&o, '?', NULL, "test"), EXP_OPT_NOT_MINE);
-    for (int i = 0; i < EXP_MAX_PARAMS; i++)
-        ck_assert_int_eq(exp_opts_parse(&o, 'P', "las.k=1", "test"), EXP_OPT_TAKEN);
-    ck_assert_int_eq(exp_opts_parse(&o, 'P', "las.k=1", "test"), MLS_EXIT_USAGE);
+    test_opts_t t;
+    char *none[] = {"test", NULL};
+    ck_assert_int_eq(parse_on(&t, none), 0);
+    ck_assert_str_eq(t.x.policies, "all");
+    ck_assert_str_eq(t.x.seeds, "0,1,2");
+    ck_assert_str_eq(t.x.db, "results/results.db");
+    ck_assert_int_ge(t.x.jobs, 1);
+    char *j3[] = {"test",  "-j", "3",  "--format",  "csv", "--backend",
+                  "slurm", "-r", "60", "--dry-run", NULL};
+    ck_assert_int_eq(parse_on(&t, j3), 0);
+    ck_assert(t.x.jobs == 3 && t.x.jobs_set);
+    ck_assert_int_eq(t.x.format, RES_FMT_CSV);
+    ck_assert_int_eq(t.x.slurm, 1);
+    ck_assert_str_eq(t.x.round, "60");
+    ck_assert_int_eq(t.x.dry_run, 1);
+    char *j0[] = {"test", "-j", "0", NULL}, *jx[] = {"test", "-j", "x", NULL};
+    char *xml[] = {"test", "--format", "xml", NULL}, *pbs[] = {"test", "--backend", "pbs", NULL};
+    ck_assert_int_eq(parse_on(&t, j0), MLS_EXIT_USAGE);
+    ck_assert_int_eq(parse_on(&t, jx), MLS_EXIT_USAGE);
+    ck_assert_int_eq(parse_on(&t, xml), MLS_EXIT_USAGE);
+    ck_assert_int_eq(parse_on(&t, pbs), MLS_EXIT_USAGE);
+    /* -P up to OPT_LIST_MAX times, --sbatch-arg up to EXP_MAX_SBATCH */
+    char *many[2 * OPT_LIST_MAX + 4] = {"test"};
+    for (int i = 0; i < OPT_LIST_MAX; i++) {
+        many[1 + 2 * i] = "-P";
+        many[2 + 2 * i] = "las.k=1";
+    }
+    ck_assert_int_eq(parse_on(&t, many), 0);
+    ck_assert_int_eq((int)t.x.params.n, OPT_LIST_MAX);
+    many[1 + 2 * OPT_LIST_MAX] = "-P";
+    many[2 + 2 * OPT_LIST_MAX] = "las.k=1";
+    ck_assert_int_eq(parse_on(&t, many), MLS_EXIT_USAGE);
+    for (int i = 0; i <= EXP_MAX_SBATCH; i++) {
+        many[1 + i] = "--sbatch-arg=-x";
+        many[2 + i] = NULL;
+    }
+    ck_assert_int_eq(parse_on(&t, many), MLS_EXIT_USAGE);
+    many[1 + EXP_MAX_SBATCH] = NULL;
+    ck_assert_int_eq(parse_on(&t, many), 0);
+    ck_assert_int_eq((int)t.x.sbatch.n, EXP_MAX_SBATCH);
 }
 END_TEST
 
@@ -62,42 +106,18 @@ START_TEST(slurm_without_j_has_no_throttle)
 }
 END_TEST
 
-static int own_option(void *opts, int c, const char *arg)
-{
-    if (c != 'c')
-        return EXP_OPT_NOT_MINE;
-    *(const char **)opts = arg;
-    return 0;
-}
-
-static void no_usage(FILE *out)
-{
-    (void)out;
-}
-
-static int getopt_on(exp_opts_t *o, const char **cluster, int argc, char **argv)
-{
-    static const struct option lo[] = {
-        {"cluster", required_argument, 0, 'c'}, EXP_OPTS_LONGOPTS, {0, 0, 0, 0}};
-    exp_opts_init(o, "1");
-    return exp_opts_getopt(o, argc, argv, "c:", lo, own_option, cluster, no_usage, "test");
-}
-
 START_TEST(own_and_shared_options_in_one_line)
 {
-    exp_opts_t o;
-    const char *cluster = NULL;
+    test_opts_t t;
     char *ok[] = {"test", "--trace", "t.csv", "-c", "v100=1x1", "-P", "fifo.k=v", "--wait", NULL};
-    ck_assert_int_eq(getopt_on(&o, &cluster, 8, ok), 0);
-    ck_assert_str_eq(o.trace, "t.csv");
-    ck_assert_str_eq(cluster, "v100=1x1");
-    ck_assert(o.n_params == 1 && o.wait == 1);
+    ck_assert_int_eq(parse_on(&t, ok), 0);
+    ck_assert_str_eq(t.x.trace, "t.csv");
+    ck_assert_str_eq(t.cluster, "v100=1x1");
+    ck_assert(t.x.params.n == 1 && t.x.wait == 1);
     char *stray[] = {"test", "-c", "x", "extra", NULL};
-    ck_assert_int_eq(getopt_on(&o, &cluster, 4, stray), MLS_EXIT_USAGE);
-    char *help[] = {"test", "--help", NULL};
-    ck_assert_int_eq(getopt_on(&o, &cluster, 2, help), -1);
+    ck_assert_int_eq(parse_on(&t, stray), MLS_EXIT_USAGE);
     char *unknown[] = {"test", "--no-such-option", NULL};
-    ck_assert_int_eq(getopt_on(&o, &cluster, 2, unknown), MLS_EXIT_USAGE);
+    ck_assert_int_eq(parse_on(&t, unknown), MLS_EXIT_USAGE);
 }
 END_TEST
 

@@ -191,7 +191,9 @@ static mls_perf_t *hand_model(const char *mem_line)
     mls_perf_t *pm = NULL;
     mls_err_t err = {{0}};
     ck_assert_int_eq(perf_curves_sniff(path), 1);
+    ck_assert_str_eq(perf_backend_for(path)->name, "curves");
     ck_assert_msg(perf_load(&pm, path, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(pm->ops->backend, "curves");
     unlink(path);
     return pm;
 }
@@ -309,6 +311,7 @@ START_TEST(fit_recovers)
               g->rep.identified_node);
     ck_assert(catalog_gpu_of(&back, "y")->mem_bytes == 4000000);
     ck_assert_int_eq(perf_curves_sniff(path), 2);
+    ck_assert_str_eq(perf_backend_for(path)->name, "curves");
     mls_perf_t *pm = NULL;
     ck_assert_msg(perf_load(&pm, path, &err) == 0, "%s", err.msg);
     int w = perf_workload_index(pm, "syn"), t = perf_gpu_type_index(pm, "y");

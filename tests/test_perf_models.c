@@ -84,6 +84,29 @@ END_TEST
 
 /* Goodput per GPU falls as the batch grows past M0 at fixed progress, and
  * rises with progress at a fixed batch above M0 (phi grows). */
+/* The backend table: every row loads files whose ops name that row, the
+ * specific formats are asked before the table fallback. */
+START_TEST(backend_table)
+{
+    ck_assert_int_eq((int)perf_backend_count(), 3);
+    ck_assert_ptr_null(perf_backend_at(perf_backend_count()));
+    ck_assert_str_eq(perf_backend_at(perf_backend_count() - 1)->name, "table");
+    const char *files[] = {FIX "tiny.json", FIX "adapt_table.json"};
+    const char *names[] = {"pollux", "table"};
+    for (int i = 0; i < 2; i++) {
+        const perf_backend_t *b = perf_backend_for(files[i]);
+        ck_assert_str_eq(b->name, names[i]);
+        mls_perf_t *pm = load(files[i]);
+        ck_assert_str_eq(pm->ops->backend, b->name);
+        perf_free(pm);
+    }
+    mls_perf_t *pm = NULL;
+    mls_err_t err = {{0}};
+    ck_assert_int_lt(perf_load(&pm, FIX "no-such-file.json", &err), 0);
+    ck_assert_ptr_null(pm);
+}
+END_TEST
+
 START_TEST(pollux_monotone)
 {
     mls_perf_t *pm = load(FIX "tiny.json");
@@ -453,14 +476,9 @@ END_TEST
 int main(void)
 {
     const TTest *const tests[] = {
-        pollux_backend_hand_values,
-        pollux_monotone,
-        pollux_bad_catalog,
-        engine_pollux_epochs,
-        alone_finishes_at_duration,
-        engine_gns_boundaries,
-        adapt_schedules,
-        suspend_resume,
+        pollux_backend_hand_values, backend_table,        pollux_monotone,
+        pollux_bad_catalog,         engine_pollux_epochs, alone_finishes_at_duration,
+        engine_gns_boundaries,      adapt_schedules,      suspend_resume,
     };
     const check_opts_t opts = {.nofork = 1};
     return check_main_opts("perf_models", tests, sizeof tests / sizeof tests[0], &opts);

@@ -19,10 +19,11 @@
  *             arrivals and GPU counts, job type uniform among the models
  *             that run at that scale factor, total_steps = duration x V100
  *             throughput. No filter.
- *     blox    Blox's (msr-fiddle/blox) Philly workload as issue 3 states it
- *             (its loader was not re-read): drop jobs with no attempt, keep
- *             durations in [60*10^1.5, 60*10^4] s (Gavel's duration range,
- *             10^1.5..10^4 minutes) and <= 16 GPUs; uniform.
+ *     blox    Blox's (msr-fiddle/blox) Philly workload as the project's
+ *             import requirements state it (its loader was not re-read):
+ *             drop jobs with no attempt, keep durations in [60*10^1.5,
+ *             60*10^4] s (Gavel's duration range, 10^1.5..10^4 minutes) and
+ *             <= 16 GPUs; uniform.
  *     helios  Hu et al., SC'21 (HeliosArtifact, QSSF simulator): each VC is
  *             replayed alone on a cluster of its own size; jobs of VCs
  *             without a size, or larger than their VC, are left out (the
