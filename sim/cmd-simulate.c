@@ -51,6 +51,17 @@ static int parse_failure_rate(void *base, size_t off, const char *s, const char 
     return mls_parse_rate(s, "h,d", (double *)((char *)base + off));
 }
 
+/* --dispatch parallel|sequential (Pathways' dispatch of a gang's computations). */
+static int parse_dispatch(void *base, size_t off, const char *s, const char *who)
+{
+    (void)who;
+    int *seq = (int *)((char *)base + off);
+    if (strcmp(s, "parallel") && strcmp(s, "sequential"))
+        return -1;
+    *seq = !strcmp(s, "sequential");
+    return 0;
+}
+
 #define S sim_opts_t
 static const opt_t options[] = {
     OPT_STRING("trace", 't', "FILE", S, trace, "canonical trace CSV (see README: trace format)"),
@@ -92,6 +103,14 @@ static const opt_t options[] = {
             "seconds of progress between checkpoints; a\n"
             "failure loses the work since the last one\n"
             "(default 0: since the job's last (re)start)"),
+    OPT_NUM(OPT_DOUBLE, "dispatch-latency", 0, "S", S, cfg.dispatch_latency, 0, 1e300, 0,
+            "--dispatch-latency wants seconds >= 0, got '%s'",
+            "seconds to dispatch one computation of a gang\n"
+            "(trace column gang; default 0)"),
+    OPT_CALL("dispatch", 0, "MODE", S, cfg.dispatch_sequential, parse_dispatch,
+             "--dispatch wants parallel or sequential, got '%s'",
+             "a gang's computations dispatched in parallel (one\n"
+             "latency, default) or sequential (the i-th after i)"),
     OPT_SHARED_DB(S, db, "results database to append to (SQLite)"),
     OPT_STRING("label", 0, "TEXT", S, label, "free text stored with the run"),
     OPT_FLAG("ignore-extra-columns", 0, S, extra_columns,

@@ -415,10 +415,11 @@ static void rerate_one(engine_t *e, sim_job_t *j)
 
 /* The computations of a gang progress in lockstep (Pathways: they exchange
  * data every step): each at the pace of the slowest running one, pace
- * measured as the fraction of its own work done per second. */
+ * measured as the fraction of its own work done per second, and none before
+ * every one has paid its start (and dispatch) overhead. */
 static void couple_gang(engine_t *e, const sim_job_t *j)
 {
-    double pace = INFINITY;
+    double pace = INFINITY, ready = -INFINITY;
     for (int i = j->gang_head; i >= 0; i = e->jobs[i].gang_next) {
         sim_job_t *m = &e->jobs[i];
         if (m->state != JOB_RUNNING || m->joined)
@@ -427,12 +428,15 @@ static void couple_gang(engine_t *e, const sim_job_t *j)
         double own = m->partner < 0 ? job_speed(e, m) * solo_rate(e, m) : m->rate;
         if (own / m->work_total < pace)
             pace = own / m->work_total;
+        if (m->overhead_end > ready)
+            ready = m->overhead_end;
     }
     for (int i = j->gang_head; i >= 0 && isfinite(pace); i = e->jobs[i].gang_next) {
         sim_job_t *m = &e->jobs[i];
         if (m->state != JOB_RUNNING || m->joined || m->partner >= 0)
             continue;
         m->rate = pace * m->work_total;
+        m->overhead_end = ready; /* a step needs every computation: none moves before all can */
         predict_completion(e, m);
     }
 }

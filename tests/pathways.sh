@@ -10,6 +10,9 @@
 #   starts at 2020 with both members at once;
 # - job 4 (4 GPUs, no gang) arrives at 10: strict FIFO keeps it behind gang 2;
 #   backfill=1 starts it at 10 in the free island;
+# - dispatch latency 5 s: parallel dispatch starts gang 1's progress at 25
+#   (finish 2025), sequential at 30 (the second computation is dispatched
+#   after two latencies, and a step needs both: finish 2030);
 # - a policy that is not gang-aware (fifo) plans part of gang 2: the plan is
 #   rejected by the gang rule, exit 1 with the rule named;
 # - a gang whose rows arrive at different times is refused at load, naming it.
@@ -39,6 +42,14 @@ s4=$(q first_start 'AND job_id=4')
 "$MLSCHED" simulate --trace "$fx/gang.csv" --cluster "$fx/islands.json" --policy pathways \
     -P backfill=1 -q --db "$tmp/r.db" >/dev/null || bad "simulate pathways backfill=1 failed"
 [ "$(q first_start 'AND job_id=4')" = 10.0 ] || bad "backfill: job 4 at $(q first_start 'AND job_id=4')"
+
+for mode in parallel:2025.0 sequential:2030.0; do
+    "$MLSCHED" simulate --trace "$fx/gang.csv" --cluster "$fx/islands.json" --policy pathways -q \
+        --dispatch "${mode%%:*}" --dispatch-latency 5 --db "$tmp/r.db" >/dev/null ||
+        bad "simulate --dispatch ${mode%%:*} failed"
+    [ "$(q 'finish' 'AND job_id IN (0,1) GROUP BY 1')" = "${mode#*:}" ] ||
+        bad "dispatch ${mode%%:*}: gang 1 finished at $(q 'job_id, finish' 'AND job_id IN (0,1)')"
+done
 
 "$MLSCHED" simulate --trace "$fx/gang.csv" --cluster "$fx/islands.json" --policy fifo -q \
     >/dev/null 2>"$tmp/err"
