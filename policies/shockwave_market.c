@@ -110,8 +110,8 @@ double sw_objective(const sw_market_t *m, const int *n, const double *w, int che
     return sum / nw - m->k * mk;
 }
 
-/* Priority order of the packing: weight, then predicted remaining time,
- * descending; then index. */
+/* Priority order of the packing: weight descending, then predicted
+ * remaining time ascending; then index. */
 typedef struct sw_key {
     double w, r;
     int j;
@@ -123,18 +123,23 @@ static int sw_key_cmp(const void *a, const void *b)
     if (x->w != y->w)
         return x->w > y->w ? -1 : 1;
     if (x->r != y->r)
-        return x->r > y->r ? -1 : 1;
+        return x->r < y->r ? -1 : 1;
     return (x->j > y->j) - (x->j < y->j);
 }
 
-/* Packing order within a round: urgency (rounds still needed over rounds
- * left), then gang size, descending; then the priority rank. */
+/* Packing order within a round. Urgency packing: rounds still needed over
+ * rounds left, then largest gang, then priority rank (packs the most count
+ * vectors). Priority packing: the jobs that need every round left first
+ * (largest gang first), then the priority rank (weight, then shortest
+ * predicted remaining time: the rounds of a job that can finish in the
+ * window come early, so a re-solve at the next arrival does not push them
+ * back), then largest gang. */
 typedef struct sw_slot {
     double urgency;
-    int gpus, rank, j;
+    int forced, gpus, rank, j;
 } sw_slot_t;
 
-static int sw_slot_cmp(const void *a, const void *b)
+static int sw_urgency_cmp(const void *a, const void *b)
 {
     const sw_slot_t *x = a, *y = b;
     if (x->urgency != y->urgency)
@@ -144,29 +149,35 @@ static int sw_slot_cmp(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-void sw_assign_rounds(const sw_market_t *m, const int *n, const double *w, unsigned char *sched,
-                      int *got)
+static int sw_priority_cmp(const void *a, const void *b)
+{
+    const sw_slot_t *x = a, *y = b;
+    if (x->forced != y->forced)
+        return x->forced ? -1 : 1;
+    if (x->forced && x->gpus != y->gpus)
+        return x->gpus > y->gpus ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->gpus < y->gpus) - (x->gpus > y->gpus);
+}
+
+static void sw_pack(const sw_market_t *m, const int *n, const int *rank, int urgency,
+                    unsigned char *sched, int *got, sw_slot_t *slot, int *need)
 {
     int J = m->n, W = m->window;
-    sw_key_t *key = sw_xalloc((size_t)J, sizeof *key);
-    sw_slot_t *slot = sw_xalloc((size_t)J, sizeof *slot);
-    int *need = sw_xalloc((size_t)J, sizeof *need), *rank = sw_xalloc((size_t)J, sizeof *rank);
     for (int j = 0; j < J; j++) {
-        key[j] = (sw_key_t){w ? w[j] : 1.0, m->jobs[j].rem_pred, j};
         need[j] = n[j];
         got[j] = 0;
     }
-    qsort(key, (size_t)J, sizeof *key, sw_key_cmp);
-    for (int i = 0; i < J; i++)
-        rank[key[i].j] = i;
     memset(sched, 0, (size_t)J * (size_t)W);
     for (int r = 0; r < W; r++) {
         int room = m->gpus, k = 0;
         for (int j = 0; j < J; j++)
             if (need[j] > 0)
-                slot[k++] = (sw_slot_t){(double)need[j] / (W - r), m->jobs[j].gpus, rank[j], j};
-        qsort(slot, (size_t)k, sizeof *slot, sw_slot_cmp);
-        for (int i = 0; i < k; i++) {
+                slot[k++] = (sw_slot_t){(double)need[j] / (W - r), need[j] >= W - r,
+                                        m->jobs[j].gpus, rank[j], j};
+        qsort(slot, (size_t)k, sizeof *slot, urgency ? sw_urgency_cmp : sw_priority_cmp);
+        for (int i = 0; i < k && room > 0; i++) {
             int j = slot[i].j;
             if (m->jobs[j].gpus > room)
                 continue;
@@ -176,10 +187,63 @@ void sw_assign_rounds(const sw_market_t *m, const int *n, const double *w, unsig
             got[j]++;
         }
     }
+}
+
+/* Packs n (urgency first when `reorder` is 0; when 1, the counts the
+ * urgency packing achieves are laid out again in priority order if that
+ * packs them all too). */
+static void sw_assign(const sw_market_t *m, const int *n, const double *w, int reorder,
+                      unsigned char *sched, int *got)
+{
+    int J = m->n, W = m->window;
+    sw_key_t *key = sw_xalloc((size_t)J, sizeof *key);
+    sw_slot_t *slot = sw_xalloc((size_t)J, sizeof *slot);
+    int *need = sw_xalloc((size_t)J, sizeof *need), *rank = sw_xalloc((size_t)J, sizeof *rank);
+    int *got2 = sw_xalloc((size_t)J, sizeof *got2);
+    unsigned char *s2 = sw_xalloc((size_t)J * W, 1);
+    for (int j = 0; j < J; j++)
+        key[j] = (sw_key_t){w ? w[j] : 1.0, m->jobs[j].rem_pred, j};
+    /* urgency packing breaks ties longest remaining first (it packs more
+     * count vectors); the priority order is shortest remaining first */
+    int *urank = sw_xalloc((size_t)J, sizeof *urank);
+    qsort(key, (size_t)J, sizeof *key, sw_key_cmp);
+    for (int i = 0; i < J; i++) {
+        rank[key[i].j] = i;
+        urank[key[i].j] = 0;
+    }
+    for (int i = 0; i < J; i++) { /* same weight: reverse the remaining-time order */
+        int a = i;
+        while (a + 1 < J && key[a + 1].w == key[i].w)
+            a++;
+        for (int q = i; q <= a; q++)
+            urank[key[q].j] = i + (a - q);
+        i = a;
+    }
+    if (reorder == 2) { /* got holds a packing's counts already: reorder only */
+        int *cnt = sw_xalloc((size_t)J, sizeof *cnt);
+        memcpy(cnt, got, (size_t)J * sizeof *cnt);
+        sw_pack(m, cnt, rank, 0, s2, got2, slot, need);
+        free(cnt);
+    } else {
+        sw_pack(m, n, urank, 1, sched, got, slot, need);
+        if (reorder)
+            sw_pack(m, got, rank, 0, s2, got2, slot, need);
+    }
+    if (reorder && !memcmp(got, got2, (size_t)J * sizeof *got))
+        memcpy(sched, s2, (size_t)J * W);
     free(key);
     free(slot);
     free(need);
     free(rank);
+    free(got2);
+    free(s2);
+    free(urank);
+}
+
+void sw_assign_rounds(const sw_market_t *m, const int *n, const double *w, unsigned char *sched,
+                      int *got)
+{
+    sw_assign(m, n, w, 1, sched, got);
 }
 
 double sw_predict(const sw_mode_t *modes, int n_modes, double epochs, double done, double *rem)
@@ -282,7 +346,7 @@ static int sw_try(const sw_market_t *m, int mode, sw_try_t *t, char *err, size_t
     if (sw_solve(m, t->n, &t->sol, err, errlen) < 0 || (mode >= 0 && t->sol.relaxed != mode))
         return -1;
     sw_weights(m, t->sol.relaxed, t->w);
-    sw_assign_rounds(m, t->n, t->w, t->sched, t->got);
+    sw_assign(m, t->n, t->w, 0, t->sched, t->got);
     sw_fill_rounds(m, t->w, t->sched, t->got);
     t->obj = sw_objective(m, t->got, t->w, 0);
     return 0;
@@ -367,6 +431,9 @@ int sw_plan(const sw_market_t *m0, int *got, unsigned char *sched, sw_solution_t
             memcpy(sched, cur.sched, (size_t)J * W);
         }
     }
+    /* the final counts laid out in priority order when they pack that way */
+    sw_weights(&m, out->relaxed, cur.w);
+    sw_assign(&m, NULL, cur.w, 2, sched, got);
     sw_try_free(&cur);
     sw_try_free(&alt);
     free(ub);

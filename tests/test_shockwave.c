@@ -50,12 +50,13 @@ START_TEST(market_hand_equilibrium)
     ck_assert_int_eq(n[2], 0);
     ck_assert(!sol.relaxed && sol.optimal);
     ck_assert_double_eq_tol(sol.objective, log(0.036) / 12, 1e-12);
-    /* rounds: A (longest remaining) first; B is forced into the last */
+    /* rounds: B (shortest predicted remaining time, 800 s) first, then A,
+     * which needs each of the 3 rounds left */
     unsigned char sched[4 * 3];
     int got[3];
     double w[3] = {1, 1, 1};
     sw_assign_rounds(&m, n, w, sched, got);
-    const unsigned char want[4][3] = {{1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    const unsigned char want[4][3] = {{0, 1, 0}, {1, 0, 0}, {1, 0, 0}, {1, 0, 0}};
     for (int r = 0; r < 4; r++)
         for (int j = 0; j < 3; j++)
             ck_assert_int_eq(sched[r * 3 + j], want[r][j]);
@@ -293,7 +294,7 @@ static void *fx_create(const char *const *keys, const char *const *vals, int n)
 }
 
 /* The hand market through the policy: 1 GPU, 100 s rounds, window 4, k = 0,
- * jobs of 1000 work units at 1 unit/s done 0, 200, 400. Rounds A, A, A, B:
+ * jobs of 1000 work units at 1 unit/s done 0, 200, 400. Rounds B, A, A, A:
  * the plan is followed (no re-solve) while no event comes. */
 START_TEST(policy_plan_rounds)
 {
@@ -304,7 +305,7 @@ START_TEST(policy_plan_rounds)
     fx_job(&f, 1000, 400);
     const char *k[] = {"window", "k"}, *val[] = {"4", "0"};
     void *s = fx_create(k, val, 2);
-    const int want[4] = {0, 0, 0, 1};
+    const int want[4] = {1, 0, 0, 0};
     for (int r = 0; r < 4; r++) {
         f.v.now = 100.0 * r;
         f.v.round = r;
