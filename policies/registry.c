@@ -132,7 +132,8 @@ static const policy_ops_t table[] = {
      "window=20: rounds planned per solve; k=1e-3: makespan weight; lambda=12: priority power "
      "of unfair jobs when the fairness rows are relaxed; rhomax=1: fairness bound; "
      "round=120: s per planned round when the run has no --round; nodes=1000: "
-     "branch-and-bound nodes before the best found is taken; gap=1e-3: relative MIP gap",
+     "branch-and-bound nodes before the best found is taken; gap=1e-3: relative MIP gap; "
+     "predict=1: Bayesian batch-change predictor (0: the current batch to the end)",
      1, MLS_CADENCE_ROUNDS, ENTRY(shockwave)},
 };
 

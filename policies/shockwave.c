@@ -46,7 +46,8 @@
  * gns job never returns to a smaller batch. sw_predict() splits the job's
  * remaining epochs over the modes by the Dirichlet posterior and prices each
  * at its epoch time (iterations / the perf model's rate at that batch). A
- * static job's R_j is its remaining work over its rate.
+ * static job's R_j is its remaining work over its rate (and every job's
+ * with predict=0, the ablation: the current batch to the end).
  *
  * Knowledge: the policy declares oracle for the job's total work (Shockwave
  * reads each job's epoch count from the trace: the user states it), from
@@ -104,7 +105,7 @@ typedef struct sw_mem {
 
 typedef struct sw_state {
     double k, lambda, rhomax, round_param, gap;
-    int window;
+    int window, predict;
     long nodes;
     idmap_t ids;
     sw_mem_t *mem;
@@ -128,9 +129,9 @@ typedef struct sw_info {
 
 int shockwave_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"window", "k",     "lambda", "rhomax",
-                                        "round",  "nodes", "gap",    NULL};
-    double window, nodes;
+    static const char *const known[] = {"window", "k",   "lambda",  "rhomax", "round",
+                                        "nodes",  "gap", "predict", NULL};
+    double window, nodes, predict;
     sw_state_t *s = pu_alloc(1, sizeof *s);
     if (policy_args_check(args, known, "shockwave", err, errlen) ||
         policy_arg_double(args, "window", 20, &window, err, errlen) ||
@@ -139,21 +140,23 @@ int shockwave_create(void **state, const policy_args_t *args, char *err, size_t 
         policy_arg_double(args, "rhomax", 1.0, &s->rhomax, err, errlen) ||
         policy_arg_double(args, "round", 120, &s->round_param, err, errlen) ||
         policy_arg_double(args, "nodes", 1000, &nodes, err, errlen) ||
-        policy_arg_double(args, "gap", 1e-3, &s->gap, err, errlen)) {
+        policy_arg_double(args, "gap", 1e-3, &s->gap, err, errlen) ||
+        policy_arg_double(args, "predict", 1, &predict, err, errlen)) {
         free(s);
         return -1;
     }
     if (!(window >= 1 && window <= 1000 && window == floor(window)) || !(s->k >= 0) ||
         !(s->lambda >= 0) || !(s->rhomax > 0) || !(s->round_param > 0) || !(nodes >= 0) ||
-        !(s->gap >= 0)) {
+        !(s->gap >= 0) || !(predict == 0 || predict == 1)) {
         snprintf(err, errlen,
                  "shockwave: window must be a whole number in 1..1000, k, lambda, nodes and gap "
-                 ">= 0, rhomax and round > 0");
+                 ">= 0, rhomax and round > 0, predict 0 or 1");
         free(s);
         return -1;
     }
     s->window = (int)window;
     s->nodes = (long)nodes;
+    s->predict = (int)predict;
     idmap_init(&s->ids);
     *state = s;
     return 0;
@@ -309,6 +312,8 @@ static void sw_job_info(sw_state_t *s, const view_t *v, int job, sw_info_t *in)
         return;
     double T = j->remaining_work / rate, E = NAN;
     double R = j->adapt_mode ? sw_predict_job(v, job, order[0], m, rate, &E) : NAN;
+    if (!s->predict)
+        R = NAN; /* ablation: the current batch to the end */
     in->ok = 1;
     in->rate = rate;
     in->progress = isfinite(E) && E > 0 ? j->epoch / E : j->work_done / j->total_work;
