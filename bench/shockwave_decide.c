@@ -48,12 +48,25 @@ static void set_job(bench_view_t *b, int i, int64_t id)
     double total = 2e4 + (double)(h % 9803) / 9803.0 * 9.8e5;
     double done = total * 0.9 * ((h >> 8) % 101) / 100.0;
     int mode = (h >> 4) % 10 < 2 ? 0 : (h >> 4) % 10 < 6 ? 1 : 2;
-    *j = (view_job_t){.id = id, .submit = (double)id, .priority = 1, .workload = (int)(id % 12),
-                      .gpus_requested = g, .min_gpus = g, .max_gpus = g, .batch_size = 32,
-                      .cur_type = -1, .first_start = NAN, .last_start = NAN, .throughput = NAN,
-                      .work_done = done, .total_work = total, .remaining_work = total - done,
-                      .accum_steps = -1, .grad_noise_scale = NAN,
-                      .epoch = mode ? done / 100 : NAN, .adapt_mode = mode,
+    *j = (view_job_t){.id = id,
+                      .submit = (double)id,
+                      .priority = 1,
+                      .workload = (int)(id % 12),
+                      .gpus_requested = g,
+                      .min_gpus = g,
+                      .max_gpus = g,
+                      .batch_size = 32,
+                      .cur_type = -1,
+                      .first_start = NAN,
+                      .last_start = NAN,
+                      .throughput = NAN,
+                      .work_done = done,
+                      .total_work = total,
+                      .remaining_work = total - done,
+                      .accum_steps = -1,
+                      .grad_noise_scale = NAN,
+                      .epoch = mode ? done / 100 : NAN,
+                      .adapt_mode = mode,
                       .attained_time = done / 3};
 }
 
@@ -88,10 +101,19 @@ static void build(bench_view_t *b, int n_jobs, int n_gpus)
     }
     b->type.free_gpus = n_nodes * PER_NODE - next;
     b->perf = (view_perf_t){.throughput = b_tput};
-    b->v = (view_t){.now = 1e5, .round_len = 120, .round = 833, .reasons = MLS_WHY_ARRIVAL,
-                    .n_types = 1, .types = &b->type, .n_nodes = n_nodes, .nodes = b->nodes,
-                    .n_gpus = n_nodes * PER_NODE, .gpu_holder = b->holder, .n_jobs = n_jobs,
-                    .jobs = b->jobs, .perf = &b->perf};
+    b->v = (view_t){.now = 1e5,
+                    .round_len = 120,
+                    .round = 833,
+                    .reasons = MLS_WHY_ARRIVAL,
+                    .n_types = 1,
+                    .types = &b->type,
+                    .n_nodes = n_nodes,
+                    .nodes = b->nodes,
+                    .n_gpus = n_nodes * PER_NODE,
+                    .gpu_holder = b->holder,
+                    .n_jobs = n_jobs,
+                    .jobs = b->jobs,
+                    .perf = &b->perf};
 }
 
 static double now_s(void)

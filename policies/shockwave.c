@@ -92,7 +92,7 @@
 typedef struct sw_mem {
     int last_batch;
     double last_epoch, last_work;
-    double ipe;    /* iterations per epoch at ipe_batch; 0 unknown */
+    double ipe; /* iterations per epoch at ipe_batch; 0 unknown */
     int ipe_batch;
     int n_modes;
     int mode_batch[SW_MAX_MODES];
@@ -304,8 +304,7 @@ static void sw_job_info(sw_state_t *s, const view_t *v, int job, sw_info_t *in)
     memset(in, 0, sizeof *in);
     int order[16];
     int nt = pu_type_order(v, job, order);
-    if (nt <= 0 || !isfinite(j->remaining_work) || !isfinite(j->total_work) ||
-        j->total_work <= 0)
+    if (nt <= 0 || !isfinite(j->remaining_work) || !isfinite(j->total_work) || j->total_work <= 0)
         return;
     double rate = sw_rate(v, job, order[0], 0);
     if (!(rate > 0) || !isfinite(rate))
@@ -364,7 +363,10 @@ static int sw_resolve(sw_state_t *s, const view_t *v, const sw_info_t *info, dou
             continue;
         double est = j->submit + (j->attained_time + info[i].rem_pred) / share;
         double target = sw_finish_target(m, round, est);
-        mj[n] = (sw_job_t){j->gpus_requested, info[i].progress, info[i].speed, info[i].rem_pred,
+        mj[n] = (sw_job_t){j->gpus_requested,
+                           info[i].progress,
+                           info[i].speed,
+                           info[i].rem_pred,
                            (target * s->rhomax - (v->now + W * L)) * share,
                            (v->now + info[i].rem_pred / share) / target};
         idx[n++] = i;
@@ -405,14 +407,13 @@ static int sw_due(const sw_state_t *s, const view_t *v, int64_t round)
 {
     if (!s->has_plan || round < s->plan_start || round >= s->plan_start + s->window ||
         s->plan_n != v->n_jobs ||
-        (v->reasons & (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION | MLS_WHY_BATCH_CHANGE |
-                       MLS_WHY_FAULT)))
+        (v->reasons &
+         (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION | MLS_WHY_BATCH_CHANGE | MLS_WHY_FAULT)))
         return 1;
     for (int i = 0; i < v->n_jobs; i++) {
         const view_job_t *j = &v->jobs[i];
         int idx = idmap_get(&s->ids, j->id);
-        if (s->plan_ids[i] != j->id || idx < 0 ||
-            s->mem[idx].changes_at_solve != j->batch_changes)
+        if (s->plan_ids[i] != j->id || idx < 0 || s->mem[idx].changes_at_solve != j->batch_changes)
             return 1;
     }
     return 0;

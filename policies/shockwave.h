@@ -57,9 +57,9 @@ int sw_max_rounds(const sw_market_t *m, int j);
 double sw_objective(const sw_market_t *m, const int *n, const double *w, int check_cap);
 
 typedef struct sw_solution {
-    int relaxed;   /* 1: the fairness rows were infeasible and dropped */
-    int optimal;   /* 1: branch and bound proved the optimum (within mip_gap) */
-    int fallback;  /* 1: no integer solution in node_limit: the LP rounded down */
+    int relaxed;  /* 1: the fairness rows were infeasible and dropped */
+    int optimal;  /* 1: branch and bound proved the optimum (within mip_gap) */
+    int fallback; /* 1: no integer solution in node_limit: the LP rounded down */
     double objective;
     long nodes;
     int repairs; /* sw_plan: re-solves after a packing lost rounds */

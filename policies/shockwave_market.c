@@ -310,8 +310,9 @@ static void sw_fill_rounds(const sw_market_t *m, const double *w, unsigned char 
                 const sw_job_t *jb = &m->jobs[j];
                 if (sched[(size_t)r * J + j] || jb->gpus > room || got[j] >= sw_max_rounds(m, j))
                     continue;
-                double g = w[j] * (sw_u(jb, m->round_len, got[j] + 1) -
-                                   sw_u(jb, m->round_len, got[j])) / nw;
+                double g = w[j] *
+                           (sw_u(jb, m->round_len, got[j] + 1) - sw_u(jb, m->round_len, got[j])) /
+                           nw;
                 if (j == arg) {
                     double left = jb->rem_pred - sw_tau(jb, m->round_len, got[j] + 1);
                     g += m->k * (mk - (left > mk2 ? left : mk2));
@@ -368,8 +369,8 @@ static void sw_try_free(sw_try_t *t)
     free(t->sched);
 }
 
-int sw_plan(const sw_market_t *m0, int *got, unsigned char *sched, sw_solution_t *out,
-            char *err, size_t errlen)
+int sw_plan(const sw_market_t *m0, int *got, unsigned char *sched, sw_solution_t *out, char *err,
+            size_t errlen)
 {
     int J = m0->n, W = m0->window;
     sw_market_t m = *m0, mb = *m0;
@@ -520,9 +521,13 @@ double sw_greedy(const sw_market_t *m, const double *w, int relaxed, int *n)
 {
     int J = m->n, W = m->window;
     double nw = (double)(J > 0 ? J : 1) * W;
-    sw_greedy_ctx_t c = {m, w, sw_xalloc((size_t)J, sizeof(int)), sw_xalloc((size_t)J, sizeof(int)),
+    sw_greedy_ctx_t c = {m,
+                         w,
                          sw_xalloc((size_t)J, sizeof(int)),
-                         sw_xalloc((size_t)J * W + 1, sizeof(sw_inc_t)), 0};
+                         sw_xalloc((size_t)J, sizeof(int)),
+                         sw_xalloc((size_t)J, sizeof(int)),
+                         sw_xalloc((size_t)J * W + 1, sizeof(sw_inc_t)),
+                         0};
     double *lv = sw_xalloc((size_t)J * (W + 1) + 1, sizeof *lv), best = -INFINITY;
     int n_lv = 0, ok = 1;
     for (int j = 0; j < J && ok; j++) {
@@ -531,10 +536,9 @@ double sw_greedy(const sw_market_t *m, const double *w, int relaxed, int *n)
         c.lo[j] = relaxed || !isfinite(jb->cap) ? 0 : sw_need(m, j, c.nmax[j], jb->cap);
         ok = c.lo[j] >= 0;
         for (int t = 1; t <= c.nmax[j]; t++)
-            c.inc[c.n_inc++] = (sw_inc_t){w[j] * (sw_u(jb, m->round_len, t) -
-                                                  sw_u(jb, m->round_len, t - 1)) /
-                                              nw / jb->gpus,
-                                          j, t};
+            c.inc[c.n_inc++] = (sw_inc_t){
+                w[j] * (sw_u(jb, m->round_len, t) - sw_u(jb, m->round_len, t - 1)) / nw / jb->gpus,
+                j, t};
         for (int t = c.lo[j]; t <= c.nmax[j]; t++) {
             double left = jb->rem_pred - sw_tau(jb, m->round_len, t);
             lv[n_lv++] = left > 0 ? left : 0;
@@ -592,11 +596,11 @@ double sw_greedy(const sw_market_t *m, const double *w, int relaxed, int *n)
 
 typedef struct sw_lp {
     glp_prob *p;
-    int *ncol;   /* column of n_j, 0 when the job has no rounds to plan */
-    int *nmax;   /* rounds worth planning */
-    int mcol;    /* column of M, 0 when k == 0 */
-    int *mrow;   /* makespan row of job j, 0 when none */
-    int *lrow;   /* link row of job j */
+    int *ncol; /* column of n_j, 0 when the job has no rounds to plan */
+    int *nmax; /* rounds worth planning */
+    int mcol;  /* column of M, 0 when k == 0 */
+    int *mrow; /* makespan row of job j, 0 when none */
+    int *lrow; /* link row of job j */
 } sw_lp_t;
 
 /* Adds row `name` sum_t dtau_jt y_jt (+ M when with_m) >= lb. */

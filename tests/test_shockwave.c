@@ -27,9 +27,9 @@
  * together to 0.3: n = (3, 1, 0), product 0.3 x 0.3 x 0.4 = 0.036; the next
  * best are (2, 2, 0) and (4, 0, 0), 0.032. With a fairness row forcing B to 2
  * rounds (cap_B = R_B - 200): (2, 2, 0), 0.032, beats (1, 2, 1), 0.02. */
-static sw_job_t hand_jobs[3] = {
-    {1, 0.0, 1e-3, 1000, INFINITY, 1}, {1, 0.2, 1e-3, 800, INFINITY, 1},
-    {1, 0.4, 1e-3, 600, INFINITY, 1}};
+static sw_job_t hand_jobs[3] = {{1, 0.0, 1e-3, 1000, INFINITY, 1},
+                                {1, 0.2, 1e-3, 800, INFINITY, 1},
+                                {1, 0.4, 1e-3, 600, INFINITY, 1}};
 
 static sw_market_t hand_market(const sw_job_t *jobs, double k)
 {
@@ -166,12 +166,14 @@ START_TEST(brute_force_gap)
                 double T = 100 + 600 * unit(&x);
                 double R = T * (1 + 0.5 * unit(&x));
                 double cap = unit(&x) < 0.3 ? R - 100 * (lcg(&x) % 3) : INFINITY;
-                int g = 1 << (lcg(&x) % (gap_kinds[kind].max_gang == 4 ? 3 : gap_kinds[kind].max_gang));
+                int g =
+                    1 << (lcg(&x) % (gap_kinds[kind].max_gang == 4 ? 3 : gap_kinds[kind].max_gang));
                 jobs[j] = (sw_job_t){g, F, (1 - F) / T, R, cap, 0.5 + 2 * unit(&x)};
             }
             static const double ks[3] = {0, 1e-3, 1e-2};
-            sw_market_t m = {J,    jobs, gap_kinds[kind].gpus, gap_kinds[kind].rounds, 100,
-                             ks[c % 3], 4, 1, 1000, 0, NULL};
+            sw_market_t m = {
+                J, jobs, gap_kinds[kind].gpus, gap_kinds[kind].rounds, 100, ks[c % 3], 4, 1, 1000,
+                0, NULL};
             int relaxed;
             double b = brute(&m, &relaxed);
             int got[8];
@@ -268,20 +270,37 @@ static void fx_init(fx_t *f, int gpus)
     for (int g = 0; g < 8; g++)
         f->holder[g] = -1;
     f->perf = (view_perf_t){.ctx = f, .throughput = fx_tput, .batch_schedule = fx_schedule};
-    f->v = (view_t){.round_len = 100, .n_types = 1, .types = &f->type, .n_nodes = 1,
-                    .nodes = &f->node, .n_gpus = gpus, .gpu_holder = f->holder,
-                    .jobs = f->jobs, .perf = &f->perf};
+    f->v = (view_t){.round_len = 100,
+                    .n_types = 1,
+                    .types = &f->type,
+                    .n_nodes = 1,
+                    .nodes = &f->node,
+                    .n_gpus = gpus,
+                    .gpu_holder = f->holder,
+                    .jobs = f->jobs,
+                    .perf = &f->perf};
 }
 
 static void fx_job(fx_t *f, double total, double done)
 {
     int j = f->v.n_jobs++;
-    f->jobs[j] = (view_job_t){.id = 10 + j, .submit = 0, .priority = 1, .gpus_requested = 1,
-                              .min_gpus = 1, .max_gpus = 1, .batch_size = 32, .cur_type = -1,
-                              .first_start = NAN, .last_start = NAN, .throughput = NAN,
-                              .work_done = done, .total_work = total,
-                              .remaining_work = total - done, .accum_steps = -1,
-                              .grad_noise_scale = NAN, .epoch = NAN};
+    f->jobs[j] = (view_job_t){.id = 10 + j,
+                              .submit = 0,
+                              .priority = 1,
+                              .gpus_requested = 1,
+                              .min_gpus = 1,
+                              .max_gpus = 1,
+                              .batch_size = 32,
+                              .cur_type = -1,
+                              .first_start = NAN,
+                              .last_start = NAN,
+                              .throughput = NAN,
+                              .work_done = done,
+                              .total_work = total,
+                              .remaining_work = total - done,
+                              .accum_steps = -1,
+                              .grad_noise_scale = NAN,
+                              .epoch = NAN};
 }
 
 static void *fx_create(const char *const *keys, const char *const *vals, int n)
@@ -359,8 +378,8 @@ END_TEST
 
 START_TEST(bad_params)
 {
-    const char *bad[][2] = {{"window", "0"}, {"window", "2.5"}, {"k", "-1"}, {"rhomax", "0"},
-                            {"nope", "1"},   {"lambda", "x"}};
+    const char *bad[][2] = {{"window", "0"}, {"window", "2.5"}, {"k", "-1"},
+                            {"rhomax", "0"}, {"nope", "1"},     {"lambda", "x"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         policy_args_t a = {1, &bad[i][0], &bad[i][1]};
         void *s = NULL;
@@ -373,8 +392,12 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = {market_hand_equilibrium, market_fairness_rows, brute_force_gap,
-                                  predictor_hand, policy_plan_rounds,
-                                  policy_fill_and_no_oracle_schedule, bad_params};
+    const TTest *const tests[] = {market_hand_equilibrium,
+                                  market_fairness_rows,
+                                  brute_force_gap,
+                                  predictor_hand,
+                                  policy_plan_rounds,
+                                  policy_fill_and_no_oracle_schedule,
+                                  bad_params};
     return check_main("shockwave", tests, sizeof tests / sizeof tests[0]);
 }
