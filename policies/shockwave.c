@@ -27,10 +27,13 @@
  * (now + R_j / share) / T_j exceeds rhomax (rho^100 for jobs with less than
  * a round left), as the authors' code does. The program and its exact
  * solution by GLPK are described in shockwave_market.c (shockwave.h).
- * The plan's rounds are packed highest weight, then longest predicted
+ * The plan's rounds are packed so that the counts fit (shockwave_market.c)
+ * and, where they fit either way, highest weight then shortest predicted
  * remaining time first; a round's GPUs the plan leaves idle go to the jobs
  * not planned in it, longest predicted remaining time first (the authors'
- * work-conserving fill). The policy follows its plan round by round and
+ * work-conserving fill). A job on a slower GPU type than its fastest moves
+ * up when the fastest has room once the jobs already there are kept. The
+ * policy follows its plan round by round and
  * re-solves on an arrival, a completion, a batch change (a job's batch_changes
  * moved, or MLS_WHY_BATCH_CHANGE), a fault, or when the window is used up.
  *
@@ -62,7 +65,10 @@
  *   deterministic. The per-round packing of gangs comes after the solve: a
  *   count vector that does not pack loses rounds (measured by the
  *   brute-force test). The authors' second program that reorders rounds by
- *   priority (rank_in_schedule_jobs) is the packing's greedy priority order.
+ *   priority (rank_in_schedule_jobs, only after a relaxed solve) is the
+ *   packing's greedy priority order; among equal weights (every job when the
+ *   fairness rows hold) shortest predicted remaining time goes first, where
+ *   the authors' solver returns whichever optimal layout it finds.
  * - Utility rate: a job's progress per planned second is its current rate
  *   at its current batch (the authors: the mean of the epoch durations so
  *   far); its predicted batch changes enter R_j (makespan and fairness), as

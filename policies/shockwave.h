@@ -75,18 +75,22 @@ int sw_solve(const sw_market_t *m, int *n, sw_solution_t *out, char *err, size_t
  * relaxed) the fairness caps; returns their objective, or -INFINITY. */
 double sw_greedy(const sw_market_t *m, const double *w, int relaxed, int *n);
 
-/* Packs the planned round counts into W rounds: round by round, first the
- * jobs that need every remaining round, then by priority (weight, then rem_pred)
- * descending, each when its gang fits. sched[r * m->n + j] = 1 when job j
- * runs in round r. got[j]: the rounds job j got (<= n[j]). */
+/* Packs the planned round counts into W rounds: round by round by urgency
+ * (rounds still needed over rounds left, then largest gang), each job when
+ * its gang fits; then, if the counts achieved also pack in priority order
+ * (the jobs that need every round left first, then weight descending and
+ * predicted remaining time ascending), that layout. sched[r * m->n + j] = 1
+ * when job j runs in round r. got[j]: the rounds job j got (<= n[j]). */
 void sw_assign_rounds(const sw_market_t *m, const int *n, const double *w, unsigned char *sched,
                       int *got);
 
 /* Solve, pack (sw_assign_rounds), and when the packing lost rounds of some
- * jobs, bound those jobs by what they got and solve again (up to 3 times),
- * so the capacity they could not use goes to others; keeps the best packed
- * schedule. got[j]: rounds job j runs; sched as sw_assign_rounds; out's
- * objective is that of the packed schedule. Returns 0, or -1 and err. */
+ * jobs solve again (up to 3 times) with the better of two repairs: those
+ * jobs bounded by what they got, or every gang one round less; idle GPUs of
+ * a packed round go to the jobs that gain most from one more round. Keeps
+ * the best packed schedule. got[j]: rounds job j runs; sched as
+ * sw_assign_rounds; out's objective is that of the packed schedule.
+ * Returns 0, or -1 and err. */
 int sw_plan(const sw_market_t *m, int *got, unsigned char *sched, sw_solution_t *out, char *err,
             size_t errlen);
 

@@ -14,10 +14,29 @@
  * objective: no approximation of the log, and far fewer integer variables
  * (one per job, not W). Rows: n_j - sum_t y_jt = 0; capacity sum_j g_j n_j
  * <= G W; makespan M + sum_t dtau_jt y_jt >= R_j; fairness sum_t dtau_jt y_jt
- * >= R_j - cap_j. The per-round packing of gangs (at most G GPUs in each
- * round) is left to sw_assign_rounds: with gangs of different sizes a count
- * vector may not pack exactly, and then a job loses a planned round (the
- * brute-force test in tests/test_shockwave.c measures what that costs).
+ * >= R_j - cap_j; per gang size s not dividing G, sum_{g_j >= s} n_j <=
+ * floor(G / s) W (valid for every packing). The per-round packing of gangs
+ * (at most G GPUs in each round) is left to sw_assign_rounds: with gangs a
+ * count vector may not pack, and then a job loses planned rounds. sw_plan
+ * then re-solves (up to 3 times) with two repairs and keeps the best packed
+ * schedule: the jobs that lost rounds bounded by what they got, or every
+ * gang one round less; GPUs a packing leaves idle in a round go to the jobs
+ * that gain most from one more round. The brute-force test in
+ * tests/test_shockwave.c measures what is left: no gap with 1-GPU jobs, a
+ * mean gap of 0.8-2.1 % on tiny gang markets (3 or 8 GPUs).
+ *
+ * Rounds are packed twice: by urgency (rounds still needed over rounds
+ * left, largest gang first; it packs the most count vectors), then, when the
+ * same counts pack that way, in priority order (weight, then shortest
+ * predicted remaining time): a job that can finish in the window runs early,
+ * so the next re-solve does not push its rounds back again (without it every
+ * short job was paced to the end: average JCT 19,938 s instead of 10,940 s
+ * on Shockwave's 120-job experiment).
+ *
+ * Speed: the simplex starts from the basis of a greedy solution (sw_greedy:
+ * a search over the makespan level with increments taken by utility per
+ * GPU), which is optimal or close: 1-2 iterations at 2,000 jobs instead of
+ * 12,000 from the standard basis (4.5 s to 0.05 s).
  *
  * Why GLPK's branch and bound and not an exact convex method: the program is
  * a separable concave knapsack with a max term, integral because a job runs
