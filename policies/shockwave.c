@@ -479,7 +479,9 @@ int shockwave_schedule(void *state, const view_t *v, plan_t *plan, char *err, si
     if (v->n_jobs <= 0)
         return 0;
     double L = v->round_len > 0 ? v->round_len : s->round_param;
-    int64_t round = (int64_t)floor(v->now / L + 1e-9);
+    /* nearest boundary: a live call at a round's start may come a few ms
+     * early (floor would replay the last round of the plan) */
+    int64_t round = (int64_t)floor(v->now / L + 0.5);
     sw_info_t *info = pu_alloc((size_t)v->n_jobs, sizeof *info);
     for (int i = 0; i < v->n_jobs; i++)
         sw_job_info(s, v, i, &info[i]);
