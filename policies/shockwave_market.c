@@ -45,7 +45,8 @@
  * Determinism: a node limit (node_limit), counted in GLPK's callback, stops
  * the search, never a wall-clock limit (results would depend on the
  * machine's speed); if no integer point was found by then, the LP's n_j are
- * rounded down (feasible: capacity holds, M grows). */
+ * rounded down (feasible: capacity holds, M grows). Should GLPK fail, or
+ * mlsched be built without it, the greedy counts (sw_greedy) are the plan. */
 #include "config.h"
 
 #include "shockwave.h"
@@ -609,6 +610,15 @@ double sw_greedy(const sw_market_t *m, const double *w, int relaxed, int *n)
     return best;
 }
 
+/* The relaxed greedy counts (weights w), marked as a fallback; 1 when found. */
+static int sw_greedy_fallback(const sw_market_t *m, const double *w, int *n, sw_solution_t *out)
+{
+    out->relaxed = 1;
+    out->fallback = 1;
+    out->optimal = 0;
+    return sw_greedy(m, w, 1, n) > -INFINITY;
+}
+
 #ifdef HAVE_GLPK
 
 #include <glpk.h>
@@ -882,6 +892,8 @@ int sw_solve(const sw_market_t *m, int *n, sw_solution_t *out, char *err, size_t
         sw_weights(m, 1, w);
         ok = sw_attempt(m, w, 1, n, out);
     }
+    if (!ok) /* GLPK failed (numerically): the greedy counts */
+        ok = sw_greedy_fallback(m, w, n, out);
     if (!ok) {
         free(w);
         snprintf(err, errlen, "shockwave: the market program has no solution (%d jobs)", m->n);
@@ -894,11 +906,27 @@ int sw_solve(const sw_market_t *m, int *n, sw_solution_t *out, char *err, size_t
 
 #else /* !HAVE_GLPK */
 
+/* Without GLPK the greedy counts are the plan (fairness rows when they can
+ * hold, else relaxed). */
 int sw_solve(const sw_market_t *m, int *n, sw_solution_t *out, char *err, size_t errlen)
 {
-    (void)m, (void)n, (void)out;
-    snprintf(err, errlen, "mlsched was built without GLPK (install libglpk-dev and reconfigure)");
-    return -1;
+    double *w = sw_xalloc((size_t)m->n, sizeof *w);
+    memset(out, 0, sizeof *out);
+    sw_weights(m, 0, w);
+    int ok = sw_greedy(m, w, 0, n) > -INFINITY;
+    out->fallback = 1;
+    if (!ok) {
+        sw_weights(m, 1, w);
+        ok = sw_greedy_fallback(m, w, n, out);
+    }
+    if (!ok) {
+        free(w);
+        snprintf(err, errlen, "shockwave: the market program has no solution (%d jobs)", m->n);
+        return -1;
+    }
+    out->objective = sw_objective(m, n, w, 0);
+    free(w);
+    return 0;
 }
 
 #endif

@@ -50,6 +50,11 @@ START_TEST(market_hand_equilibrium)
     ck_assert_int_eq(n[2], 0);
     ck_assert(!sol.relaxed && sol.optimal);
     ck_assert_double_eq_tol(sol.objective, log(0.036) / 12, 1e-12);
+    /* the greedy counts (the simplex's start, the plan without GLPK) agree */
+    int g[3];
+    double w1[3] = {1, 1, 1};
+    ck_assert_double_eq_tol(sw_greedy(&m, w1, 0, g), log(0.036) / 12, 1e-12);
+    ck_assert(g[0] == 3 && g[1] == 1 && g[2] == 0);
     /* rounds: B (shortest predicted remaining time, 800 s) first, then A,
      * which needs each of the 3 rounds left */
     unsigned char sched[4 * 3];
