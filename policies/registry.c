@@ -126,6 +126,15 @@ static const policy_ops_t table[] = {
      "within one island (rack); programs in arrival order; non-preemptive",
      "backfill=0: 1 lets a later program start when the head does not fit", 0,
      MLS_CADENCE_EVENTS, ENTRY(pathways)},
+    {"shockwave", "Zheng et al., NSDI 2023 (Shockwave), sections 3-5, appendix G",
+     "dynamic Fisher market over a window of rounds: Nash social welfare of epoch progress, "
+     "finish-time fairness and makespan terms, Bayesian batch-change predictor; GLPK MILP",
+     "window=20: rounds planned per solve; k=1e-3: makespan weight; lambda=12: priority power "
+     "of unfair jobs when the fairness rows are relaxed; rhomax=1: fairness bound; "
+     "round=120: s per planned round when the run has no --round; nodes=1000: "
+     "branch-and-bound nodes before the best found is taken; gap=1e-3: relative MIP gap; "
+     "predict=1: Bayesian batch-change predictor (0: the current batch to the end)",
+     1, MLS_CADENCE_ROUNDS, ENTRY(shockwave)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

@@ -12,6 +12,9 @@
 # 1920), gives jobs that arrived since then no GPUs (new_jobs=wait), starts
 # every job's received time at half a round (received_start=half_round), and
 # runs AlloX through Gavel's round mechanism (allox mechanism=gavel).
+# Last, mlsched's shockwave policy with its defaults (the tacc_32gpus.json
+# configuration: window 20, k 1e-3, lambda 12, rhomax 1); SHOCKWAVE= (empty)
+# leaves it out.
 # Run from the build directory (./mlsched) or set MLSCHED.
 set -eu
 MLSCHED=${MLSCHED:-./mlsched}
@@ -21,11 +24,11 @@ DB=${DB:-results/shockwave.db}
 mkdir -p "$(dirname "$DB")"
 "$MLSCHED" trace import --format gavel -o results/sw120.csv "$DATA"/traces/120_*.trace
 for p in min-total-duration finish-time-fairness max-min-fairness allox max-sum-throughput-perf \
-    gandiva-fair; do
+    gandiva-fair ${SHOCKWAVE-shockwave}; do
     gavel="-P recompute_interval=1000 -P new_jobs=wait -P received_start=half_round"
     case $p in
     allox) params="-P mechanism=gavel $gavel" ;;
-    gandiva-fair) params="" ;;
+    gandiva-fair | shockwave) params="" ;;
     *) params=$gavel ;;
     esac
     # shellcheck disable=SC2086 # params are separate words
