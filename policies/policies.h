@@ -40,5 +40,8 @@ MLS_POLICY_ENTRY_POINTS(gavel_fifo_perf);
 MLS_POLICY_ENTRY_POINTS(allox);
 MLS_POLICY_ENTRY_POINTS(pollux);
 MLS_POLICY_ENTRY_POINTS(pathways);
+MLS_POLICY_ENTRY_POINTS(elastic_dp);
+MLS_POLICY_ENTRY_POINTS(elastic_fixed_batch);
+MLS_POLICY_ENTRY_POINTS(autoscale);
 
 #endif

@@ -1,0 +1,8 @@
+# policies/elastic.mk: the elastic seed schedulers of issue 14: Saxena et al.'s
+# dynamic program (elastic-dp, elastic-fixed-batch) and Or et al.'s autoscaler
+# (autoscale), their unit tests (tests/test_elastic.c) and decision-time bench.
+libmlsched_a_SOURCES += policies/elastic.h policies/elastic.c policies/autoscale.c
+check_PROGRAMS += tests/test_elastic
+TESTS += tests/test_elastic
+tests_test_elastic_CFLAGS = $(TEST_CFLAGS)
+tests_test_elastic_LDADD = $(TEST_LIBS)
