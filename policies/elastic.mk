@@ -6,3 +6,7 @@ check_PROGRAMS += tests/test_elastic
 TESTS += tests/test_elastic
 tests_test_elastic_CFLAGS = $(TEST_CFLAGS)
 tests_test_elastic_LDADD = $(TEST_LIBS)
+# Or et al.'s scenario (scripts/autoscale-knee.sh) as a test: the knee and a straggler.
+TESTS += tests/autoscale_knee.sh
+EXTRA_DIST += tests/autoscale_knee.sh scripts/autoscale-knee.sh scripts/saxena-elastic.sh \
+	tests/fixtures/elastic/knee.json tests/fixtures/elastic/knee.csv tests/fixtures/elastic/slow.csv
