@@ -192,6 +192,22 @@ static int kmax_of(const view_t *v, const view_job_t *jb, const as_job_t *r)
     return k > r->start ? k : r->start;
 }
 
+/* The per-GPU batch a job keeps at every size, fixed at its first start. */
+static void first_start(const view_t *v, const view_job_t *jb, as_job_t *r, int type)
+{
+    view_batch_limits_t l;
+    r->type = type;
+    if (!limits(v, jb, type, &l))
+        return;
+    long b = jb->batch_size > 0
+                 ? (long)jb->batch_size * (jb->accum_steps > 0 ? jb->accum_steps + 1 : 1)
+                 : (l.init_batch > l.min_local_batch ? l.init_batch : l.min_local_batch);
+    r->local = (int)(b < l.max_batch ? b : l.max_batch);
+    int kmax = kmax_of(v, jb, r);
+    if (r->target > kmax)
+        r->target = r->start = kmax;
+}
+
 /* ---- observing: the scaling condition and stragglers --------------------------- */
 
 /* What the job should do at its current size: what it did there before, else
@@ -237,12 +253,23 @@ static void step_trial(const as_state_t *s, const view_t *v, const view_job_t *j
     }
 }
 
+/* A job first seen holding GPUs (started by another policy or before a
+ * daemon's restart): its current size is where its trials start. */
+static void adopt(const view_t *v, const view_job_t *jb, as_job_t *r)
+{
+    int k = jb->cur_gpus < r->n_obs ? jb->cur_gpus : r->n_obs - 1;
+    r->start = r->target = k > 1 ? k : 1;
+    first_start(v, jb, r, jb->cur_type);
+}
+
 /* health[j]: 1 at its expected pace, -1 a straggler, 0 not judged. */
 static void observe(as_state_t *s, const view_t *v, signed char *health)
 {
     for (int j = 0; j < v->n_jobs; j++) {
         const view_job_t *jb = &v->jobs[j];
         as_job_t *r = job_rec(s, jb);
+        if (r->type < 0 && pu_holds(jb) && jb->cur_type >= 0 && jb->cur_type < v->n_types)
+            adopt(v, jb, r);
         if (jb->state != VIEW_RUNNING || !(jb->throughput > 0) || jb->cur_gpus < 1 ||
             jb->cur_gpus >= r->n_obs || jb->cur_type != r->type)
             continue;
@@ -405,22 +432,6 @@ static int keep_ids(as_place_t *p, const view_job_t *jb, int replace, int want, 
     for (int i = 0; i < n; i++)
         p->used[ids[i]] = 1;
     return n;
-}
-
-/* The per-GPU batch a job keeps at every size, fixed at its first start. */
-static void first_start(const view_t *v, const view_job_t *jb, as_job_t *r, int type)
-{
-    view_batch_limits_t l;
-    r->type = type;
-    if (!limits(v, jb, type, &l))
-        return;
-    long b = jb->batch_size > 0
-                 ? (long)jb->batch_size * (jb->accum_steps > 0 ? jb->accum_steps + 1 : 1)
-                 : (l.init_batch > l.min_local_batch ? l.init_batch : l.min_local_batch);
-    r->local = (int)(b < l.max_batch ? b : l.max_batch);
-    int kmax = kmax_of(v, jb, r);
-    if (r->target > kmax)
-        r->target = r->start = kmax;
 }
 
 /* Starts a queued job at its target on its type (the fastest with room at

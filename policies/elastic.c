@@ -9,13 +9,15 @@
  * GPUs but keeps each job's batch). The idea: every job may run on
  * kmin..kmax GPUs and at any total batch in its range [bmin, bmax]; each
  * choice (k, b) has a throughput, and a job's worth on k GPUs is its best
- * throughput over the batches that fit k GPUs, divided by its best throughput
- * per GPU: the GPUs it occupies scaled by its scaling efficiency, so jobs in
- * different units add up. The optimiser picks the k of every admitted job that
+ * throughput over the batches that fit k GPUs, divided by its throughput per
+ * GPU at its smallest size k0 (its minimum, or the first size its batch range
+ * allows): the GPUs it occupies scaled by its scaling efficiency relative to
+ * k0 (the paper's T(k) / (k T(1)) when k0 = 1), so jobs in different units
+ * add up. The optimiser picks the k of every admitted job that
  * maximises the sum, subject to the cluster's GPUs, by a knapsack-like
  * dynamic program over (jobs, GPUs) (elastic_dp_solve, elastic.h).
  *
- *     worth_j(k) = max_{b in [bmin, bmax], b/k fits a GPU} T_j(k, b) / max_k' (T_j(k') / k')
+ *     worth_j(k) = k0 x max_{b in [bmin, bmax], b/k fits} T_j(k, b) / max_{b ...} T_j(k0, b)
  *     maximise sum_j worth_j(k_j)  s.t.  sum_j k_j <= G,  k_j in kmin_j..kmax_j
  *
  * Admission (§V): jobs are admitted first come first served while their
@@ -61,7 +63,13 @@
  *   (cannot run) is not allowed.
  * - Worths are cached per job and recomputed when its type, epoch (goodput
  *   depends on progress only through the epoch's noise scale) or, without
- *   batch limits, its batch changes. */
+ *   batch limits, its batch changes; a job's worths are computed only up to
+ *   the largest size it could get (its minimum plus the GPUs left over after
+ *   every admitted minimum), and its sizes beyond its best worth are left out
+ *   of the program (more GPUs for no more worth never help: exact).
+ * - Under the pollux backend the goodput is that of the job's current epoch
+ *   (its noise scale then); it is re-evaluated only at the next arrival or
+ *   completion (the paper's cadence; --cadence both re-decides every round). */
 #include "elastic.h"
 #include "idmap.h"
 #include "policies.h"
@@ -156,6 +164,9 @@ typedef struct ed_job {
     int c_type, c_kmax, c_batch;
     long c_epoch;
     int c_kmin;     /* smallest k with a finite worth, -1 none */
+    int c_done;     /* worths computed for k <= c_done */
+    int c_peak;     /* the k of the largest worth computed */
+    double c_base;  /* T(c_kmin) / c_kmin */
     double *worth;  /* [k], k <= c_kmax; -INFINITY: not allowed */
     int *local;     /* per-GPU batch chosen for k (0: keep the job's) */
 } ed_job_t;
@@ -305,8 +316,32 @@ static double best_rate(const ed_state_t *s, const view_t *v, const view_job_t *
     return best;
 }
 
-/* Worths of job jb on type for k = 0..kmax (cached). */
-static const ed_job_t *worths(ed_state_t *s, const view_t *v, const view_job_t *jb, int type)
+/* Computes the job's worths on its cached type for k up to `upto` (at most
+ * its kmax): worth(k) = T(k) / base, base = T(k0) / k0 at its smallest
+ * feasible k0 (so worth(k0) = k0: GPUs scaled by scaling efficiency). */
+static void extend(const ed_state_t *s, const view_t *v, const view_job_t *jb, ed_job_t *r,
+                   int upto)
+{
+    if (upto > r->c_kmax)
+        upto = r->c_kmax;
+    for (int k = r->c_done + 1; k <= upto; k++) {
+        double g = best_rate(s, v, jb, r, r->c_type, k, &r->local[k]);
+        r->c_done = k;
+        if (!(g > 0) && !isnan(g))
+            continue; /* cannot run on k: stays -INFINITY */
+        if (r->c_kmin < 0) {
+            r->c_kmin = k;
+            r->c_base = g / k;
+        }
+        r->worth[k] = isnan(g) || isnan(r->c_base) ? k : g / r->c_base; /* unknown: linear */
+        if (r->c_peak < 0 || r->worth[k] > r->worth[r->c_peak])
+            r->c_peak = k;
+    }
+}
+
+/* The job's record on type, its smallest feasible k found (c_kmin, -1 when
+ * none); worths beyond it are computed on demand (extend). Cached. */
+static ed_job_t *worths(ed_state_t *s, const view_t *v, const view_job_t *jb, int type)
 {
     ed_job_t *r = job_rec(s, v, jb);
     view_batch_limits_t l;
@@ -314,37 +349,24 @@ static const ed_job_t *worths(ed_state_t *s, const view_t *v, const view_job_t *
     int kmax = jb->max_gpus < v->types[type].total_gpus ? jb->max_gpus : v->types[type].total_gpus;
     long epoch = isfinite(jb->epoch) ? (long)floor(jb->epoch) : -1;
     int batch = lim ? 0 : jb->batch_size;
-    if (r->worth && r->c_type == type && r->c_kmax == kmax && r->c_epoch == epoch &&
-        r->c_batch == batch)
-        return r;
-    free(r->worth);
-    free(r->local);
-    int n = kmax > 0 ? kmax + 1 : 1;
-    r->worth = pu_alloc((size_t)n, sizeof *r->worth);
-    r->local = pu_alloc((size_t)n, sizeof *r->local);
-    r->c_type = type;
-    r->c_kmax = kmax;
-    r->c_epoch = epoch;
-    r->c_batch = batch;
-    r->c_kmin = -1;
-    double per = 0;
-    int kmin = jb->min_gpus > 1 ? jb->min_gpus : 1;
-    for (int k = 0; k < n; k++)
-        r->worth[k] = -INFINITY;
-    for (int k = kmin; k <= kmax; k++) {
-        double g = best_rate(s, v, jb, r, type, k, &r->local[k]);
-        r->worth[k] = isnan(g) ? NAN : g > 0 ? g : -INFINITY;
-        if (g > 0 && g / k > per)
-            per = g / k;
+    if (!r->worth || r->c_type != type || r->c_kmax != kmax || r->c_epoch != epoch ||
+        r->c_batch != batch) {
+        free(r->worth);
+        free(r->local);
+        int n = kmax > 0 ? kmax + 1 : 1;
+        r->worth = pu_alloc((size_t)n, sizeof *r->worth);
+        r->local = pu_alloc((size_t)n, sizeof *r->local);
+        for (int k = 0; k < n; k++)
+            r->worth[k] = -INFINITY;
+        r->c_type = type;
+        r->c_kmax = kmax;
+        r->c_epoch = epoch;
+        r->c_batch = batch;
+        r->c_kmin = r->c_peak = -1;
+        r->c_done = (jb->min_gpus > 1 ? jb->min_gpus : 1) - 1;
     }
-    for (int k = kmin; k <= kmax; k++) {
-        if (isnan(r->worth[k]))
-            r->worth[k] = k; /* unknown: linear */
-        else if (r->worth[k] > 0)
-            r->worth[k] /= per;
-        if (r->worth[k] > 0 && r->c_kmin < 0)
-            r->c_kmin = k;
-    }
+    while (r->c_kmin < 0 && r->c_done < r->c_kmax)
+        extend(s, v, jb, r, r->c_done + 1);
     return r;
 }
 
@@ -390,46 +412,57 @@ static int admit(ed_state_t *s, const view_t *v, int j, pu_room_t *room, int *or
     return ever ? 0 : -1;
 }
 
-/* One dynamic program over the jobs admitted on type t; adds their plan. */
+/* One dynamic program over the jobs admitted on type t; adds their plan.
+ * A job's sizes run from its minimum to the largest it could get (its
+ * minimum plus the GPUs left after every minimum) and, beyond that, to its
+ * best worth: a larger k with no more worth never helps (its current size is
+ * kept in range, for the tie-break). */
 static void solve_type(ed_state_t *s, const view_t *v, const ed_pick_t *pick, int n, int t,
                        int gpus, plan_t *plan)
 {
-    int m = 0, stride = 1;
+    int m = 0, stride = 1, spare = gpus;
     for (int i = 0; i < n; i++)
         if (pick[i].type == t) {
-            const ed_job_t *r = worths(s, v, &v->jobs[pick[i].job], t);
             m++;
-            if (r->c_kmax + 1 > stride)
-                stride = r->c_kmax + 1;
+            spare -= pick[i].kmin;
         }
     if (!m)
         return;
     int *kmin = pu_alloc((size_t)m, sizeof *kmin), *kmax = pu_alloc((size_t)m, sizeof *kmax);
     int *k = pu_alloc((size_t)m, sizeof *k), *job = pu_alloc((size_t)m, sizeof *job);
-    double *val = pu_alloc((size_t)m * (size_t)stride, sizeof *val);
+    ed_job_t **rec = pu_alloc((size_t)m, sizeof *rec);
     for (int i = 0, q = 0; i < n; i++) {
         if (pick[i].type != t)
             continue;
         const view_job_t *jb = &v->jobs[pick[i].job];
-        const ed_job_t *r = worths(s, v, jb, t);
+        ed_job_t *r = rec[q] = worths(s, v, jb, t);
+        extend(s, v, jb, r, r->c_kmin + (spare > 0 ? spare : 0));
         job[q] = pick[i].job;
         kmin[q] = r->c_kmin;
-        kmax[q] = r->c_kmax;
-        for (int x = 0; x <= r->c_kmax; x++)
-            val[(size_t)q * (size_t)stride + (size_t)x] = r->worth[x];
-        if (pu_holds(jb) && jb->cur_type == t && jb->cur_gpus >= kmin[q] &&
-            jb->cur_gpus <= kmax[q] && r->worth[jb->cur_gpus] > 0)
-            val[(size_t)q * (size_t)stride + (size_t)jb->cur_gpus] *= 1 + ED_STAY;
+        kmax[q] = r->c_peak > kmin[q] ? r->c_peak : kmin[q];
+        if (pu_holds(jb) && jb->cur_type == t && jb->cur_gpus > kmax[q] &&
+            jb->cur_gpus <= r->c_done)
+            kmax[q] = jb->cur_gpus;
+        if (kmax[q] + 1 > stride)
+            stride = kmax[q] + 1;
         q++;
+    }
+    double *val = pu_alloc((size_t)m * (size_t)stride, sizeof *val);
+    for (int q = 0; q < m; q++) {
+        const view_job_t *jb = &v->jobs[job[q]];
+        for (int x = 0; x <= kmax[q]; x++)
+            val[(size_t)q * (size_t)stride + (size_t)x] = rec[q]->worth[x];
+        if (pu_holds(jb) && jb->cur_type == t && jb->cur_gpus >= kmin[q] &&
+            jb->cur_gpus <= kmax[q] && rec[q]->worth[jb->cur_gpus] > 0)
+            val[(size_t)q * (size_t)stride + (size_t)jb->cur_gpus] *= 1 + ED_STAY;
     }
     if (elastic_dp_solve(m, gpus, kmin, kmax, val, stride, k) > -INFINITY) {
         for (int q = 0; q < m; q++) {
             const view_job_t *jb = &v->jobs[job[q]];
-            const ed_job_t *r = worths(s, v, jb, t);
             int a = plan_run(plan, job[q], t, k[q]);
             view_batch_limits_t l;
-            if (r->local[k[q]] > 0 && has_limits(v, jb, t, &l))
-                elastic_split_batch(r->local[k[q]], k[q], l.init_batch, l.max_batch,
+            if (rec[q]->local[k[q]] > 0 && has_limits(v, jb, t, &l))
+                elastic_split_batch(rec[q]->local[k[q]], k[q], l.init_batch, l.max_batch,
                                     l.max_local_batch, &plan->allocs[a].batch_size,
                                     &plan->allocs[a].accum_steps);
         }
@@ -438,6 +471,7 @@ static void solve_type(ed_state_t *s, const view_t *v, const ed_pick_t *pick, in
     free(kmax);
     free(k);
     free(job);
+    free(rec);
     free(val);
 }
 

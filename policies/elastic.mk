@@ -10,3 +10,6 @@ tests_test_elastic_LDADD = $(TEST_LIBS)
 TESTS += tests/autoscale_knee.sh
 EXTRA_DIST += tests/autoscale_knee.sh scripts/autoscale-knee.sh scripts/saxena-elastic.sh \
 	tests/fixtures/elastic/knee.json tests/fixtures/elastic/knee.csv tests/fixtures/elastic/slow.csv
+# bench/elastic_decide: decision time with many active jobs (built by make check, not run).
+check_PROGRAMS += bench/elastic_decide
+bench_elastic_decide_LDADD = $(MLS_LIBS)

@@ -305,19 +305,19 @@ START_TEST(dp_policy_near_brute_force_and_batches)
     plan_t p;
     plan_init(&p);
     decide(ops, s, &f, &p);
-    /* brute force: every k vector, the exact best batch per k */
-    double per = 0, want = -1;
+    /* brute force: every k vector, the exact best batch per k; each job's
+     * worth is relative to its throughput per GPU at its minimum */
     int arg;
-    for (int k = 1; k <= 8; k++)
-        per = fmax(per, best_over_batches(&f, k, &arg) / k);
+    double base1 = best_over_batches(&f, 1, &arg), base2 = best_over_batches(&f, 2, &arg) / 2;
+    double want = -1;
     for (int a = 1; a <= 8; a++)
         for (int b = 1; b <= 8; b++)
             for (int c = 2; c <= 4; c++) {
                 if (a + b + c > 8)
                     continue;
-                double w = (best_over_batches(&f, a, &arg) + best_over_batches(&f, b, &arg) +
-                            best_over_batches(&f, c, &arg)) /
-                           per;
+                double w = (best_over_batches(&f, a, &arg) + best_over_batches(&f, b, &arg)) /
+                               base1 +
+                           best_over_batches(&f, c, &arg) / base2;
                 want = fmax(want, w);
             }
     double got = 0;
@@ -331,7 +331,7 @@ START_TEST(dp_policy_near_brute_force_and_batches)
         int local = a->batch_size * (a->accum_steps + 1);
         ck_assert_int_ge(local * a->gpus, f.limits.init_batch);
         ck_assert_int_le(local * a->gpus, f.limits.max_batch);
-        got += batch_rate(a->gpus, local) / per;
+        got += batch_rate(a->gpus, local) / (j == 2 ? base2 : base1);
         used += a->gpus;
     }
     ck_assert_int_le(used, 8);
@@ -513,6 +513,30 @@ START_TEST(autoscale_replaces_straggler)
 }
 END_TEST
 
+/* A job already holding 2 GPUs when the policy first sees it (another
+ * policy, a restarted daemon) keeps them: its trials start from 2. */
+START_TEST(autoscale_adopts_running_job)
+{
+    fx_t f;
+    fx_init(&f, 2);
+    int j = fx_job(&f, 1, 8);
+    plan_t p;
+    plan_init(&p);
+    plan_run_on(&p, j, 0, (const int[]){5, 6}, 2);
+    fx_apply(&f, &p);
+    const policy_ops_t *ops = policy_find("autoscale");
+    void *s = make_as(NULL, NULL);
+    decide(ops, s, &f, &p); /* observes 2, grows to 3 on its node */
+    ck_assert_int_eq(gpus_of(&p, j), 3);
+    const plan_alloc_t *a = &p.allocs[0];
+    ck_assert(p.ids[a->ids_off] == 5 || p.ids[a->ids_off + 1] == 5);
+    for (int q = 0; q < 3; q++)
+        ck_assert_int_eq(p.ids[a->ids_off + q] / 4, 1);
+    plan_free(&p);
+    ops->destroy(s);
+}
+END_TEST
+
 START_TEST(bad_params)
 {
     const policy_ops_t *ops = policy_find("autoscale");
@@ -544,6 +568,7 @@ int main(void)
                                   dp_fifo_admission_and_shrink,
                                   autoscale_settles_at_knee,
                                   autoscale_replaces_straggler,
+                                  autoscale_adopts_running_job,
                                   bad_params};
     return check_main("elastic", tests, sizeof tests / sizeof tests[0]);
 }
