@@ -83,6 +83,7 @@
 
 #define ED_GRID 12
 #define ED_STAY 1e-9
+#define ED_NEVER -1e300 /* the worth of a size not allowed */
 
 /* ---- the dynamic program ------------------------------------------------------ */
 
@@ -104,18 +105,22 @@ double elastic_dp_solve(int n, int gpus, const int *kmin, const int *kmax, const
     int E = gpus - (int)base;
     size_t row = (size_t)E + 1;
     double *prev = pu_alloc(row, sizeof *prev), *cur = pu_alloc(row, sizeof *cur);
+    double *val = pu_alloc((size_t)stride, sizeof *val);
     unsigned short *choice = pu_alloc((size_t)n * row, sizeof *choice);
+    /* a size not allowed is worth ED_NEVER: any choice with one loses to any
+     * choice without, and the loop has no branch but the max */
     for (int i = 0; i < n; i++) {
         int w = kmax[i] - kmin[i];
-        const double *val = value + (size_t)i * (size_t)stride + kmin[i];
+        for (int x = 0; x <= w; x++) {
+            double v = value[(size_t)i * (size_t)stride + (size_t)(kmin[i] + x)];
+            val[x] = v > -INFINITY && v < INFINITY ? v : ED_NEVER;
+        }
         for (int e = 0; e <= E; e++) {
             double best = -INFINITY;
             int bx = 0, xm = w < e ? w : e;
+            const double *pe = prev + e;
             for (int x = 0; x <= xm; x++) {
-                double c = i ? prev[e - x] : 0;
-                if (!(val[x] > -INFINITY) || !(c > -INFINITY))
-                    continue;
-                c += val[x];
+                double c = (i ? pe[-x] : 0) + val[x];
                 if (c > best) {
                     best = c;
                     bx = x;
@@ -128,7 +133,7 @@ double elastic_dp_solve(int n, int gpus, const int *kmin, const int *kmax, const
         prev = cur;
         cur = t;
     }
-    double opt = prev[E];
+    double opt = prev[E] > ED_NEVER / 2 ? prev[E] : -INFINITY;
     if (opt > -INFINITY)
         for (int i = n - 1, e = E; i >= 0; i--) {
             int x = choice[(size_t)i * row + (size_t)e];
@@ -137,6 +142,7 @@ double elastic_dp_solve(int n, int gpus, const int *kmin, const int *kmax, const
         }
     free(prev);
     free(cur);
+    free(val);
     free(choice);
     return opt;
 }
