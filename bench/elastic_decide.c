@@ -81,11 +81,20 @@ static void build(bench_view_t *b, int n_jobs, int n_gpus)
     int next = 0;
     for (int j = 0; j < n_jobs; j++) {
         view_job_t *jb = &b->jobs[j];
-        *jb = (view_job_t){.id = j, .workload = j % CLASSES, .workload_name = "bench",
-                           .submit = j, .priority = 1, .deadline = INFINITY,
-                           .duration_estimate = NAN, .gpus_requested = 1 + j % 4,
-                           .min_gpus = 1, .max_gpus = 64, .cur_type = -1, .accum_steps = -1,
-                           .epoch = j % 10, .grad_noise_scale = NAN};
+        *jb = (view_job_t){.id = j,
+                           .workload = j % CLASSES,
+                           .workload_name = "bench",
+                           .submit = j,
+                           .priority = 1,
+                           .deadline = INFINITY,
+                           .duration_estimate = NAN,
+                           .gpus_requested = 1 + j % 4,
+                           .min_gpus = 1,
+                           .max_gpus = 64,
+                           .cur_type = -1,
+                           .accum_steps = -1,
+                           .epoch = j % 10,
+                           .grad_noise_scale = NAN};
         jb->first_start = jb->last_start = jb->throughput = NAN;
         jb->total_work = jb->remaining_work = NAN;
         int k = 1 << (j % 3);
@@ -105,10 +114,18 @@ static void build(bench_view_t *b, int n_jobs, int n_gpus)
             }
         }
     }
-    b->v = (view_t){.now = 100000, .round_len = 60, .seed = 1, .n_types = 1,
-                    .types = &b->type, .n_nodes = n_nodes, .nodes = b->nodes,
-                    .n_gpus = n_nodes * PER_NODE, .gpu_holder = b->holder, .n_jobs = n_jobs,
-                    .jobs = b->jobs, .perf = &b->perf};
+    b->v = (view_t){.now = 100000,
+                    .round_len = 60,
+                    .seed = 1,
+                    .n_types = 1,
+                    .types = &b->type,
+                    .n_nodes = n_nodes,
+                    .nodes = b->nodes,
+                    .n_gpus = n_nodes * PER_NODE,
+                    .gpu_holder = b->holder,
+                    .n_jobs = n_jobs,
+                    .jobs = b->jobs,
+                    .perf = &b->perf};
 }
 
 static double now_s(void)

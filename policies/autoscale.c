@@ -118,8 +118,10 @@ int autoscale_create(void **state, const policy_args_t *args, char *err, size_t 
         return -1;
     }
     if (step < 1 || step > 4096 || start < 0 || start > 4096) {
-        snprintf(err, errlen, "autoscale: step=%ld start=%ld: want step >= 1 and start >= 0 "
-                 "(0: the job's min_gpus)", step, start);
+        snprintf(err, errlen,
+                 "autoscale: step=%ld start=%ld: want step >= 1 and start >= 0 "
+                 "(0: the job's min_gpus)",
+                 step, start);
         return -1;
     }
     as_state_t *s = pu_alloc(1, sizeof *s);

@@ -46,7 +46,10 @@
  *   both policies then keep the job's batch and decide alike.
  * - Batches searched on a grid: 12 per-GPU batches spaced geometrically over
  *   the range that fits k GPUs (ends included), not every integer; the paper
- *   profiles a few batch sizes per job as well.
+ *   profiles a few batch sizes per job as well. A per-GPU batch above the
+ *   GPU's memory (max_local) runs by gradient accumulation, as the backend
+ *   splits it; the paper caps the per-GPU batch by memory instead (here such a
+ *   batch is only chosen when its goodput, accumulation included, is best).
  * - Batch range per job: the view has no user-given [bmin, bmax]; it is the
  *   workload's [init_batch, max_batch] (the batch its hyper-parameters were
  *   tuned for, and the largest that trains), per GPU at least min_local.
@@ -147,8 +150,7 @@ double elastic_dp_solve(int n, int gpus, const int *kmin, const int *kmax, const
     return opt;
 }
 
-void elastic_split_batch(int local, int gpus, int m0, int max_batch, int max_local, int *m,
-                         int *s)
+void elastic_split_batch(int local, int gpus, int m0, int max_batch, int max_local, int *m, int *s)
 {
     int steps = max_local > 0 ? (local + max_local - 1) / max_local - 1 : 0;
     if (steps < 0)
@@ -169,12 +171,12 @@ typedef struct ed_job {
     int fixed_total; /* elastic-fixed-batch: the job's total batch B (0 unknown) */
     int c_type, c_kmax, c_batch;
     long c_epoch;
-    int c_kmin;     /* smallest k with a finite worth, -1 none */
-    int c_done;     /* worths computed for k <= c_done */
-    int c_peak;     /* the k of the largest worth computed */
-    double c_base;  /* T(c_kmin) / c_kmin */
-    double *worth;  /* [k], k <= c_kmax; -INFINITY: not allowed */
-    int *local;     /* per-GPU batch chosen for k (0: keep the job's) */
+    int c_kmin;    /* smallest k with a finite worth, -1 none */
+    int c_done;    /* worths computed for k <= c_done */
+    int c_peak;    /* the k of the largest worth computed */
+    double c_base; /* T(c_kmin) / c_kmin */
+    double *worth; /* [k], k <= c_kmax; -INFINITY: not allowed */
+    int *local;    /* per-GPU batch chosen for k (0: keep the job's) */
 } ed_job_t;
 
 typedef struct ed_state {
@@ -384,8 +386,7 @@ typedef struct ed_pick {
 
 /* Admits jb on the first type with room for its minimum (its current type
  * first). Returns 1 admitted, 0 no room now, -1 never fits. */
-static int admit(ed_state_t *s, const view_t *v, int j, pu_room_t *room, int *order,
-                 ed_pick_t *out)
+static int admit(ed_state_t *s, const view_t *v, int j, pu_room_t *room, int *order, ed_pick_t *out)
 {
     const view_job_t *jb = &v->jobs[j];
     int n = 0, ever = 0;
@@ -484,7 +485,8 @@ static void solve_type(ed_state_t *s, const view_t *v, const ed_pick_t *pick, in
 static int ed_schedule(ed_state_t *s, const view_t *v, plan_t *plan)
 {
     int nj = v->n_jobs;
-    int *idx = pu_alloc((size_t)nj, sizeof *idx), *order = pu_alloc((size_t)v->n_types * 2 + 1, sizeof *order);
+    int *idx = pu_alloc((size_t)nj, sizeof *idx),
+        *order = pu_alloc((size_t)v->n_types * 2 + 1, sizeof *order);
     ed_pick_t *pick = pu_alloc((size_t)nj + 1, sizeof *pick);
     pu_room_t room;
     pu_room_init(&room, v);

@@ -22,7 +22,6 @@ double elastic_dp_solve(int n, int gpus, const int *kmin, const int *kmax, const
  * a micro-batch *m and *s accumulation steps that fit max_local, as the
  * pollux backend splits it when asked with accum -1 (one step at least on one
  * GPU above m0; the micro-batch capped so the total stays <= max_batch). */
-void elastic_split_batch(int local, int gpus, int m0, int max_batch, int max_local, int *m,
-                         int *s);
+void elastic_split_batch(int local, int gpus, int m0, int max_batch, int max_local, int *m, int *s);
 
 #endif

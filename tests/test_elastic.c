@@ -72,8 +72,7 @@ START_TEST(dp_equals_brute_force)
             infeasible++;
             continue;
         }
-        ck_assert_msg(fabs(got - want) < 1e-9, "trial %d: DP %g, brute force %g", trial, got,
-                      want);
+        ck_assert_msg(fabs(got - want) < 1e-9, "trial %d: DP %g, brute force %g", trial, got, want);
         double sum = 0;
         int used = 0;
         for (int i = 0; i < n; i++) {
@@ -121,9 +120,9 @@ typedef struct fx {
     view_job_t jobs[MAXJ];
     int holder[MAXG];
     int ids[MAXJ][MAXG];
-    double speed[MAXN];      /* node speed (stragglers) */
+    double speed[MAXN];           /* node speed (stragglers) */
     double curve[MAXJ][MAXG + 1]; /* rate of job j on k GPUs (no batch limits) */
-    int with_limits;         /* 1: batch model below, batch_limits answered */
+    int with_limits;              /* 1: batch model below, batch_limits answered */
     view_batch_limits_t limits;
     view_perf_t perf;
     view_t v;
@@ -274,8 +273,8 @@ static int gpus_of(const plan_t *p, int job)
 /* Brute force over the policy's own question: every (k_j) with each job's
  * best batch on the grid the policy searches is too close to the code; the
  * check here is the optimum over every k vector and every per-GPU batch
- * from 8 up to max_batch / k (step 1; accumulation is free in this model) of sum_j T(k_j, b_j) / per-GPU best, which the grid must
- * reach within 1 %. */
+ * from 8 up to max_batch / k (step 1; accumulation is free in this model) of sum_j T(k_j, b_j) /
+ * per-GPU best, which the grid must reach within 1 %. */
 static double best_over_batches(const fx_t *f, int k, int *arg)
 {
     double best = 0;
@@ -315,9 +314,9 @@ START_TEST(dp_policy_near_brute_force_and_batches)
             for (int c = 2; c <= 4; c++) {
                 if (a + b + c > 8)
                     continue;
-                double w = (best_over_batches(&f, a, &arg) + best_over_batches(&f, b, &arg)) /
-                               base1 +
-                           best_over_batches(&f, c, &arg) / base2;
+                double w =
+                    (best_over_batches(&f, a, &arg) + best_over_batches(&f, b, &arg)) / base1 +
+                    best_over_batches(&f, c, &arg) / base2;
                 want = fmax(want, w);
             }
     double got = 0;
@@ -457,7 +456,8 @@ START_TEST(autoscale_settles_at_knee)
     /* a concave curve: T = 100, 190, 260, 300, ...: marginals 90, 70, 40 */
     fx_init(&f, 4);
     j = fx_job(&f, 1, 16);
-    double c[] = {0, 100, 190, 260, 300, 320, 330, 335, 338, 340, 341, 342, 343, 344, 345, 346, 347};
+    double c[] = {0,   100, 190, 260, 300, 320, 330, 335, 338,
+                  340, 341, 342, 343, 344, 345, 346, 347};
     for (int k = 0; k <= MAXG; k++)
         f.curve[j][k] = c[k];
     ops->destroy(s);
@@ -540,8 +540,8 @@ END_TEST
 START_TEST(bad_params)
 {
     const policy_ops_t *ops = policy_find("autoscale");
-    const char *bad[][2] = {{"eff", "1.5"}, {"step", "0"}, {"straggle", "0"}, {"nope", "1"},
-                            {"eff", "x"}};
+    const char *bad[][2] = {
+        {"eff", "1.5"}, {"step", "0"}, {"straggle", "0"}, {"nope", "1"}, {"eff", "x"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *k[1] = {bad[i][0]}, *v[1] = {bad[i][1]};
         policy_args_t a = {1, k, v};
