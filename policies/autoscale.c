@@ -65,7 +65,17 @@
  *   (batch_size 0), which scales the total batch with the workers too.
  * - Heterogeneous clusters: a job stays on the type it first started on (the
  *   fastest with room), as a resized job in the paper stays on its machines'
- *   kind. */
+ *   kind.
+ * - A settled job stays settled: its size is not re-tried later, when GPUs
+ *   free up or its scaling changes as it trains (the paper sizes a job once,
+ *   then only replaces stragglers). A job whose growth waits for the queue
+ *   stays unsettled at its size and grows when nobody waits.
+ * - A job the policy finds already holding GPUs (started by another policy,
+ *   or by a daemon before a restart) starts its trials at that size.
+ * - A throughput seen at a size is compared with later ones only at the same
+ *   batch (a table job under accordion/gns adaptation changes its own batch,
+ *   and its rate with it); the scaling condition uses the first observation
+ *   at each size. */
 #include "idmap.h"
 #include "policies.h"
 #include "policy_util.h"
@@ -84,7 +94,8 @@ typedef struct as_job {
     int replace; /* a node under it is slow: move off it */
     double base; /* T(start) / start, the per-worker reference */
     int n_obs;
-    double *obs; /* [k] observed throughput at k GPUs, NAN unseen */
+    double *obs;    /* [k] observed throughput at k GPUs, NAN unseen */
+    int *obs_batch; /* [k] the job's per-GPU batch when obs[k] was seen */
 } as_job_t;
 
 typedef struct as_state {
@@ -139,8 +150,10 @@ void autoscale_destroy(void *state)
     as_state_t *s = state;
     if (!s)
         return;
-    for (int i = 0; i < s->ids.n; i++)
+    for (int i = 0; i < s->ids.n; i++) {
         free(s->jobs[i].obs);
+        free(s->jobs[i].obs_batch);
+    }
     free(s->jobs);
     free(s->suspect);
     idmap_free(&s->ids);
@@ -169,6 +182,7 @@ static as_job_t *job_rec(as_state_t *s, const view_job_t *jb)
         r->type = -1;
         r->n_obs = hi + 1;
         r->obs = pu_alloc((size_t)r->n_obs, sizeof *r->obs);
+        r->obs_batch = pu_alloc((size_t)r->n_obs, sizeof *r->obs_batch);
         for (int q = 0; q < r->n_obs; q++)
             r->obs[q] = NAN;
     }
@@ -212,12 +226,13 @@ static void first_start(const view_t *v, const view_job_t *jb, as_job_t *r, int 
 
 /* ---- observing: the scaling condition and stragglers --------------------------- */
 
-/* What the job should do at its current size: what it did there before, else
- * the model's prediction; NAN unknown. */
+/* What the job should do at its current size: what it did there before at
+ * the same batch (a table job may change its own batch), else the model's
+ * prediction; NAN unknown. */
 static double expected(const view_t *v, const view_job_t *jb, const as_job_t *r)
 {
     int k = jb->cur_gpus;
-    if (k < r->n_obs && isfinite(r->obs[k]))
+    if (k < r->n_obs && isfinite(r->obs[k]) && r->obs_batch[k] == jb->batch_size)
         return r->obs[k];
     if (!v->perf || !v->perf->throughput)
         return NAN;
@@ -228,8 +243,10 @@ static double expected(const view_t *v, const view_job_t *jb, const as_job_t *r)
 static void step_trial(const as_state_t *s, const view_t *v, const view_job_t *jb, as_job_t *r)
 {
     int k = jb->cur_gpus;
-    if (!isfinite(r->obs[k]))
+    if (!isfinite(r->obs[k]) || r->obs_batch[k] != jb->batch_size) {
         r->obs[k] = jb->throughput;
+        r->obs_batch[k] = jb->batch_size;
+    }
     if (r->settled)
         return;
     if (r->passed == 0) {

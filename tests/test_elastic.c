@@ -513,6 +513,62 @@ START_TEST(autoscale_replaces_straggler)
 }
 END_TEST
 
+/* A job over two nodes straggles; a job at its pace shares one of them, so
+ * only the other is suspect: the straggler keeps its GPUs on the cleared node
+ * and gets fresh ones for those on the slow node. B (1 GPU) takes node 0, A
+ * (1..7, linear) node 1 and C (4, rigid) node 2; A grows on node 1, then onto
+ * node 0: 4 + 3. C leaves, node 1 slows to half: A keeps its 3 GPUs on node 0
+ * and replaces its 4 on node 1 by the last free one of node 0 and 3 of node 2. */
+START_TEST(autoscale_straggler_two_nodes)
+{
+    fx_t f;
+    fx_init(&f, 3);
+    int b = fx_job(&f, 1, 1), a = fx_job(&f, 1, 7), c = fx_job(&f, 4, 4);
+    const policy_ops_t *ops = policy_find("autoscale");
+    void *s = make_as(NULL, NULL);
+    plan_t p;
+    plan_init(&p);
+    for (int call = 0; call < 10; call++) {
+        decide(ops, s, &f, &p);
+        fx_apply(&f, &p);
+    }
+    ck_assert_int_eq(f.jobs[a].cur_gpus, 7);
+    ck_assert_int_eq(f.ids[b][0] / 4, 0);
+    ck_assert_int_eq(f.ids[c][0] / 4, 2);
+    int on[MAXN] = {0};
+    for (int q = 0; q < 7; q++)
+        on[f.ids[a][q] / 4]++;
+    ck_assert(on[0] == 3 && on[1] == 4);
+    int kept[3], n_kept = 0;
+    for (int q = 0; q < 7; q++)
+        if (f.ids[a][q] / 4 == 0)
+            kept[n_kept++] = f.ids[a][q];
+    f.v.n_jobs = 2; /* C finished */
+    decide(ops, s, &f, &p);
+    fx_apply(&f, &p);
+    ck_assert_int_eq(f.jobs[a].cur_gpus, 7);
+    f.speed[1] = 0.5;
+    fx_apply(&f, &p);
+    decide(ops, s, &f, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 7);
+    const plan_alloc_t *al = &p.allocs[plan_find(&p, a)];
+    int now[MAXN] = {0};
+    for (int q = 0; q < 7; q++)
+        now[p.ids[al->ids_off + q] / 4]++;
+    /* off node 1; the free GPU left on node 0 first (its own node), then node 2 */
+    ck_assert_msg(now[0] == 4 && now[1] == 0 && now[2] == 3, "%d %d %d", now[0], now[1], now[2]);
+    for (int i = 0; i < n_kept; i++) {
+        int found = 0;
+        for (int q = 0; q < 7; q++)
+            found |= p.ids[al->ids_off + q] == kept[i];
+        ck_assert(found);
+    }
+    ck_assert_int_eq(gpus_of(&p, b), 1); /* B, at its pace, untouched */
+    plan_free(&p);
+    ops->destroy(s);
+}
+END_TEST
+
 /* A job already holding 2 GPUs when the policy first sees it (another
  * policy, a restarted daemon) keeps them: its trials start from 2. */
 START_TEST(autoscale_adopts_running_job)
@@ -568,6 +624,7 @@ int main(void)
                                   dp_fifo_admission_and_shrink,
                                   autoscale_settles_at_knee,
                                   autoscale_replaces_straggler,
+                                  autoscale_straggler_two_nodes,
                                   autoscale_adopts_running_job,
                                   bad_params};
     return check_main("elastic", tests, sizeof tests / sizeof tests[0]);
