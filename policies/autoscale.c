@@ -45,6 +45,11 @@
  * queue), then trial growth, only when no job waits.
  *
  * Simplifications and why:
+ * - Source: the paper's full text was not at hand when this was written; the
+ *   algorithm follows its abstract and introduction (autoscaling by scaling
+ *   efficiency and cost, stragglers removed by the same mechanism) and issue
+ *   14 (the condition with eff = 0.5); the section numbers above are from
+ *   memory of the paper and should be checked against it.
  * - The paper's engine autoscales one job on its own reserved resources (and
  *   weighs a cost/utility function for cloud billing); here jobs share a
  *   cluster, so growth uses only free GPUs and yields to waiting jobs, and

@@ -37,6 +37,11 @@
  * accumulation steps as the backend splits it (elastic_split_batch).
  *
  * Simplifications and why:
+ * - Source: the paper's full text was not at hand when this was written; the
+ *   formulation follows its abstract (batch range per job, scaling
+ *   efficiency, a dynamic program run in an autoscaler, the fixed-batch
+ *   baseline) and issue 14; the section numbers above and the admission rule
+ *   are from memory of the paper and should be checked against it.
  * - Goodput instead of throughput under the pollux backend: the paper
  *   assumes any batch in the range trains to the same accuracy in the same
  *   epochs, so raw samples/s is its objective; this engine's pollux backend
