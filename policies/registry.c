@@ -135,6 +135,19 @@ static const policy_ops_t table[] = {
      "branch-and-bound nodes before the best found is taken; gap=1e-3: relative MIP gap; "
      "predict=1: Bayesian batch-change predictor (0: the current batch to the end)",
      1, MLS_CADENCE_ROUNDS, ENTRY(shockwave)},
+    {"elastic-dp", "Saxena et al., MASCOTS 2020 (Effective Elastic Scaling), sections III-V",
+     "elastic: GPUs and batch size per job by a dynamic program maximising the sum of "
+     "efficiency-scaled throughputs; FIFO admission of minimums; at arrivals and completions",
+     "", 0, MLS_CADENCE_EVENTS, ENTRY(elastic_dp)},
+    {"elastic-fixed-batch", "Saxena et al., MASCOTS 2020 (the baseline of section V)",
+     "elastic-dp with each job's total batch fixed: scales GPUs, not the batch", "", 0,
+     MLS_CADENCE_EVENTS, ENTRY(elastic_fixed_batch)},
+    {"autoscale", "Or, Zhang and Freedman, MLSys 2020 (Resource Elasticity), sections 3-4",
+     "per job, grow workers step by step while the observed marginal throughput per added "
+     "worker is >= eff of one worker's; batch scales with workers; stragglers replaced",
+     "eff=0.5: scaling condition; step=1: workers added per trial; straggle=0.8: observed/expected "
+     "throughput below which a node is a straggler; start=0: first size (0: min_gpus)",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(autoscale)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

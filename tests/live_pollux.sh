@@ -21,6 +21,9 @@
 # tests/live_slurm.sh) at time scale 30 (~80 s), so that a 60 s round (2 wall
 # s) outlasts a start; mean under 10 %; no failed run is asserted there (see
 # the README, Pollux live). Skips (77) without Slurm or root.
+# LIVE_POLLUX_OPTS replaces "--policy pollux --round 60" on both sides (e.g.
+# "--policy elastic-dp --round 60"; a policy that changes no batch in place
+# fails only that check).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 if ! command -v sqlite3 >/dev/null 2>&1; then
@@ -55,7 +58,7 @@ trace="$SRCDIR/tests/fixtures/live/trace-pollux.csv"
 tp="$SRCDIR/traces/catalog/pollux.json"
 scale=${LIVE_TIME_SCALE:-50}
 cluster=t4=2x4
-opts="--policy pollux --round 60"
+opts=${LIVE_POLLUX_OPTS:-"--policy pollux --round 60"}
 want=$(grep -c '^[0-9]' "$trace")
 
 # run NAME OVERHEAD [executor options...]: one daemon over the trace, then the

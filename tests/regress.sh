@@ -25,6 +25,12 @@ done
 (cd "$SRCDIR/tests/fixtures/regress" && "$MLSCHED" simulate --trace px12.csv --cluster t4=2x4 \
     --throughputs "$SRCDIR/traces/catalog/pollux.json" --policy pollux --round 60 --seed 1 -q \
     --db "$tmp/r.db" >/dev/null) || { echo "FAIL: simulate pollux on px12.csv"; exit 1; }
+# the elastic policies on the same goodput backend, where batch sizes matter (policies/elastic.c)
+for p in elastic-dp elastic-fixed-batch autoscale; do
+    (cd "$SRCDIR/tests/fixtures/regress" && "$MLSCHED" simulate --trace px12.csv --cluster t4=2x4 \
+        --throughputs "$SRCDIR/traces/catalog/pollux.json" --policy "$p" --round 60 --seed 1 -q \
+        --db "$tmp/r.db" >/dev/null) || { echo "FAIL: simulate $p on px12.csv"; exit 1; }
+done
 if [ "${1:-}" = "--update" ]; then
     "$MLSCHED" regress --db "$tmp/r.db" --golden "$golden" --update
     exit $?
