@@ -214,7 +214,7 @@ static int submit_trace(const char *sock, const char *path, const char *throughp
         live_submit_t s = {throughputs ? 5 : 3, argv, tr.workloads.names[j->workload],
                            tr.users.names[j->user], j->gpus, j->min_gpus, j->max_gpus,
                            j->batch_size, j->batch_size, j->batch_size, j->work, j->priority,
-                           base + j->submit, j->id};
+                           base + j->submit, j->id, j->gang};
         rc = submit_one(sock, &s);
     }
     free(exe);
@@ -225,7 +225,7 @@ static int submit_trace(const char *sock, const char *path, const char *throughp
 typedef struct submit_opts {
     live_submit_t s;
     const char *workload, *user, *sock, *trace, *throughputs;
-    int lo, hi, blo, bhi, id;
+    int lo, hi, blo, bhi, id, gang;
     double offset;
 } submit_opts_t;
 
@@ -248,6 +248,8 @@ static const opt_t submit_options[] = {
     OPT_STRING("user", 'u', "NAME", submit_opts_t, user, "user (default: your login)"),
     AMOUNT("priority", "W", s.priority, "weight (default 1)"),
     COUNT("id", 0, id, "job id (default: the daemon's next)"),
+    COUNT("gang", 0, gang, "the multi-component program (Pathways) it is one\n"
+                           "computation of (default: none)"),
     AMOUNT("at", "T", s.submit_at, "arrival at daemon time T s (default: now)"),
     OPT_STRING("trace", 't', "FILE", submit_opts_t, trace, "submit a whole trace as fake jobs"),
     OPT_SHARED_THROUGHPUTS(submit_opts_t, throughputs, "perf model the fake jobs use (trace mode)"),
@@ -290,6 +292,7 @@ static int cmd_submit(int argc, char **argv)
     s->workload = (char *)o.workload;
     s->user = (char *)o.user;
     s->id = o.id;
+    s->gang = o.gang;
     s->min_gpus = o.lo >= 0 ? o.lo : s->gpus;
     s->max_gpus = o.hi >= 0 ? o.hi : s->gpus;
     s->min_batch = o.blo >= 0 ? o.blo : s->batch;

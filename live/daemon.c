@@ -465,6 +465,7 @@ static void fill_view_job(daemon_t *d, const live_job_t *j, view_job_t *v, doubl
     if (d->vperf.batch_limits(&d->vsrc, v, -1, &l) == 0 && l.epoch_work > 0)
         v->epoch = v->work_done / l.epoch_work;
     v->adapt_mode = 0; /* a live job adapts its batch itself, if at all */
+    v->gang = j->spec.gang;
     v->cpus = d->mech.cpus_per_gpu * j->spec.gpus;
     v->mem_gb = d->mech.mem_gb_per_gpu * j->spec.gpus;
 }

@@ -13,7 +13,7 @@
 
 static const char *const submit_fields[] = {
     "op",        "argv",      "workload", "gpus", "work",     "min_gpus",  "max_gpus",
-    "batch",     "min_batch", "max_batch", "user", "priority", "id",        "submit_at", NULL};
+    "batch",     "min_batch", "max_batch", "user", "priority", "id",        "submit_at", "gang", NULL};
 static const char *const report_fields[] = {"op",    "id",  "iter", "samples",
                                             "iter_time", "batch", "gns", NULL};
 static const char *const id_fields[] = {"op", "id", NULL};
@@ -100,7 +100,7 @@ static int parse_argv(const cJSON *o, live_submit_t *s, mls_err_t *err)
 
 static int parse_submit(const cJSON *o, live_submit_t *s, mls_err_t *err)
 {
-    long gpus, lo, hi, b, blo, bhi, id;
+    long gpus, lo, hi, b, blo, bhi, id, gang;
     memset(s, 0, sizeof *s);
     if (check_known(o, submit_fields, "submit", err) < 0 || parse_argv(o, s, err) < 0 ||
         get_str(o, "workload", 1, &s->workload, err) < 0 ||
@@ -114,8 +114,10 @@ static int parse_submit(const cJSON *o, live_submit_t *s, mls_err_t *err)
         get_int(o, "id", 0, -1, -1, (long)1 << 52, &id, err) < 0 ||
         get_num(o, "work", 1, 0, &s->work, err) < 0 ||
         get_num(o, "priority", 0, 1, &s->priority, err) < 0 ||
-        get_num(o, "submit_at", 0, NAN, &s->submit_at, err) < 0)
+        get_num(o, "submit_at", 0, NAN, &s->submit_at, err) < 0 ||
+        get_int(o, "gang", 0, 0, 0, (long)1 << 52, &gang, err) < 0)
         return -1;
+    s->gang = gang;
     s->gpus = (int)gpus;
     s->min_gpus = (int)lo;
     s->max_gpus = (int)hi;
@@ -288,6 +290,8 @@ char *live_submit_to_json(const live_submit_t *s)
     cJSON_AddNumberToObject(o, "id", (double)s->id);
     if (!isnan(s->submit_at))
         cJSON_AddNumberToObject(o, "submit_at", s->submit_at);
+    if (s->gang > 0)
+        cJSON_AddNumberToObject(o, "gang", (double)s->gang);
     char *text = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return text;

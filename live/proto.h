@@ -51,6 +51,7 @@ typedef struct live_submit {
     double priority;
     double submit_at; /* daemon time (s) the job arrives; NAN = now */
     int64_t id;       /* -1 = the daemon assigns one */
+    int64_t gang;     /* the multi-component program it is one computation of (Pathways), 0 none */
 } live_submit_t;
 
 typedef struct live_progress {
