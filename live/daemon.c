@@ -83,16 +83,20 @@ typedef struct daemon {
     int plan_stops; /* processes it asked to stop */
 
     int busy; /* applying a plan: only reports and status are served now */
-    struct deferred {
+    struct client {
         int fd;
+        int state;  /* CL_READ, CL_HELD (until the plan is applied), CL_WORK (being
+                       answered), CL_WRITE, CL_DRAIN */
         uid_t uid;
-        char *text;
-        size_t len;
-    } *deferred; /* requests held until the plan is applied */
-    size_t n_deferred, deferred_cap;
+        char *buf;  /* the request read so far; the reply while writing */
+        size_t len, off;
+        double deadline; /* wall s (monotonic) */
+    } *clients;        /* connections, served concurrently (non-blocking) */
+    size_t n_clients, clients_cap;
+    int io_depth; /* serve_io() calls under way (a request may wait for stopping jobs) */
 } daemon_t;
 
-static void accept_clients(daemon_t *d);
+static int serve_io(daemon_t *d, int ms, int sig);
 
 void live_config_defaults(live_config_t *cfg)
 {
@@ -392,19 +396,15 @@ static void wait_stopped(daemon_t *d)
         enforce_grace(d);
         if (any_stopping(d)) {
             /* jobs report while they checkpoint: keep answering them */
-            struct pollfd p[2] = {{d->sig_fd, POLLIN, 0}, {d->listen_fd, POLLIN, 0}};
-            if (poll(p, 2, 5) > 0) {
+            int was = d->busy;
+            d->busy = 1;
+            if (serve_io(d, 5, 1)) {
                 struct signalfd_siginfo si;
                 while (read(d->sig_fd, &si, sizeof si) == (ssize_t)sizeof si)
                     if (si.ssi_signo != SIGCHLD)
                         d->stop = 1;
-                if (p[1].revents) {
-                    int was = d->busy;
-                    d->busy = 1;
-                    accept_clients(d);
-                    d->busy = was;
-                }
             }
+            d->busy = was;
         }
     }
 }
@@ -971,17 +971,19 @@ static char *handle(daemon_t *d, const char *text, size_t len, uid_t uid)
     return out ? out : live_reply_error("internal: no reply");
 }
 
-static void send_reply(int fd, const char *s)
-{
-    size_t n = strlen(s);
-    while (n > 0) {
-        ssize_t w = send(fd, s, n, MSG_NOSIGNAL);
-        if (w <= 0)
-            return;
-        s += w;
-        n -= (size_t)w;
-    }
-}
+/* ---- clients -------------------------------------------------------------
+ * Every connection is non-blocking and has its own buffers and deadline, so
+ * that an idle or slow client delays no other and no decision: a client
+ * sends one request line (at most LIVE_MAX_REQUEST bytes) within 2 s, gets
+ * one reply, and the connection is shut down for writing and drained until
+ * the peer closes (so the reply is not lost to a reset). A request may wait
+ * for stopping jobs (cancel), which serves the others meanwhile: clients
+ * are addressed by index (the table may grow), and the table is compacted
+ * only by the outermost serve_io(). */
+
+enum { CL_READ = 0, CL_HELD, CL_WORK, CL_WRITE, CL_DRAIN };
+#define CLIENT_READ_S 2.0
+#define CLIENT_WRITE_S 5.0
 
 /* While a plan is being applied only requests that change no job list are
  * answered at once (reports, status, and errors); the rest wait. */
@@ -995,93 +997,201 @@ static int answerable_while_busy(const char *text, size_t len)
     return ok;
 }
 
-/* One connection: peer check, one request line (size-limited), one reply.
- * Returns 1 when the request was deferred (the fd stays open), else 0. */
-static int serve_client(daemon_t *d, int fd)
+static void client_close(struct client *c)
 {
-    struct ucred cred;
-    socklen_t cl = sizeof cred;
-    char msg[256];
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0 || cred.uid != geteuid()) {
-        snprintf(msg, sizeof msg, "permission denied: uid %u is not the daemon's uid %u",
-                 (unsigned)cred.uid, (unsigned)geteuid());
-        char *r = live_reply_error(msg);
-        send_reply(fd, r);
-        free(r);
-        return 0;
-    }
-    size_t cap = LIVE_MAX_REQUEST + 2, len = 0;
-    char *buf = xmalloc(cap);
-    double deadline = mls_wall_seconds() + 2.0;
-    int too_big = 0, complete = 0;
-    while (!complete && mls_wall_seconds() < deadline) {
-        struct pollfd p = {fd, POLLIN, 0};
-        if (poll(&p, 1, 100) <= 0)
+    close(c->fd);
+    free(c->buf);
+    c->fd = -1;
+    c->buf = NULL;
+}
+
+static void client_flush(struct client *c)
+{
+    while (c->off < c->len) {
+        ssize_t w = send(c->fd, c->buf + c->off, c->len - c->off, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
             continue;
-        ssize_t r = recv(fd, buf + len, cap - len, 0);
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (w <= 0) {
+            client_close(c);
+            return;
+        }
+        c->off += (size_t)w;
+    }
+    shutdown(c->fd, SHUT_WR);
+    free(c->buf);
+    c->buf = NULL;
+    c->state = CL_DRAIN;
+    c->deadline = mls_wall_seconds() + CLIENT_READ_S;
+}
+
+/* The client gets `reply` (taken), written as the socket takes it. */
+static void client_reply(struct client *c, char *reply)
+{
+    free(c->buf);
+    c->buf = reply;
+    c->len = strlen(reply);
+    c->off = 0;
+    c->state = CL_WRITE;
+    c->deadline = mls_wall_seconds() + CLIENT_WRITE_S;
+    client_flush(c);
+}
+
+static void client_error(struct client *c, const char *msg)
+{
+    client_reply(c, live_reply_error(msg));
+}
+
+/* Answers client i's request (the table may grow meanwhile). */
+static void client_answer(daemon_t *d, size_t i)
+{
+    struct client *c = &d->clients[i];
+    c->state = CL_WORK;
+    char *reply = handle(d, c->buf, c->len, c->uid);
+    client_reply(&d->clients[i], reply);
+}
+
+/* A complete request line (or what came before the peer closed). */
+static void client_request(daemon_t *d, size_t i)
+{
+    struct client *c = &d->clients[i];
+    char *nl = memchr(c->buf, '\n', c->len);
+    c->len = nl ? (size_t)(nl - c->buf) : c->len;
+    if (d->busy && !answerable_while_busy(c->buf, c->len))
+        c->state = CL_HELD; /* answered once the plan is applied */
+    else
+        client_answer(d, i);
+}
+
+static void client_read(daemon_t *d, size_t i)
+{
+    struct client *c = &d->clients[i];
+    char sink[4096];
+    for (;;) {
+        char *to = c->state == CL_READ ? c->buf + c->len : sink;
+        size_t room = c->state == CL_READ ? LIVE_MAX_REQUEST + 2 - c->len : sizeof sink;
+        ssize_t r = recv(c->fd, to, room, 0);
         if (r < 0 && errno == EINTR)
             continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (c->state != CL_READ) { /* draining (or a held client that sends more) */
+            if (r <= 0 && c->state == CL_DRAIN)
+                client_close(c);
+            if (r <= 0)
+                return;
+            continue;
+        }
         if (r <= 0) {
-            complete = 1;
-            break;
+            client_request(d, i);
+            return;
         }
-        len += (size_t)r;
-        if (memchr(buf + len - (size_t)r, '\n', (size_t)r))
-            complete = 1;
-        if (len > LIVE_MAX_REQUEST) {
-            too_big = 1;
-            break;
+        c->len += (size_t)r;
+        if (memchr(to, '\n', (size_t)r)) {
+            client_request(d, i);
+            return;
         }
-    }
-    char *reply;
-    if (complete && !too_big && d->busy) {
-        char *nl = memchr(buf, '\n', len);
-        size_t n = nl ? (size_t)(nl - buf) : len;
-        if (!answerable_while_busy(buf, n)) {
-            xgrow((void **)&d->deferred, &d->deferred_cap, d->n_deferred + 1,
-                  sizeof *d->deferred);
-            d->deferred[d->n_deferred++] = (struct deferred){fd, cred.uid, buf, n};
-            return 1; /* answered once the plan is applied */
+        if (c->len > LIVE_MAX_REQUEST) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "request: more than the limit of %d bytes",
+                     LIVE_MAX_REQUEST);
+            client_error(c, msg);
+            return;
         }
     }
-    if (too_big) {
-        snprintf(msg, sizeof msg, "request: more than the limit of %d bytes", LIVE_MAX_REQUEST);
-        reply = live_reply_error(msg);
-    } else if (!complete)
-        reply = live_reply_error("request: incomplete (no newline within 2 s)");
-    else {
-        char *nl = memchr(buf, '\n', len);
-        reply = handle(d, buf, nl ? (size_t)(nl - buf) : len, cred.uid);
-    }
-    send_reply(fd, reply);
-    free(reply);
-    free(buf);
-    return 0;
 }
 
 static void accept_clients(daemon_t *d)
 {
     for (;;) {
-        int fd = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        int fd = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (fd < 0)
             return;
-        if (!serve_client(d, fd))
-            close(fd);
+        xgrow((void **)&d->clients, &d->clients_cap, d->n_clients + 1, sizeof *d->clients);
+        struct client *c = &d->clients[d->n_clients++];
+        *c = (struct client){fd, CL_READ, 0, xmalloc(LIVE_MAX_REQUEST + 2), 0, 0,
+                             mls_wall_seconds() + CLIENT_READ_S};
+        struct ucred cred;
+        socklen_t cl = sizeof cred;
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0 || cred.uid != geteuid()) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "permission denied: uid %u is not the daemon's uid %u",
+                     (unsigned)cred.uid, (unsigned)geteuid());
+            client_error(c, msg);
+            continue;
+        }
+        c->uid = cred.uid;
+        client_read(d, d->n_clients - 1);
     }
+}
+
+/* Deadlines, and the closed connections out of the table. */
+static void clients_sweep(daemon_t *d)
+{
+    double now = mls_wall_seconds();
+    size_t k = 0;
+    for (size_t i = 0; i < d->n_clients; i++) {
+        struct client *c = &d->clients[i];
+        if (c->fd >= 0 && c->state != CL_HELD && now > c->deadline) {
+            if (c->state == CL_READ)
+                client_error(c, "request: incomplete (no newline within 2 s)");
+            else
+                client_close(c); /* a peer that reads nothing, or never closes */
+        }
+        if (c->fd >= 0)
+            d->clients[k++] = *c;
+    }
+    d->n_clients = k;
 }
 
 /* The requests held while a plan was applied, in arrival order. */
 static void serve_deferred(daemon_t *d)
 {
-    for (size_t i = 0; i < d->n_deferred; i++) {
-        struct deferred *q = &d->deferred[i];
-        char *reply = handle(d, q->text, q->len, q->uid);
-        send_reply(q->fd, reply);
-        free(reply);
-        free(q->text);
-        close(q->fd);
+    for (size_t i = 0; i < d->n_clients; i++)
+        if (d->clients[i].fd >= 0 && d->clients[i].state == CL_HELD)
+            client_answer(d, i);
+}
+
+/* Waits up to ms for the listening socket, the clients and (sig) the
+ * signalfd, and serves what is ready. Returns 1 when a signal is pending. */
+static int serve_io(daemon_t *d, int ms, int sig)
+{
+    if (d->io_depth == 0)
+        clients_sweep(d);
+    d->io_depth++;
+    double now = mls_wall_seconds();
+    struct pollfd *p = xmalloc(sizeof *p * (d->n_clients + 2));
+    size_t n = 0;
+    p[n++] = (struct pollfd){d->listen_fd, POLLIN, 0};
+    p[n++] = (struct pollfd){sig ? d->sig_fd : -1, POLLIN, 0};
+    for (size_t i = 0; i < d->n_clients; i++) {
+        const struct client *c = &d->clients[i];
+        int waits = c->state == CL_HELD || c->state == CL_WORK;
+        short ev = c->state == CL_WRITE ? POLLOUT : waits ? 0 : POLLIN;
+        p[n++] = (struct pollfd){waits ? -1 : c->fd, ev, 0};
+        int left = (int)((c->deadline - now) * 1000) + 1;
+        if (!waits && c->fd >= 0 && left < ms)
+            ms = left < 0 ? 0 : left;
     }
-    d->n_deferred = 0;
+    int got = poll(p, n, ms), pending = 0;
+    if (got > 0) {
+        pending = sig && p[1].revents;
+        for (size_t i = 2; i < n; i++) { /* the table may grow below: index, not pointer */
+            struct client *c = &d->clients[i - 2];
+            if (!p[i].revents || c->fd < 0 || c->state == CL_HELD || c->state == CL_WORK)
+                continue;
+            if (c->state == CL_WRITE)
+                client_flush(c);
+            else
+                client_read(d, i - 2);
+        }
+        if (p[0].revents)
+            accept_clients(d);
+    }
+    free(p);
+    d->io_depth--;
+    return pending;
 }
 
 /* ---- setup ------------------------------------------------------------ */
@@ -1369,11 +1479,10 @@ static void teardown(daemon_t *d)
     free(d->type_node_gpus);
     mech_free(&d->mech);
     free(d->vidx);
-    for (size_t i = 0; i < d->n_deferred; i++) {
-        free(d->deferred[i].text);
-        close(d->deferred[i].fd);
-    }
-    free(d->deferred);
+    for (size_t i = 0; i < d->n_clients; i++)
+        if (d->clients[i].fd >= 0)
+            client_close(&d->clients[i]);
+    free(d->clients);
     plan_free(&d->plan);
     strtab_free(&d->users);
 }
@@ -1491,13 +1600,8 @@ static void loop(daemon_t *d)
         int ms = wait_s > 0.2 ? 200 : wait_s > 0 ? (int)(wait_s * 1000) + 1 : 0;
         if (d->why)
             ms = 0;
-        struct pollfd p[2] = {{d->listen_fd, POLLIN, 0}, {d->sig_fd, POLLIN, 0}};
-        if (poll(p, 2, ms) <= 0)
-            continue;
-        if (p[1].revents)
+        if (serve_io(d, ms, 1))
             drain_signals(d);
-        if (p[0].revents)
-            accept_clients(d);
     }
 }
 
