@@ -481,7 +481,7 @@ static int cmd_report(int argc, char **argv)
         return rc < 0 ? MLS_EXIT_OK : rc;
     if (isnan(o.iter))
         return cmd_usage_error("live report", "%s", "--iter is required");
-    live_progress_t p = {(int64_t)o.job, o.iter, o.samples, o.iter_time, (int)o.batch, o.gns};
+    live_progress_t p = {(int64_t)o.job, o.iter, o.samples, o.iter_time, (int)o.batch, o.gns, ""};
     mls_err_t err;
     if (live_report(o.sock, &p, &err) < 0) {
         fprintf(stderr, "mlsched live report: %s\n", err.msg);

@@ -80,6 +80,7 @@ typedef struct daemon {
     view_perf_t vperf;
     plan_t plan;
     double apply_t; /* daemon time of the plan being carried out */
+    char secret[33]; /* keys the runs' report tokens (meta report_secret) */
     int plan_stops; /* processes it asked to stop */
 
     int busy; /* applying a plan: only reports and status are served now */
@@ -180,6 +181,22 @@ static void hold(daemon_t *d, live_job_t *j)
 {
     if (!j->joined)
         mech_gpus_take(&d->mech, (int)(j - d->jobs), j->gpu_ids, j->ngpus);
+}
+
+/* The report token of job j's current run: FNV-1a 64 of the daemon's
+ * secret, the job id and the attempt, in hex. A report must carry its run's
+ * token (MLSCHED_TOKEN in the run's environment), so a stray `live report`
+ * from a shell, or a late one from a job's previous run, is refused. It
+ * guards against mistakes, not against the daemon's own user, who can read
+ * the state database. */
+static void run_token(const daemon_t *d, const live_job_t *j, char *out, size_t len)
+{
+    char text[128];
+    int n = snprintf(text, sizeof text, "%s:%lld:%d", d->secret, (long long)j->id, j->attempt);
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (unsigned char)text[i]) * 1099511628211ULL;
+    snprintf(out, len, "%016llx", (unsigned long long)h);
 }
 
 static double to_wall(const daemon_t *d, double t)
@@ -556,10 +573,14 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
                        d->epoch + t / d->scale,
                        note,
                        sizeof note,
-                       -1};
+                       -1,
+                       NULL};
     const live_job_t *owner = j->joined ? find_job(d, j->partner) : NULL;
     if (owner)
         l.partner_attempt = owner->attempt;
+    char token[LIVE_TOKEN_MAX + 1];
+    run_token(d, j, token, sizeof token);
+    l.token = token;
     int rc = d->exec.ops->start(&d->exec, j, &l, &err);
     if (note[0])
         live_db_event(d->db, t, j->id, "exec", note);
@@ -939,6 +960,15 @@ static char *do_report(daemon_t *d, const live_progress_t *p)
                  j ? "is not running" : "no such job");
         return live_reply_error(msg);
     }
+    char token[LIVE_TOKEN_MAX + 1];
+    run_token(d, j, token, sizeof token);
+    if (strcmp(p->token, token)) {
+        snprintf(msg, sizeof msg,
+                 "report: job %lld: %s token: only its current run (MLSCHED_TOKEN in its "
+                 "environment) reports",
+                 (long long)p->id, p->token[0] ? "wrong" : "no");
+        return live_reply_error(msg);
+    }
     j->work_done = p->iter < j->spec.work ? p->iter : j->spec.work;
     if (isfinite(p->iter_time))
         j->throughput = 1.0 / p->iter_time;
@@ -1262,7 +1292,23 @@ static int load_meta(daemon_t *d, mls_err_t *err)
     char *scale = live_db_meta_get(d->db, "time_scale");
     char *drain = live_db_meta_get(d->db, "draining");
     char *next = live_db_meta_get(d->db, "next_id");
+    char *secret = live_db_meta_get(d->db, "report_secret");
     int rc = 0;
+    if (secret && strlen(secret) < sizeof d->secret)
+        snprintf(d->secret, sizeof d->secret, "%s", secret);
+    else { /* a new state: 128 random bits */
+        unsigned char r[16] = {0};
+        FILE *f = fopen("/dev/urandom", "rb");
+        if (!f || fread(r, 1, sizeof r, f) != sizeof r)
+            rc = mls_fail(err, "/dev/urandom: cannot read the report secret");
+        if (f)
+            fclose(f);
+        for (int i = 0; i < 16; i++)
+            snprintf(d->secret + 2 * i, 3, "%02x", r[i]);
+        if (rc == 0)
+            rc = live_db_meta_set(d->db, "report_secret", d->secret, err);
+    }
+    free(secret);
     d->scale = d->cfg->time_scale;
     if (epoch && scale) {
         double s;

@@ -89,6 +89,8 @@ void live_job_environment(const live_job_t *j, const live_launch_t *l)
     set_env_int("MLSCHED_BATCH_SIZE", j->batch);
     set_env_int("MLSCHED_ACCUM_STEPS", j->accum);
     set_env_int("MLSCHED_ATTEMPT", j->attempt);
+    if (l->token)
+        setenv("MLSCHED_TOKEN", l->token, 1);
     setenv("MLSCHED_WORKLOAD", j->spec.workload, 1);
     set_env_double("MLSCHED_TOTAL_WORK", j->spec.work);
     set_env_double("MLSCHED_TIME_SCALE", l->time_scale);

@@ -24,6 +24,7 @@ typedef struct live_launch {
     size_t note_len;       /* (the daemon records a non-empty note as an 'exec' event) */
     int partner_attempt;   /* a joiner (j->joined): its partner's current attempt, whose
                               run files tell it the GPUs (Slurm); else unused */
+    const char *token;     /* the run's report token (MLSCHED_TOKEN) */
 } live_launch_t;
 
 typedef struct live_exec live_exec_t;

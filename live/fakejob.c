@@ -170,7 +170,7 @@ static double pack_rate(const fake_t *f, const live_pack_t *pk)
 
 static void report(const fake_t *f, double rate)
 {
-    live_progress_t p = {-1, f->done, NAN, rate > 0 ? 1.0 / rate : NAN, f->batch, NAN};
+    live_progress_t p = {-1, f->done, NAN, rate > 0 ? 1.0 / rate : NAN, f->batch, NAN, ""};
     if (f->pm && f->pm->ops->noise_scale && f->batch > 0) { /* as the simulator's job does */
         double total = (double)f->gpus * f->batch * (f->accum > 0 ? f->accum + 1 : 1);
         p.gns = f->pm->ops->noise_scale(f->pm, f->pw, total, f->done);

@@ -15,7 +15,7 @@ static const char *const submit_fields[] = {
     "op",        "argv",      "workload", "gpus", "work",     "min_gpus",  "max_gpus",
     "batch",     "min_batch", "max_batch", "user", "priority", "id",        "submit_at", "gang", NULL};
 static const char *const report_fields[] = {"op",    "id",  "iter", "samples",
-                                            "iter_time", "batch", "gns", NULL};
+                                            "iter_time", "batch", "gns", "token", NULL};
 static const char *const id_fields[] = {"op", "id", NULL};
 static const char *const op_fields[] = {"op", NULL};
 
@@ -153,6 +153,13 @@ static int parse_report(const cJSON *o, live_progress_t *p, mls_err_t *err)
         get_int(o, "batch", 0, 0, 0, 1 << 24, &b, err) < 0 ||
         get_num(o, "gns", 0, NAN, &p->gns, err) < 0)
         return -1;
+    const cJSON *tok = cJSON_GetObjectItemCaseSensitive(o, "token");
+    p->token[0] = '\0';
+    if (tok && (!cJSON_IsString(tok) || strlen(tok->valuestring) > LIVE_TOKEN_MAX))
+        return mls_fail(err, "request: field 'token': not a string of at most %d characters",
+                        LIVE_TOKEN_MAX);
+    if (tok)
+        snprintf(p->token, sizeof p->token, "%s", tok->valuestring);
     p->id = id;
     p->batch = (int)b;
     if (p->iter < 0)

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #define LIVE_MAX_REQUEST 65536
+#define LIVE_TOKEN_MAX 32 /* a run's report token (MLSCHED_TOKEN), in hex digits at most */
 #define LIVE_MAX_ARGV 256
 
 typedef enum live_op {
@@ -59,6 +60,7 @@ typedef struct live_progress {
     double iter, samples, iter_time; /* iterations, samples, s per iteration */
     int batch;                       /* per-GPU batch */
     double gns;                      /* gradient noise scale, NAN when not given */
+    char token[LIVE_TOKEN_MAX + 1];  /* its run's MLSCHED_TOKEN ("": from the environment) */
 } live_progress_t;
 
 typedef struct live_request {

@@ -145,6 +145,9 @@ int live_report(const char *socket_path, const live_progress_t *p, mls_err_t *er
         cJSON_AddNumberToObject(o, "batch", p->batch);
     if (isfinite(p->gns))
         cJSON_AddNumberToObject(o, "gns", p->gns);
+    const char *token = p->token[0] ? p->token : getenv("MLSCHED_TOKEN");
+    if (token && *token)
+        cJSON_AddStringToObject(o, "token", token);
     char *line = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     char *reply = live_request(socket_path, line, 2.0, err);

@@ -83,6 +83,14 @@ until "$MLSCHED" live status --json --socket "$sock" | grep -q "\"id\":$rid,\"st
     [ $i -gt 50 ] && { bad "job $rid's report never showed: $("$MLSCHED" live status --socket "$sock")"; break; }
     sleep 0.1
 done
+# a report from outside the job's run (a shell, another process) is refused
+(unset MLSCHED_TOKEN; "$MLSCHED" live report --socket "$sock" --job "$rid" --iter 50 2>"$tmp/err") &&
+    bad "a report without the run's token was taken"
+grep -q "report: job $rid: no token" "$tmp/err" || bad "report without token: $(cat "$tmp/err")"
+expect_reject "report: job $rid: wrong token" \
+    "{\"op\":\"report\",\"id\":$rid,\"iter\":50,\"token\":\"0123456789abcdef\"}"
+"$MLSCHED" live status --json --socket "$sock" | grep -q "\"id\":$rid,[^}]*\"work_done\":5," ||
+    bad "a refused report moved job $rid"
 i=0
 until [ "$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM jobs WHERE state IN ('done','failed')")" = 5 ]; do
     i=$((i + 1))
@@ -92,6 +100,7 @@ done
 [ -e "$tmp/inj1" ] || [ -e "$tmp/inj2" ] || [ -e "$tmp/inj3" ] && bad "a shell ran the argv"
 grep -F -q '$(touch' "$tmp/s.db.d/job-0.log" || bad "echo's output: $(cat "$tmp/s.db.d/job-0.log")"
 grep -q "^CUDA_VISIBLE_DEVICES=[0-3],[0-3]$" "$tmp/env.txt" || bad "env: $(cat "$tmp/env.txt")"
+grep -q "^MLSCHED_TOKEN=[0-9a-f]\{16\}$" "$tmp/env.txt" || bad "env lacks MLSCHED_TOKEN: $(cat "$tmp/env.txt")"
 for v in MLSCHED_JOB_ID=1 MLSCHED_SOCKET="$sock" MLSCHED_NUM_GPUS=2 MLSCHED_GPU_TYPE=v100 \
     MLSCHED_WORKLOAD=A3C MLSCHED_ATTEMPT=1 MLSCHED_CHECKPOINT="$tmp/s.db.d/job-1.ckpt"; do
     grep -q -x -F "$v" "$tmp/env.txt" || bad "env lacks $v: $(cat "$tmp/env.txt")"
