@@ -1,2 +1,11 @@
-# bench/: performance benchmarks (not run by make check).
-EXTRA_DIST += bench/import_b
+# bench/: performance benchmarks and their recorded figures (README.md). The C ones
+# are built by make check, never run by it.
+check_PROGRAMS += bench/gavel_decide bench/pollux_decide
+bench_gavel_decide_LDADD = $(MLS_LIBS)
+bench_pollux_decide_LDADD = $(MLS_LIBS)
+EXTRA_DIST += bench/import_alibaba
+
+check_PROGRAMS += bench/shockwave_decide
+bench_shockwave_decide_LDADD = $(MLS_LIBS)
+check_PROGRAMS += bench/elastic_decide
+bench_elastic_decide_LDADD = $(MLS_LIBS)

@@ -1,7 +1,7 @@
 /* batch.c: the batch control file (see batch.h): strict line-by-line parse
  * over a bounded buffer, atomic write. */
-#include "batch.h"
-#include "ctlfile.h"
+#include "live/batch.h"
+#include "live/ctlfile.h"
 
 #include <errno.h>
 #include <math.h>

@@ -26,7 +26,7 @@
 #ifndef MLS_LIVE_BATCH_H
 #define MLS_LIVE_BATCH_H
 
-#include "util.h"
+#include "model/util.h"
 
 #include <stddef.h>
 

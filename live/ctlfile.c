@@ -1,6 +1,6 @@
 /* ctlfile.c: bounded reading and line splitting of the live control files
  * (see ctlfile.h). */
-#include "ctlfile.h"
+#include "live/ctlfile.h"
 
 #include <errno.h>
 #include <stdio.h>

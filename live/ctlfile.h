@@ -7,7 +7,7 @@
 #ifndef MLS_LIVE_CTLFILE_H
 #define MLS_LIVE_CTLFILE_H
 
-#include "util.h"
+#include "model/util.h"
 
 #include <stddef.h>
 

@@ -17,19 +17,19 @@
  * signalfd, so the loop is one poll() over the listening socket and that fd,
  * with no signal handler and no global state. */
 #define _GNU_SOURCE /* struct ucred, accept4 */
-#include "daemon.h"
+#include "live/daemon.h"
 
-#include "batch.h"
-#include "cluster.h"
-#include "executor.h"
-#include "mechanism.h"
-#include "pack.h"
-#include "perf.h"
-#include "proto.h"
-#include "report.h"
-#include "state.h"
-#include "strtab.h"
-#include "view_perf.h"
+#include "live/batch.h"
+#include "live/executor.h"
+#include "live/pack.h"
+#include "live/proto.h"
+#include "live/report.h"
+#include "live/state.h"
+#include "model/cluster.h"
+#include "model/perf.h"
+#include "model/strtab.h"
+#include "sim/mechanism.h"
+#include "sim/view_perf.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

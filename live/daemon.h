@@ -17,8 +17,8 @@
 #ifndef MLS_LIVE_DAEMON_H
 #define MLS_LIVE_DAEMON_H
 
-#include "policy.h"
-#include "util.h"
+#include "model/util.h"
+#include "policies/policy.h"
 
 typedef struct live_config {
     const char *cluster;     /* JSON path or inline spec */

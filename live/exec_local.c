@@ -9,7 +9,7 @@
  * still alive (the job is re-adopted: /proc/PID/stat start time matches) or
  * the exit file saying how the job ended. Signals go to the whole group; the
  * watcher ignores SIGTERM/SIGINT/SIGHUP so only the job acts on them. */
-#include "executor.h"
+#include "live/executor.h"
 
 #include <errno.h>
 #include <fcntl.h>

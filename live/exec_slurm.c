@@ -74,7 +74,7 @@
  * as ended, or parked (pending with priority 0: held), so that a daemon killed
  * around a requeue or a release sees the truth; one that left no exit file
  * was killed or never started (status -1). */
-#include "executor.h"
+#include "live/executor.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -8,8 +8,8 @@
 #ifndef MLS_LIVE_EXECUTOR_H
 #define MLS_LIVE_EXECUTOR_H
 
-#include "state.h"
-#include "util.h"
+#include "live/state.h"
+#include "model/util.h"
 
 typedef struct live_launch {
     const char *gpu_type;  /* cluster type name */

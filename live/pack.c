@@ -1,8 +1,8 @@
 /* pack.c: the pack control file (see pack.h): format, strict parse, atomic
  * write. The parser is line by line over a bounded buffer and never aborts
  * on bad input. */
-#include "pack.h"
-#include "ctlfile.h"
+#include "live/ctlfile.h"
+#include "live/pack.h"
 
 #include <errno.h>
 #include <math.h>

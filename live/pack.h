@@ -28,7 +28,7 @@
 #ifndef MLS_LIVE_PACK_H
 #define MLS_LIVE_PACK_H
 
-#include "util.h"
+#include "model/util.h"
 
 #include <stddef.h>
 #include <stdint.h>

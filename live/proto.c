@@ -3,7 +3,7 @@
  * cJSON parses; every field is then looked up by name and type-checked by
  * hand, and any field the op does not know is an error, so a typo never
  * silently becomes a default. Integers must be integral and in range. */
-#include "proto.h"
+#include "live/proto.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -22,9 +22,9 @@
 #ifndef MLS_LIVE_PROTO_H
 #define MLS_LIVE_PROTO_H
 
-#include "cluster.h"
-#include "perf.h"
-#include "util.h"
+#include "model/cluster.h"
+#include "model/perf.h"
+#include "model/util.h"
 
 #include <stddef.h>
 #include <stdint.h>

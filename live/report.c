@@ -1,5 +1,5 @@
 /* report.c: one request, one reply over the daemon's Unix socket (see report.h). */
-#include "report.h"
+#include "live/report.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -18,8 +18,8 @@
 #ifndef MLS_LIVE_REPORT_H
 #define MLS_LIVE_REPORT_H
 
-#include "proto.h"
-#include "util.h"
+#include "live/proto.h"
+#include "model/util.h"
 
 /* Sends `line` (a JSON object, no newline needed) and returns the reply line
  * (caller frees) or NULL with err. timeout_s bounds connect+send+receive. */

@@ -4,7 +4,7 @@
  * the daemon (and a power cut). One row per job holds everything the daemon
  * needs to resume it; the spec is kept as the submission's JSON so that the
  * request parser also validates what comes back from disk. */
-#include "state.h"
+#include "live/state.h"
 
 #include <math.h>
 #include <sqlite3.h>

@@ -23,8 +23,8 @@
 #ifndef MLS_LIVE_STATE_H
 #define MLS_LIVE_STATE_H
 
-#include "proto.h"
-#include "util.h"
+#include "live/proto.h"
+#include "model/util.h"
 
 #include <stdint.h>
 #include <sys/types.h>

@@ -60,10 +60,10 @@
  * new_jobs=wait: jobs that arrived since the last recompute wait for the
  * next one (Gavel's placement); received_start=half_round: the priorities
  * of Gavel's code (see gavel_round.h). */
-#include "gavel_lp.h"
-#include "gavel_round.h"
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/gavel_lp.h"
+#include "policies/gavel_round.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdio.h>

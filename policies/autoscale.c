@@ -81,11 +81,11 @@
  *   batch (a table job under accordion/gns adaptation changes its own batch,
  *   and its rate with it); the scaling condition uses the first observation
  *   at each size. */
-#include "idmap.h"
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/idmap.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
-#include "elastic.h"
+#include "policies/elastic.h"
 
 #include <math.h>
 #include <stdio.h>

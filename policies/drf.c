@@ -30,8 +30,8 @@
  *   user weights).
  * - Non-preemptive, decided on arrivals and completions, as Algorithm 1
  *   (resources are offered when tasks finish). */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <stdlib.h>
 

@@ -78,10 +78,10 @@
  * - Under the pollux backend the goodput is that of the job's current epoch
  *   (its noise scale then); it is re-evaluated only at the next arrival or
  *   completion (the paper's cadence; --cadence both re-decides every round). */
-#include "elastic.h"
-#include "idmap.h"
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/elastic.h"
+#include "policies/idmap.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
 #ifndef MLS_ELASTIC_H
 #define MLS_ELASTIC_H
 
-#include "policy.h"
+#include "policies/policy.h"
 
 double elastic_dp_solve(int n, int gpus, const int *kmin, const int *kmax, const double *value,
                         int stride, int *k_out);

@@ -19,8 +19,8 @@
  *   simulator rejects such traces up front anyway.
  * - A running job whose type lost capacity (node failure) and no longer fits is
  *   left out (preempted) and waits at its arrival position. */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <stdlib.h>
 

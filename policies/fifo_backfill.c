@@ -29,8 +29,8 @@
  * - Only the head gets a reservation (EASY, not conservative backfilling).
  * - Parameter easy=0 forces greedy backfilling even with estimates.
  * - A job larger than every type it may run on is skipped, never the head. */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdlib.h>

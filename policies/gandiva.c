@@ -38,9 +38,9 @@
  *   perf model refuses (memory, unknown) is not formed, since the mechanism
  *   would reject the plan.
  * Randomness: a GSL mt19937 seeded with the run's seed at the first call. */
-#include "placement.h"
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/placement.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

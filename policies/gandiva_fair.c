@@ -49,9 +49,9 @@
  *   pair separately, and needs at least two types with a known rate.
  * - The paper measures speedups by profiling jobs on each generation; here
  *   they come from the profiled table (an unknown rate counts as 1). */
-#include "placement.h"
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/placement.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -24,11 +24,11 @@
  *   recompute take them too unless new_jobs=wait (Gavel's and Shockwave's
  *   placement, see gavel_round.h); received_start=half_round gives the
  *   priorities of Gavel's code (see gavel_round.h). */
-#include "gavel.h"
-#include "gavel_lp.h"
-#include "gavel_round.h"
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/gavel.h"
+#include "policies/gavel_lp.h"
+#include "policies/gavel_round.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdio.h>

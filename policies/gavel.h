@@ -9,7 +9,7 @@
 #ifndef MLS_GAVEL_H
 #define MLS_GAVEL_H
 
-#include "policy.h"
+#include "policies/policy.h"
 
 typedef enum gv_kind {
     GV_MMF,

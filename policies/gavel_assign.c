@@ -33,7 +33,7 @@
  * assignment, which would need a copy of each slot per free GPU. */
 #include "config.h"
 
-#include "gavel_lp.h"
+#include "policies/gavel_lp.h"
 
 #include <math.h>
 #include <stddef.h>

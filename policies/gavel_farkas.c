@@ -23,7 +23,7 @@
  * allocation. */
 #include "config.h"
 
-#include "gavel_lp.h"
+#include "policies/gavel_lp.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * job overtakes it). As in Gavel's mechanism for FIFO, rows with X = 0 are
  * never scheduled, so a job waits for the next recompute. Not an LP; shares
  * the driver. Simplifications: see gavel.c. */
-#include "gavel.h"
-#include "policies.h"
+#include "policies/gavel.h"
+#include "policies/policies.h"
 
 GAVEL_POLICY(gavel_fifo_perf, GV_FIFO_PERF, "fifo-perf")

@@ -10,7 +10,7 @@
  * eff_j >= R_j / (rho c_j - t_j) warm-started from the last basis; the bounds
  * are each job alone on its best type (below) and the isolated split (above,
  * feasible). Shockwave's "Themis" baseline. Simplifications: see gavel.c. */
-#include "gavel.h"
-#include "policies.h"
+#include "policies/gavel.h"
+#include "policies/policies.h"
 
 GAVEL_POLICY(gavel_ftf, GV_FTF, "finish-time-fairness")

@@ -27,7 +27,7 @@
  * singular, the standard basis (the cold path) decides. */
 #include "config.h"
 
-#include "gavel_lp.h"
+#include "policies/gavel_lp.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -48,7 +48,7 @@ void gl_effective(const gl_lp_t *lp, const double *x, double *eff)
 
 #ifdef HAVE_GLPK
 
-#include "gavel_warm.h"
+#include "policies/gavel_warm.h"
 
 #include <glpk.h>
 

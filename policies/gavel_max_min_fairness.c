@@ -9,7 +9,7 @@
  * fraction of a 1-GPU job). As in Gavel's mechanism for agnostic policies,
  * each round visits the GPU types in a shuffled order (seeded by the run's
  * seed). Shockwave's "Gavel" baseline. Simplifications: see gavel.c. */
-#include "gavel.h"
-#include "policies.h"
+#include "policies/gavel.h"
+#include "policies/policies.h"
 
 GAVEL_POLICY(gavel_mmf, GV_MMF, "max-min-fairness")

@@ -8,7 +8,7 @@
  * variant's. Simplification: each job's candidate partners are its
  * pair_candidates (default 4) best by combined normalised throughput (> 1),
  * where Gavel's code aggregates pairs by job type instead. See gavel.c. */
-#include "gavel.h"
-#include "policies.h"
+#include "policies/gavel.h"
+#include "policies/policies.h"
 
 GAVEL_POLICY(gavel_mmf_packed, GV_MMF_PACKED, "max-min-fairness-packed")

@@ -5,7 +5,7 @@
  * prop_j = sum_t T_jt cap_t / sum cap the job's throughput under the
  * proportional split: every job's throughput normalised by what an equal
  * share of the cluster would give it. Simplifications: see gavel.c. */
-#include "gavel.h"
-#include "policies.h"
+#include "policies/gavel.h"
+#include "policies/policies.h"
 
 GAVEL_POLICY(gavel_mmf_perf, GV_MMF_PERF, "max-min-fairness-perf")

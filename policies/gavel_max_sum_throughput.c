@@ -5,7 +5,7 @@
  * (instance costs 1, no SLOs). Jobs with slow iterations may get no
  * allocation and run only on leftover GPUs. Shockwave's "MST" baseline.
  * Simplifications: see gavel.c. */
-#include "gavel.h"
-#include "policies.h"
+#include "policies/gavel.h"
+#include "policies/policies.h"
 
 GAVEL_POLICY(gavel_mst, GV_MST, "max-sum-throughput-perf")

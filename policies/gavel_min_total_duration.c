@@ -6,7 +6,7 @@
  * each step; here it is one LP in s = 1/T (maximise s subject to
  * eff_j >= R_j s), the exact limit of that bisection, so the allocation is the
  * optimum rather than within 5 % of it. Simplifications: see gavel.c. */
-#include "gavel.h"
-#include "policies.h"
+#include "policies/gavel.h"
+#include "policies/policies.h"
 
 GAVEL_POLICY(gavel_mtd, GV_MTD, "min-total-duration")

@@ -2,8 +2,8 @@
  * allocation over received share, greedy per-type filling, lease extension by
  * listing kept jobs first, recompute gating. State lives in gr_state_t, keyed
  * by job id, so it survives the view's reindexing between calls. */
-#include "gavel_round.h"
-#include "policy_util.h"
+#include "policies/gavel_round.h"
+#include "policies/policy_util.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -42,7 +42,7 @@
 #ifndef MLS_GAVEL_ROUND_H
 #define MLS_GAVEL_ROUND_H
 
-#include "policy.h"
+#include "policies/policy.h"
 
 typedef struct gr_state gr_state_t;
 

@@ -12,7 +12,7 @@
  * the last basic X columns nonbasic. */
 #include "config.h"
 
-#include "gavel_warm.h"
+#include "policies/gavel_warm.h"
 
 #include <stdint.h>
 #include <stdio.h>

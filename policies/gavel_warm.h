@@ -10,7 +10,7 @@
 #ifndef MLS_GAVEL_WARM_H
 #define MLS_GAVEL_WARM_H
 
-#include "gavel_lp.h"
+#include "policies/gavel_lp.h"
 
 #include <glpk.h>
 

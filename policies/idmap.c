@@ -1,8 +1,8 @@
 /* idmap.c: open-addressing hash from 64-bit keys to dense indices (see
  * idmap.h). The table doubles when half full, so probes stay short. */
-#include "idmap.h"
+#include "policies/idmap.h"
 
-#include "policy_util.h"
+#include "policies/policy_util.h"
 
 #include <stdlib.h>
 

@@ -29,8 +29,8 @@
  *   that does not fit is passed over for the next one.
  * - State (entitlements by job id) lives in the policy instance, so results
  *   depend only on the sequence of calls, which the mechanism fixes. */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -18,8 +18,8 @@
  * - A running job that stays keeps its current GPUs when its type has room;
  *   other jobs go on the fastest type (profiled throughput) with room.
  * - A job larger than every type it may run on is skipped. */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <stdlib.h>
 

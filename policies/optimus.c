@@ -41,8 +41,8 @@
  * - Heterogeneous clusters: a job keeps its current type when that has room
  *   for its minimum, else takes the fastest type with room; increments stay
  *   on that type. */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -36,8 +36,8 @@
  * by their GPU counts and a lockstep pace), sharding across islands by the
  * client, and the per-island schedulers (one central order gives the same
  * result). */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* placement.c: consolidated explicit placement while a plan is built (see
  * placement.h). Small clusters of a few hundred nodes: linear scans. */
-#include "placement.h"
-#include "policy_util.h"
+#include "policies/placement.h"
+#include "policies/policy_util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 #ifndef MLS_PLACEMENT_H
 #define MLS_PLACEMENT_H
 
-#include "policy.h"
+#include "policies/policy.h"
 
 typedef struct pl_map {
     int on;     /* 0: no GPU ids known; the mechanism places */

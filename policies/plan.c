@@ -1,6 +1,6 @@
 /* plan.c: building plans and reading policy arguments (see policy.h).
  * Policies use these; the mechanism reads the plan they build. */
-#include "policy.h"
+#include "policies/policy.h"
 
 #include <errno.h>
 #include <stdio.h>

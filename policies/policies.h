@@ -7,7 +7,7 @@
 #ifndef MLS_POLICIES_H
 #define MLS_POLICIES_H
 
-#include "policy.h"
+#include "policies/policy.h"
 
 #define MLS_POLICY_ENTRY_POINTS(p)                                                                 \
     int p##_create(void **state, const policy_args_t *args, char *err, size_t errlen);             \

@@ -1,6 +1,6 @@
 /* policy_util.c: orderings, GPU-type choice and greedy filling shared by the
  * policies (see policy_util.h). Reads only the view. */
-#include "policy_util.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #ifndef MLS_POLICY_UTIL_H
 #define MLS_POLICY_UTIL_H
 
-#include "policy.h"
+#include "policies/policy.h"
 
 #include <stddef.h>
 

@@ -86,10 +86,10 @@
  * - The penalty factor is floored at 1e-3: at 0 a job that arrives at the
  *   instant of a decision (age 0) would gain nothing from starting and wait a
  *   round (the simulator's jobs mostly arrive between its 60 s steps). */
-#include "idmap.h"
-#include "policies.h"
-#include "policy_util.h"
-#include "pollux.h"
+#include "policies/idmap.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
+#include "policies/pollux.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

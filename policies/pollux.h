@@ -6,7 +6,7 @@
 #ifndef MLS_POLLUX_POLICY_H
 #define MLS_POLLUX_POLICY_H
 
-#include "policy.h"
+#include "policies/policy.h"
 
 /* Pollux's FITNESS_p: the power mean (1/n sum (s_i + eps)^p)^(1/p) of the n
  * speedups, eps = 1e-3 so that a job given nothing (speedup 0) counts with

@@ -28,9 +28,9 @@
  *   offline on earlier months of its trace; the view offers no training set.
  * - The user's own duration_estimate is not used, as in Helios.
  * - Heterogeneous clusters: a job goes on the fastest type with room. */
-#include "idmap.h"
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/idmap.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdio.h>

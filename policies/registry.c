@@ -6,7 +6,7 @@
  * and its create/schedule/destroy (declared in policies.h). Adding a policy is
  * one file under policies/ plus one row here. Lookups are linear: the table is
  * small and read once per run. */
-#include "policies.h"
+#include "policies/policies.h"
 
 #include <string.h>
 

@@ -82,11 +82,11 @@
  *   perf model (the view's rates).
  * - Run time so far in the fairness estimate is the job's attained time
  *   (GPU-holding time, restarts included). */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
-#include "idmap.h"
-#include "shockwave.h"
+#include "policies/idmap.h"
+#include "policies/shockwave.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -49,7 +49,7 @@
  * mlsched be built without it, the greedy counts (sw_greedy) are the plan. */
 #include "config.h"
 
-#include "shockwave.h"
+#include "policies/shockwave.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -18,8 +18,8 @@
  *   (submit, id). Ties by (submit, id).
  * - Heterogeneous clusters: a job goes on the fastest type with room now.
  * - A job larger than every type it may run on is skipped. */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -21,8 +21,8 @@
  * - Called on arrivals and completions: between events a running job's rank
  *   only improves, so no round is needed.
  * - A job larger than every type it may run on is skipped. */
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <stdlib.h>
 

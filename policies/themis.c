@@ -63,9 +63,9 @@
  * Defaults: f = 0.8 and 10-minute leases, the paper's evaluation settings
  * (§8). Shockwave's "Themis" baseline is Gavel's finish-time-fairness LP run
  * in 120 s rounds, a different algorithm; --round 120 gives its cadence. */
-#include "placement.h"
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/placement.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -63,9 +63,9 @@
  * - A view without the GPUs of running jobs (cur_gpu_ids) cannot be placed
  *   at node level: then the fill is type-level and the mechanism places (it
  *   packs every job on the fewest nodes, i.e. all are consolidated). */
-#include "idmap.h"
-#include "policies.h"
-#include "policy_util.h"
+#include "policies/idmap.h"
+#include "policies/policies.h"
+#include "policies/policy_util.h"
 
 #include <math.h>
 #include <stdio.h>

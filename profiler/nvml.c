@@ -1,9 +1,9 @@
 /* nvml.c: NVML through dlopen (see nvml.h). The prototypes below are NVML's
  * (nvml.h of the CUDA toolkit), declared here so that no CUDA header is needed:
  * every call returns an nvmlReturn_t, 0 on success. */
-#include "nvml.h"
+#include "profiler/nvml.h"
 
-#include "util.h"
+#include "model/util.h"
 
 #include <ctype.h>
 #include <dlfcn.h>

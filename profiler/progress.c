@@ -1,6 +1,6 @@
 /* progress.c: the progress protocol and regex-described progress lines (see
  * progress.h). */
-#include "progress.h"
+#include "profiler/progress.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -19,7 +19,7 @@
 #ifndef MLS_PROGRESS_H
 #define MLS_PROGRESS_H
 
-#include "util.h"
+#include "model/util.h"
 
 #include <regex.h>
 

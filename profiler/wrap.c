@@ -2,7 +2,7 @@
  * wrap.h). One loop: poll the command's two pipes (100 ms ticks, also the NVML
  * sampling period), split what arrives into lines, count progress lines, and
  * decide after each line whether enough has been measured. */
-#include "wrap.h"
+#include "profiler/wrap.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -23,9 +23,9 @@
 #ifndef MLS_WRAP_H
 #define MLS_WRAP_H
 
-#include "nvml.h"
-#include "progress.h"
-#include "util.h"
+#include "model/util.h"
+#include "profiler/nvml.h"
+#include "profiler/progress.h"
 
 #include <stdint.h>
 

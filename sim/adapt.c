@@ -1,6 +1,6 @@
 /* adapt.c: Shockwave-style batch-size schedules (see adapt.h). Pure functions
  * of the job's model, mode, initial batch and epoch. */
-#include "adapt.h"
+#include "sim/adapt.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -46,7 +46,7 @@
 #ifndef MLS_ADAPT_H
 #define MLS_ADAPT_H
 
-#include "trace.h"
+#include "model/trace.h"
 
 /* The model's dataset size (samples) and batch cap; -1 when the model has no
  * adaptation data (the job then keeps its batch). `workload` is the full

@@ -14,13 +14,13 @@
  * completion; there the job is re-rated (and its batch changed). So progress
  * stays exact between events. Table jobs that do not adapt have seg_end =
  * INFINITY and run exactly as before. */
-#include "engine.h"
+#include "sim/engine.h"
 
-#include "adapt.h"
-#include "eventq.h"
-#include "mechanism.h"
-#include "pollux_model.h"
-#include "view_perf.h"
+#include "model/pollux_model.h"
+#include "sim/adapt.h"
+#include "sim/eventq.h"
+#include "sim/mechanism.h"
+#include "sim/view_perf.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

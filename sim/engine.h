@@ -16,14 +16,14 @@
 #ifndef MLS_ENGINE_H
 #define MLS_ENGINE_H
 
-#include "cluster.h"
-#include "faults.h"
-#include "overheads.h"
-#include "metrics.h"
-#include "perf.h"
-#include "policy.h"
-#include "trace.h"
-#include "util.h"
+#include "model/cluster.h"
+#include "model/perf.h"
+#include "model/trace.h"
+#include "model/util.h"
+#include "policies/policy.h"
+#include "sim/faults.h"
+#include "sim/metrics.h"
+#include "sim/overheads.h"
 
 typedef struct engine_config {
     double round_len;        /* s between round ticks; 0 = event-driven only */

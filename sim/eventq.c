@@ -1,7 +1,7 @@
 /* eventq.c: binary min-heap of events keyed by (time, seq) (see eventq.h). */
-#include "eventq.h"
+#include "sim/eventq.h"
 
-#include "util.h"
+#include "model/util.h"
 
 #include <stdlib.h>
 #include <string.h>

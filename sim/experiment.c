@@ -2,10 +2,10 @@
  * (see experiment.h). Each run writes its own temporary database, so runs
  * never contend for one SQLite file and a failed run leaves nothing behind;
  * the successful ones are folded into the target database by one merge. */
-#include "experiment.h"
+#include "sim/experiment.h"
 
-#include "policy.h"
-#include "runner.h"
+#include "policies/policy.h"
+#include "sim/runner.h"
 
 #include <dirent.h>
 #include <limits.h>

@@ -14,9 +14,9 @@
 #ifndef MLS_EXPERIMENT_H
 #define MLS_EXPERIMENT_H
 
-#include "merge.h"
-#include "results.h"
-#include "util.h"
+#include "model/util.h"
+#include "sim/merge.h"
+#include "sim/results.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* faults.c: reading a fault schedule (see faults.h). */
-#include "faults.h"
+#include "sim/faults.h"
 
 #include <ctype.h>
 #include <errno.h>

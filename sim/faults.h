@@ -17,8 +17,8 @@
 #ifndef MLS_FAULTS_H
 #define MLS_FAULTS_H
 
-#include "cluster.h"
-#include "util.h"
+#include "model/cluster.h"
+#include "model/util.h"
 
 #include <stddef.h>
 

@@ -1,8 +1,8 @@
 /* mechanism.c: the shared mechanism (see mechanism.h): plan validation
  * against the view, GPU occupancy, and the one way a plan is carried out. */
-#include "mechanism.h"
+#include "sim/mechanism.h"
 
-#include "placer.h"
+#include "sim/placer.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -44,9 +44,9 @@
 #ifndef MLS_MECHANISM_H
 #define MLS_MECHANISM_H
 
-#include "cluster.h"
-#include "policy.h"
-#include "util.h"
+#include "model/cluster.h"
+#include "model/util.h"
+#include "policies/policy.h"
 
 #include <stddef.h>
 

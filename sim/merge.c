@@ -6,9 +6,9 @@
  * matched by name, run_id rewritten through the map. Inputs are opened one at
  * a time (read-only, a separate connection, so any number of them works —
  * ATTACH is limited to ten and refused inside a transaction). */
-#include "merge.h"
+#include "sim/merge.h"
 
-#include "store.h"
+#include "sim/store.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

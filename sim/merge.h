@@ -10,7 +10,7 @@
 #ifndef MLS_MERGE_H
 #define MLS_MERGE_H
 
-#include "util.h"
+#include "model/util.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* metrics.c: per-run summary statistics over the measured jobs (see metrics.h).
  * Percentiles use GSL's linear interpolation between order statistics (the
  * same convention as numpy's default). */
-#include "metrics.h"
+#include "sim/metrics.h"
 
-#include "util.h"
+#include "model/util.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

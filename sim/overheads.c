@@ -1,5 +1,5 @@
 /* overheads.c: per-workload allocation-change costs (see overheads.h). */
-#include "overheads.h"
+#include "sim/overheads.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -34,8 +34,8 @@
 #ifndef MLS_OVERHEADS_H
 #define MLS_OVERHEADS_H
 
-#include "strtab.h"
-#include "util.h"
+#include "model/strtab.h"
+#include "model/util.h"
 
 typedef enum ovh_kind {
     OVH_START,

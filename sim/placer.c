@@ -1,7 +1,7 @@
 /* placer.c: consolidated best-fit placement of a job's GPUs (see placer.h). */
-#include "placer.h"
+#include "sim/placer.h"
 
-#include "util.h"
+#include "model/util.h"
 
 #include <stdlib.h>
 

@@ -10,7 +10,7 @@
 #ifndef MLS_PLACER_H
 #define MLS_PLACER_H
 
-#include "cluster.h"
+#include "model/cluster.h"
 
 /* Chooses `count` free GPUs of `type`. node_free[i] is the number of free GPUs
  * on node i, gpu_free[g] is 1 when GPU g is free and node_up[i] 1 when node i

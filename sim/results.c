@@ -3,7 +3,7 @@
  * filters bound as GLOB parameters; groups are found by a linear scan (a
  * comparison has tens of groups, not millions); the table is built as a grid
  * of strings first so that every format shares the same cells. */
-#include "results.h"
+#include "sim/results.h"
 
 #include <cjson/cJSON.h>
 #include <gsl/gsl_cdf.h>

@@ -14,7 +14,7 @@
 #ifndef MLS_RESULTS_H
 #define MLS_RESULTS_H
 
-#include "util.h"
+#include "model/util.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * runner.h). One poll() loop watches every running child's two pipes; a
  * child is reaped once both pipes reach end of file. Pipes are close-on-exec
  * so a child inherits only its own. */
-#include "runner.h"
+#include "sim/runner.h"
 
 #include <errno.h>
 #include <fcntl.h>

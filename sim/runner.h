@@ -15,7 +15,7 @@
 #ifndef MLS_RUNNER_H
 #define MLS_RUNNER_H
 
-#include "util.h"
+#include "model/util.h"
 
 #include <stddef.h>
 #include <sys/types.h>

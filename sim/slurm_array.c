@@ -11,9 +11,9 @@
  * `sbatch --array=0-(N-1)[%J]` submits it. With `wait`, `squeue -j ID` is
  * polled until the array has left the queue, and the databases of the tasks
  * that exited 0 are merged into the target in one transaction. */
-#include "experiment.h"
+#include "sim/experiment.h"
 
-#include "runner.h"
+#include "sim/runner.h"
 
 #include <errno.h>
 #include <limits.h>

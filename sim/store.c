@@ -2,7 +2,7 @@
  * Prepared statements, one transaction per run; the schema is created with
  * IF NOT EXISTS so many runs (and many processes, one after another) append to
  * one file. A busy timeout lets parallel writers wait their turn. */
-#include "store.h"
+#include "sim/store.h"
 
 #include "config.h"
 

@@ -17,9 +17,9 @@
 #ifndef MLS_STORE_H
 #define MLS_STORE_H
 
-#include "metrics.h"
-#include "trace.h"
-#include "util.h"
+#include "model/trace.h"
+#include "model/util.h"
+#include "sim/metrics.h"
 
 #include <stdint.h>
 

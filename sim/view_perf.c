@@ -1,8 +1,8 @@
 /* view_perf.c: view->perf over a perf model, shared by the simulator and the
  * live daemon (see view_perf.h). */
-#include "view_perf.h"
+#include "sim/view_perf.h"
 
-#include "pollux_model.h"
+#include "model/pollux_model.h"
 
 #include <math.h>
 

@@ -15,8 +15,8 @@
 #ifndef MLS_VIEW_PERF_H
 #define MLS_VIEW_PERF_H
 
-#include "perf.h"
-#include "policy.h"
+#include "model/perf.h"
+#include "policies/policy.h"
 
 typedef struct view_perf_src {
     const mls_perf_t *perf;

@@ -7,7 +7,7 @@
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 if ! "$MLSCHED" compare --help >/dev/null 2>&1; then
-    echo "SKIP: this mlsched has no compare command (not in sim/main.c yet)"
+    echo "SKIP: this mlsched has no compare command (not in cli/main.c yet)"
     exit 77
 fi
 tmp=$(mktemp -d)

@@ -1,5 +1,5 @@
 /* engine_fixture.c: in-memory test inputs for the engine (see engine_fixture.h). */
-#include "engine_fixture.h"
+#include "tests/engine_fixture.h"
 
 #include <math.h>
 #include <stdio.h>

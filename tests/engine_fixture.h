@@ -6,9 +6,9 @@
 #ifndef MLS_ENGINE_FIXTURE_H
 #define MLS_ENGINE_FIXTURE_H
 
-#include "cluster.h"
-#include "perf.h"
-#include "trace.h"
+#include "model/cluster.h"
+#include "model/perf.h"
+#include "model/trace.h"
 
 mls_perf_t *fixture_perf(int n_workloads, const double *rates);
 /* n_nodes nodes of gpus_per_node GPUs of one type ("v100"). */

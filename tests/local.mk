@@ -1,25 +1,130 @@
-# tests/: unit tests (Check) and end-to-end scripts of the engine and CLI.
-check_PROGRAMS += tests/test_eventq tests/test_engine tests/test_mechanism
-TESTS += tests/test_eventq tests/test_engine tests/test_mechanism
-tests_test_mechanism_CFLAGS = $(TEST_CFLAGS)
-tests_test_mechanism_LDADD = $(TEST_LIBS)
+# tests/: unit tests (Check: one program per suite, linked with the library) and
+# end-to-end scripts, by the folder they test, with their fixtures and goldens.
+# Unit tests link Check and the library (TEST_CFLAGS, TEST_LIBS: Makefile.am).
+
+# model/
+check_PROGRAMS += tests/test_model tests/test_pollux tests/test_curves
+TESTS += tests/test_model tests/test_pollux tests/test_curves
+tests_test_model_CFLAGS = $(TEST_CFLAGS)
+tests_test_model_LDADD = $(TEST_LIBS)
+tests_test_pollux_CFLAGS = $(TEST_CFLAGS)
+tests_test_pollux_LDADD = $(TEST_LIBS)
+tests_test_curves_CFLAGS = $(TEST_CFLAGS)
+tests_test_curves_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/fixtures/model tests/fixtures/pollux
+
+# policies/
+check_PROGRAMS += tests/test_policies tests/test_gavel tests/test_tiresias_optimus_drf \
+	tests/test_themis_gandiva tests/test_pollux_policy
+TESTS += tests/test_policies tests/test_gavel tests/test_tiresias_optimus_drf \
+	tests/test_themis_gandiva tests/test_pollux_policy
+tests_test_policies_CFLAGS = $(TEST_CFLAGS)
+tests_test_policies_LDADD = $(TEST_LIBS)
+tests_test_gavel_CFLAGS = $(TEST_CFLAGS)
+tests_test_gavel_LDADD = $(TEST_LIBS)
+tests_test_tiresias_optimus_drf_CFLAGS = $(TEST_CFLAGS)
+tests_test_tiresias_optimus_drf_LDADD = $(TEST_LIBS)
+tests_test_themis_gandiva_CFLAGS = $(TEST_CFLAGS)
+tests_test_themis_gandiva_LDADD = $(TEST_LIBS)
+tests_test_pollux_policy_CFLAGS = $(TEST_CFLAGS)
+tests_test_pollux_policy_LDADD = $(TEST_LIBS)
+TESTS += tests/policies_cli.sh tests/drf_cpus.sh tests/pollux_policy.sh tests/pollux_paper.sh \
+	tests/shockwave_baselines.sh
+EXTRA_DIST += tests/policies_cli.sh tests/drf_cpus.sh tests/fixtures/drf tests/pollux_policy.sh \
+	tests/pollux_paper.sh tests/shockwave_baselines.sh
+
+# traces/
+check_PROGRAMS += tests/test_import tests/test_import_readers
+TESTS += tests/test_import tests/test_import_readers
+tests_test_import_CFLAGS = $(TEST_CFLAGS)
+tests_test_import_LDADD = $(TEST_LIBS)
+tests_test_import_readers_CFLAGS = $(TEST_CFLAGS)
+tests_test_import_readers_LDADD = $(TEST_LIBS)
+TESTS += tests/import_gavel.sh tests/import_prod.sh tests/import_readers.sh
+EXTRA_DIST += tests/import_gavel.sh tests/fixtures/import tests/import_prod.sh \
+	tests/fixtures/import_prod tests/import_readers.sh tests/fixtures/import_readers
+
+# profiler/: `profile run|fit` end to end against a fake training job and a fake NVML
+check_PROGRAMS += tests/fake_train tests/libfake-nvml.so
+tests_fake_train_SOURCES = tests/fake_train.c
+tests_libfake_nvml_so_SOURCES = tests/fake_nvml.c
+tests_libfake_nvml_so_CFLAGS = $(AM_CFLAGS) -fPIC
+tests_libfake_nvml_so_LDFLAGS = -shared
+TESTS += tests/profile.sh tests/gpu_bench.sh
+EXTRA_DIST += tests/profile.sh tests/gpu_bench.sh
+
+# sim/
+check_PROGRAMS += tests/test_eventq tests/test_engine tests/test_perf_models tests/test_results \
+	tests/test_runner
+TESTS += tests/test_eventq tests/test_engine tests/test_perf_models tests/test_results \
+	tests/test_runner
 tests_test_eventq_CFLAGS = $(TEST_CFLAGS)
 tests_test_eventq_LDADD = $(TEST_LIBS)
 tests_test_engine_SOURCES = tests/test_engine.c tests/engine_fixture.c tests/engine_fixture.h
 tests_test_engine_CFLAGS = $(TEST_CFLAGS)
 tests_test_engine_LDADD = $(TEST_LIBS)
-TESTS += tests/e2e_simulate.sh
-EXTRA_DIST += tests/e2e_simulate.sh tests/fixtures/e2e
+tests_test_perf_models_SOURCES = tests/test_perf_models.c tests/engine_fixture.c \
+	tests/engine_fixture.h
+tests_test_perf_models_CFLAGS = $(TEST_CFLAGS)
+tests_test_perf_models_LDADD = $(TEST_LIBS)
+tests_test_results_CFLAGS = $(TEST_CFLAGS)
+tests_test_results_LDADD = $(TEST_LIBS)
+tests_test_runner_CFLAGS = $(TEST_CFLAGS)
+tests_test_runner_LDADD = $(TEST_LIBS)
+TESTS += tests/e2e_simulate.sh tests/valgrind.sh tests/model_fit.sh tests/alone_duration.sh \
+	tests/regress.sh
+EXTRA_DIST += tests/e2e_simulate.sh tests/fixtures/e2e tests/valgrind.sh tests/model_fit.sh \
+	tests/alone_duration.sh tests/regress.sh tests/golden tests/fixtures/regress
+
+# live/
+check_PROGRAMS += tests/test_live tests/test_live_pack tests/test_live_batch
+TESTS += tests/test_live tests/test_live_pack tests/test_live_batch
+tests_test_live_CFLAGS = $(TEST_CFLAGS)
+tests_test_live_LDADD = $(TEST_LIBS)
+tests_test_live_pack_CFLAGS = $(TEST_CFLAGS)
+tests_test_live_pack_LDADD = $(TEST_LIBS)
+tests_test_live_batch_CFLAGS = $(TEST_CFLAGS)
+tests_test_live_batch_LDADD = $(TEST_LIBS)
+TESTS += tests/live_e2e.sh tests/live_crash.sh tests/live_requests.sh tests/live_slurm.sh \
+	tests/live_pack.sh tests/live_pack_crash.sh tests/live_slurm_pack.sh tests/live_pollux.sh \
+	tests/live_pollux_slurm.sh
+EXTRA_DIST += tests/live_e2e.sh tests/fixtures/live tests/live_crash.sh tests/live_requests.sh \
+	tests/live_slurm.sh tests/slurm_serial.sh tests/live_pack.sh tests/live_pack_crash.sh \
+	tests/live_slurm_pack.sh tests/live_pollux.sh tests/live_pollux_slurm.sh
+
+# cli/
+check_PROGRAMS += tests/test_cli
+TESTS += tests/test_cli
+tests_test_cli_SOURCES = tests/test_cli.c tests/check_main.h
+tests_test_cli_CFLAGS = $(TEST_CFLAGS)
+tests_test_cli_LDADD = $(TEST_LIBS)
+TESTS += tests/compare.sh tests/slurm_array.sh tests/plot.sh
+EXTRA_DIST += tests/compare.sh tests/slurm_array.sh tests/plot.sh
+
+# The options parser, the shared mechanism, Pathways' gangs (simulated and live),
+# concurrent clients of the live daemon, Shockwave, the elastic policies.
+check_PROGRAMS += tests/test_opts
+TESTS += tests/test_opts
+tests_test_opts_SOURCES = tests/test_opts.c tests/check_main.h
+tests_test_opts_CFLAGS = $(TEST_CFLAGS)
+tests_test_opts_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_shockwave
+TESTS += tests/test_shockwave
+tests_test_shockwave_CFLAGS = $(TEST_CFLAGS)
+tests_test_shockwave_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_elastic
+TESTS += tests/test_elastic
+tests_test_elastic_CFLAGS = $(TEST_CFLAGS)
+tests_test_elastic_LDADD = $(TEST_LIBS)
+TESTS += tests/autoscale_knee.sh
+EXTRA_DIST += tests/autoscale_knee.sh tests/fixtures/elastic/knee.json tests/fixtures/elastic/knee.csv tests/fixtures/elastic/slow.csv
+check_PROGRAMS += tests/test_mechanism
+TESTS += tests/test_mechanism
+tests_test_mechanism_CFLAGS = $(TEST_CFLAGS)
+tests_test_mechanism_LDADD = $(TEST_LIBS)
 TESTS += tests/pathways.sh tests/live_gang.sh
 EXTRA_DIST += tests/pathways.sh tests/live_gang.sh tests/fixtures/pathways
-TESTS += tests/valgrind.sh
-EXTRA_DIST += tests/valgrind.sh
-check_PROGRAMS += tests/test_model
-TESTS += tests/test_model
-tests_test_model_CFLAGS = $(TEST_CFLAGS)
-tests_test_model_LDADD = $(TEST_LIBS)
-EXTRA_DIST += tests/fixtures/model
-check_PROGRAMS += tests/test_pollux
-TESTS += tests/test_pollux
-tests_test_pollux_CFLAGS = $(TEST_CFLAGS)
-tests_test_pollux_LDADD = $(TEST_LIBS)
+TESTS += tests/live_clients.sh
+EXTRA_DIST += tests/live_clients.sh
+check_PROGRAMS += tests/sock_client
+tests_sock_client_SOURCES = tests/sock_client.c

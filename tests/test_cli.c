@@ -2,14 +2,14 @@
  * compare and sweep (experiment_opts), the rate and trim parsers of util,
  * JSON files loaded with FILE:LINE errors and saved atomically (json_util),
  * and the skip-or-fail rule of the importers. */
-#include "cmd.h"
-#include "experiment_opts.h"
-#include "import.h"
-#include "json_util.h"
-#include "opts.h"
-#include "util.h"
+#include "cli/cmd.h"
+#include "cli/experiment_opts.h"
+#include "cli/opts.h"
+#include "model/json_util.h"
+#include "model/util.h"
+#include "traces/import.h"
 
-#include "check_main.h"
+#include "tests/check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

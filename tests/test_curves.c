@@ -3,13 +3,13 @@
  * against hand values, memory refusal, GPU-count scaling with and without a
  * fit), the catalog round trip, the fitter recovering known parameters from
  * synthetic curves, the progress-line parsers and the run statistics. */
-#include "curve_catalog.h"
-#include "curves.h"
-#include "nvml.h"
-#include "perf.h"
-#include "progress.h"
-#include "wrap.h"
-#include "check_main.h"
+#include "model/curve_catalog.h"
+#include "model/curves.h"
+#include "model/perf.h"
+#include "profiler/nvml.h"
+#include "profiler/progress.h"
+#include "profiler/wrap.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <gsl/gsl_errno.h>

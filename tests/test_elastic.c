@@ -11,7 +11,7 @@
 #include "policies/elastic.h"
 #include "policies/policies.h"
 
-#include "check_main.h"
+#include "tests/check_main.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -3,9 +3,9 @@
  * Three 1-GPU jobs on two GPUs, rate 1 work unit/s:
  *   j0 at t=0, 100 units; j1 at t=0, 30 units; j2 at t=10, 20 units.
  * The expected finish times below were worked out by hand (see each test). */
-#include "engine.h"
-#include "engine_fixture.h"
-#include "check_main.h"
+#include "sim/engine.h"
+#include "tests/check_main.h"
+#include "tests/engine_fixture.h"
 
 #include <check.h>
 #include <math.h>

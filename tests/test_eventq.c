@@ -1,7 +1,7 @@
 /* test_eventq.c: the event heap against a sorted reference under random
  * pushes and pops, and same-time events popping in push order. */
-#include "eventq.h"
-#include "check_main.h"
+#include "sim/eventq.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <gsl/gsl_rng.h>

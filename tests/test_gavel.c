@@ -10,7 +10,7 @@
 #include "policies/gavel_lp.h"
 #include "policies/gavel_round.h"
 #include "policies/policies.h"
-#include "check_main.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <gsl/gsl_rng.h>

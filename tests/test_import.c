@@ -5,12 +5,12 @@
  * seeds; the Pollux buckets), the streamed Philly JSON on a file far larger
  * than any buffer, and the writer's shortest number form against the
  * straightforward search it replaces. */
-#include "import.h"
-#include "mapping.h"
-#include "perf.h"
-#include "records.h"
-#include "trace.h"
-#include "check_main.h"
+#include "model/perf.h"
+#include "model/trace.h"
+#include "tests/check_main.h"
+#include "traces/import.h"
+#include "traces/mapping.h"
+#include "traces/records.h"
 
 #include <check.h>
 #include <gsl/gsl_rng.h>

@@ -2,11 +2,11 @@
  * store (live/state.h): valid and invalid requests of every op, submissions
  * checked against a cluster and the perf model, and a job row that survives
  * a close and reopen of the database field by field. */
-#include "cluster.h"
-#include "perf.h"
-#include "proto.h"
-#include "state.h"
-#include "check_main.h"
+#include "live/proto.h"
+#include "live/state.h"
+#include "model/cluster.h"
+#include "model/perf.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <math.h>

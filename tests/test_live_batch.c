@@ -2,8 +2,8 @@
  * live daemon changes a running job's batch in place: a valid file, a round
  * trip through write and read, a missing file, and malformed files, each
  * rejected with a message naming the file, the line and the field. */
-#include "batch.h"
-#include "check_main.h"
+#include "live/batch.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <math.h>

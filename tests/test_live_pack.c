@@ -5,10 +5,10 @@
  * shares (view_perf_pair() and view->perf->pair_throughput, sim/view_perf.h)
  * on a small table with an asymmetric pair entry, so that the order of the
  * two jobs matters. */
-#include "pack.h"
-#include "perf.h"
-#include "view_perf.h"
-#include "check_main.h"
+#include "live/pack.h"
+#include "model/perf.h"
+#include "sim/view_perf.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <math.h>

@@ -4,9 +4,9 @@
  * joiners), placement, resumption on the GPUs a job left, the view's holders
  * and pairs, and the occupancy counts. The simulator and the live daemon are
  * two executors of this one mechanism; what is tested here holds for both. */
-#include "check_main.h"
-#include "cluster.h"
-#include "mechanism.h"
+#include "model/cluster.h"
+#include "sim/mechanism.h"
+#include "tests/check_main.h"
 
 #include <math.h>
 #include <stdio.h>

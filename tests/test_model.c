@@ -2,11 +2,11 @@
  * throughput table, the canonical trace (reading, writing, every malformed
  * case with its FILE:LINE: field message) and the generator. Real files
  * under ../shared/data are used when present and skipped otherwise. */
-#include "cluster.h"
-#include "generate.h"
-#include "perf.h"
-#include "trace.h"
-#include "check_main.h"
+#include "model/cluster.h"
+#include "model/perf.h"
+#include "model/trace.h"
+#include "tests/check_main.h"
+#include "traces/generate.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,15 +1,15 @@
-/* test_opts.c: the option-table parser (sim/opts.c) every subcommand uses —
+/* test_opts.c: the option-table parser (cli/opts.c) every subcommand uses —
  * values of each kind, `--opt=value` and `--opt value`, repeated list
  * options, stop-at-argument commands, and the usage errors (unknown option,
  * missing argument, bad number naming the option) with exit status 2 in the
  * one form "mlsched WHO: MESSAGE (see mlsched WHO --help)"; and the --help
  * generated from a table. Output is captured by pointing fd 1 and 2 at a
  * temporary file. */
-#include "cmd.h"
-#include "opts.h"
-#include "policy.h"
+#include "cli/cmd.h"
+#include "cli/opts.h"
+#include "policies/policy.h"
 
-#include "check_main.h"
+#include "tests/check_main.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,11 +7,11 @@
  * alpha_node 0.4, beta_node 0.1, gamma 1, local batch 5..20.
  * tests/fixtures/pollux/adapt_table.json: ResNet-18 at batch 64, 128, 256
  * runs 10, 6, 3.5 iterations/s on one v100. */
-#include "adapt.h"
-#include "engine.h"
-#include "engine_fixture.h"
-#include "perf_pollux.h"
-#include "check_main.h"
+#include "model/perf_pollux.h"
+#include "sim/adapt.h"
+#include "sim/engine.h"
+#include "tests/check_main.h"
+#include "tests/engine_fixture.h"
 
 #include <check.h>
 #include <math.h>

@@ -6,7 +6,7 @@
  * mechanism enforces (capacity per type, a job at most once, rigid counts,
  * explicit GPU ids on up nodes of the right type, each given once). */
 #include "policies/policy.h"
-#include "check_main.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <math.h>

@@ -2,8 +2,8 @@
  * recovering known parameters from noisy synthetic samples, and the fit's
  * error on the real Pollux profiles (../shared/data/pollux/profiles, skipped
  * when absent; the median relative errors are printed). */
-#include "pollux_model.h"
-#include "check_main.h"
+#include "model/pollux_model.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <gsl/gsl_errno.h>

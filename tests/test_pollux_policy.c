@@ -7,7 +7,7 @@
 #include "policies/policies.h"
 #include "policies/pollux.h"
 
-#include "check_main.h"
+#include "tests/check_main.h"
 
 #include <math.h>
 #include <stdio.h>

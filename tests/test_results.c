@@ -1,10 +1,10 @@
 /* test_results.c: reading run summaries back from a database built here with
  * the real store (sim/store.h): filters, grouping over seeds with 95% t
  * intervals, baselines, the four output formats, and merging databases. */
-#include "merge.h"
-#include "results.h"
-#include "store.h"
-#include "check_main.h"
+#include "sim/merge.h"
+#include "sim/results.h"
+#include "sim/store.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <math.h>

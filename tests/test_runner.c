@@ -1,8 +1,8 @@
 /* test_runner.c: the process pool — exit statuses, stderr kept apart from
  * progress lines, the -j bound, and a program that cannot be run. Children
  * are /bin/sh scripts (the pool execs any program, not only mlsched). */
-#include "runner.h"
-#include "check_main.h"
+#include "sim/runner.h"
+#include "tests/check_main.h"
 
 #include <check.h>
 #include <stdlib.h>

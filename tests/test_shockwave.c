@@ -13,7 +13,7 @@
 #include "policies/policies.h"
 #include "policies/shockwave.h"
 
-#include "check_main.h"
+#include "tests/check_main.h"
 
 #include <math.h>
 #include <stdio.h>

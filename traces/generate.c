@@ -1,5 +1,5 @@
 /* generate.c: Gavel-style synthetic traces (see generate.h). */
-#include "generate.h"
+#include "traces/generate.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

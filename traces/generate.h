@@ -11,8 +11,8 @@
 #ifndef MLS_GENERATE_H
 #define MLS_GENERATE_H
 
-#include "perf.h"
-#include "trace.h"
+#include "model/perf.h"
+#include "model/trace.h"
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* import.c: the table of trace formats and what importers share (see
  * import.h). */
-#include "import.h"
-#include "import_b.h"
+#include "traces/import.h"
+#include "traces/import_readers.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 #ifndef MLS_IMPORT_H
 #define MLS_IMPORT_H
 
-#include "records.h"
-#include "trace.h"
+#include "model/trace.h"
+#include "traces/records.h"
 
 enum { IMPORT_SKIP_BAD = 1 };
 

@@ -12,8 +12,8 @@
  * Not mapped: command, working directory and the SLO (Gavel's SLO policies are
  * not implemented). Rows are sorted
  * by arrival and numbered 0..n-1 in that order (the row order breaks ties). */
-#include "csv.h"
-#include "import.h"
+#include "model/csv.h"
+#include "traces/import.h"
 
 #include <errno.h>
 #include <math.h>

@@ -16,8 +16,8 @@
  * state: COMPLETED -> pass; CANCELLED -> killed; FAILED, TIMEOUT, NODE_FAIL
  * -> failed; RUNNING, PENDING, SUSPENDED -> running. Acme's `type` (LLM task
  * kind) is not a perf-model workload and is not mapped. */
-#include "import.h"
-#include "import_prod.h"
+#include "traces/import.h"
+#include "traces/import_prod.h"
 
 #include <math.h>
 #include <string.h>

@@ -13,8 +13,8 @@
  * every job is the file's name without directory and extension
  * ("cluster04"), so --vc picks clusters. The release gives no job status
  * (status unknown). Files have no trailing newline. */
-#include "import.h"
-#include "import_prod.h"
+#include "traces/import.h"
+#include "traces/import_prod.h"
 
 #include <math.h>
 #include <string.h>

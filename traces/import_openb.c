@@ -28,9 +28,9 @@
  * (V100M16 -> v100, P100 -> p100, T4 -> t4, A10 -> a10, see rows_gpu_model);
  * the undisclosed G2 and G3 get no type (the cluster emitter gives them the
  * reference GPU). */
-#include "import.h"
-#include "import_b.h"
-#include "import_rows.h"
+#include "traces/import.h"
+#include "traces/import_readers.h"
+#include "traces/import_rows.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -33,7 +33,7 @@
  *
  * Inputs: a directory (its pai_job_table.csv, pai_task_table.csv, and
  * pai_instance_table.csv and pai_machine_spec.csv when present), a job table
- * (its tables found by name, see import_b.h), or the machine spec alone (a
+ * (its tables found by name, see import_readers.h), or the machine spec alone (a
  * file named *machine_spec*: machines, no jobs).
  *
  * Machines (pai_machine_spec.csv: machine,gpu_type,cap_cpu,cap_mem,cap_gpu)
@@ -44,9 +44,9 @@
  * Join misses are bad rows: a task or instance row whose job is not in the
  * job table (named at the task/instance row), and a job without any task
  * row (named at the job row; its GPUs would be unknown). */
-#include "import_b.h"
-#include "import.h"
-#include "import_rows.h"
+#include "traces/import.h"
+#include "traces/import_readers.h"
+#include "traces/import_rows.h"
 
 #include <errno.h>
 #include <math.h>

@@ -22,8 +22,8 @@
  *
  * Timestamps have no zone (the cluster ran on US Pacific time); they are
  * read as UTC wall clock, which keeps differences and times of day exact. */
-#include "import.h"
-#include "import_prod.h"
+#include "traces/import.h"
+#include "traces/import_prod.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>

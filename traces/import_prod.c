@@ -6,9 +6,9 @@
  * with CRLF line ends: `interval` = s since the previous submission (the
  * submit clock is their running sum, from 0 in each file), `run_time` s,
  * `new_status` Pass/Failed/Killed; `wall_time` (all 0) is not read. */
-#include "import_prod.h"
+#include "traces/import_prod.h"
 
-#include "import.h"
+#include "traces/import.h"
 
 #include <errno.h>
 #include <math.h>

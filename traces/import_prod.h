@@ -6,8 +6,8 @@
 #ifndef MLS_IMPORT_PROD_H
 #define MLS_IMPORT_PROD_H
 
-#include "csv.h"
-#include "records.h"
+#include "model/csv.h"
+#include "traces/records.h"
 
 enum { PROD_MAX_COLS = 24 };
 

@@ -1,8 +1,8 @@
 /* import_rows.c: the row loop and field parsers of the production-trace
  * readers (see import_rows.h). */
-#include "import_rows.h"
+#include "traces/import_rows.h"
 
-#include "import.h"
+#include "traces/import.h"
 
 #include <errno.h>
 #include <math.h>

@@ -10,8 +10,8 @@
 #ifndef MLS_IMPORT_ROWS_H
 #define MLS_IMPORT_ROWS_H
 
-#include "csv.h"
-#include "util.h"
+#include "model/csv.h"
+#include "model/util.h"
 
 typedef struct rows_ctx {
     const char *path;

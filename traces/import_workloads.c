@@ -25,10 +25,10 @@
  *   for exactly its duration; the `iterations` column (steps of the authors'
  *   own testbed runs, at rates no perf model here has) is validated but not
  *   carried. All jobs are recorded as completed (the traces are generated). */
-#include "import.h"
-#include "import_b.h"
-#include "import_rows.h"
-#include "pollux_apps.h"
+#include "traces/import.h"
+#include "traces/import_readers.h"
+#include "traces/import_rows.h"
+#include "traces/pollux_apps.h"
 
 #include <math.h>
 #include <string.h>

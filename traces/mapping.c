@@ -52,10 +52,10 @@
  * [min, max]; among the matching rules whose workload runs at its GPU count,
  * one is drawn with probability proportional to weight. A job no rule
  * matches is a bad row. */
-#include "mapping.h"
+#include "traces/mapping.h"
 
-#include "csv.h"
-#include "import.h"
+#include "model/csv.h"
+#include "traces/import.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -23,9 +23,9 @@
 #ifndef MLS_MAPPING_H
 #define MLS_MAPPING_H
 
-#include "perf.h"
-#include "records.h"
-#include "trace.h"
+#include "model/perf.h"
+#include "model/trace.h"
+#include "traces/records.h"
 
 #include <stdint.h>
 #include <stdio.h>

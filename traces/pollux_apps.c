@@ -23,7 +23,7 @@
  * - min_local_bsz = min local_bsz of placements.csv; max_replicas =
  *   min(max(2 x profiled, 1), 64, max_batch_size // min_local_bsz) in the
  *   Pollux policy's JobInfo at its largest, and 1 for ncf (simulator.py). */
-#include "pollux_apps.h"
+#include "traces/pollux_apps.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* records.c: the record list that production-trace importers fill (see
  * records.h). */
-#include "records.h"
+#include "traces/records.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,8 +20,8 @@
 #ifndef MLS_RECORDS_H
 #define MLS_RECORDS_H
 
-#include "strtab.h"
-#include "util.h"
+#include "model/strtab.h"
+#include "model/util.h"
 
 #include <stdint.h>
 

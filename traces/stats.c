@@ -1,7 +1,7 @@
 /* stats.c: trace statistics (see stats.h). Durations come from the trace's
  * duration column (the user's estimate, or the traced run time that
  * importers write there); jobs without one are counted apart. */
-#include "stats.h"
+#include "traces/stats.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -4,7 +4,7 @@
 #ifndef MLS_STATS_H
 #define MLS_STATS_H
 
-#include "trace.h"
+#include "model/trace.h"
 
 #include <stdio.h>
 

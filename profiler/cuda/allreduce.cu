@@ -13,7 +13,7 @@
  * which only launches a kernel (sync ~ 0, busbw 0), recorded with num_gpus 1.
  * --self-test checks the sums on every device. --progress MIB repeats one size and
  * prints mlsched-progress lines (without batch=). */
-#include "bench.h"
+#include "profiler/cuda/bench.h"
 
 #include <cstring>
 

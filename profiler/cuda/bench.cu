@@ -7,7 +7,7 @@
  * overlap; the first --warmup are dropped. Memory: the device memory the batch took,
  * the cudaMemGetInfo difference between before setup and its lowest point after
  * setup or after the first iteration (library workspaces allocated lazily count). */
-#include "bench.h"
+#include "profiler/cuda/bench.h"
 
 #include <algorithm>
 #include <cctype>

@@ -4,7 +4,7 @@
  * it runs the Transformer, as the harness did before it had others.
  *
  *   mlsched-gpu-bench [WORKLOAD] [options]      (mlsched-gpu-bench WORKLOAD --help) */
-#include "bench.h"
+#include "profiler/cuda/bench.h"
 
 #include <cstring>
 

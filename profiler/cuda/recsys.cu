@@ -22,7 +22,7 @@
  * three iterations that keep everything finite and move the parameters.
  * --grad-bytes model all-reduces the dense MLP gradient only (embeddings are
  * model-parallel in DLRM: an all-to-all, not modelled). */
-#include "bench.h"
+#include "profiler/cuda/bench.h"
 
 #include <algorithm>
 #include <cmath>

@@ -24,7 +24,7 @@
  * bottlenecks; no TF32), the whole backward pass: the loss's central difference along
  * the computed gradient must equal the gradient's norm; then three iterations keep
  * every parameter finite and move most. */
-#include "bench.h"
+#include "profiler/cuda/bench.h"
 
 #include <cudnn.h>
 

@@ -20,7 +20,7 @@
  *   mlsched-gpu-bench [transformer] [--self-test] [--batch-sizes 8,16,...] [--hidden 512]
  *       [--heads 8] [--layers 6] [--seq 128] [--iters 30] [--warmup 10]
  *       [--gpu-type T] [--progress BATCH] [--grad-bytes SIZE]   */
-#include "bench.h"
+#include "profiler/cuda/bench.h"
 
 #include <cuda_bf16.h>
 

@@ -1,0 +1,345 @@
+/* cmd-simulate.c: `mlsched simulate` — replay one trace under one policy,
+ * print the run's summary and append it to the results database. */
+#include "cli/cmd.h"
+#include "cli/opts.h"
+#include "model/cluster.h"
+#include "model/perf.h"
+#include "model/trace.h"
+#include "policies/policy.h"
+#include "sim/engine.h"
+#include "sim/faults.h"
+#include "sim/store.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct sim_opts {
+    const char *trace, *cluster, *policy, *throughputs, *db, *label;
+    opt_params_t params;
+    engine_config_t cfg;
+    long seed;
+    char measure[64];
+    int extra_columns, json, quiet, progress;
+    const char *faults_file;
+    fault_plan_t faults;
+    const char *overheads_file;
+    overheads_t overheads;
+} sim_opts_t;
+
+/* --measure LO:HI: the engine's window and the text stored with the run. */
+static int parse_measure(void *base, size_t off, const char *s, const char *who)
+{
+    sim_opts_t *o = base;
+    long lo, hi;
+    char extra;
+    (void)off;
+    (void)who;
+    if (sscanf(s, "%ld:%ld%c", &lo, &hi, &extra) != 2 || lo < 0 || hi <= lo)
+        return -1;
+    o->cfg.measure_lo = lo;
+    o->cfg.measure_hi = hi;
+    snprintf(o->measure, sizeof o->measure, "%s", s);
+    return 0;
+}
+
+static int parse_failure_rate(void *base, size_t off, const char *s, const char *who)
+{
+    (void)who;
+    return mls_parse_rate(s, "h,d", (double *)((char *)base + off));
+}
+
+/* --dispatch parallel|sequential (Pathways' dispatch of a gang's computations). */
+static int parse_dispatch(void *base, size_t off, const char *s, const char *who)
+{
+    (void)who;
+    int *seq = (int *)((char *)base + off);
+    if (strcmp(s, "parallel") && strcmp(s, "sequential"))
+        return -1;
+    *seq = !strcmp(s, "sequential");
+    return 0;
+}
+
+#define S sim_opts_t
+static const opt_t options[] = {
+    OPT_STRING("trace", 't', "FILE", S, trace, "canonical trace CSV (see README: trace format)"),
+    OPT_SHARED_CLUSTER(S, cluster, "cluster JSON, or an inline spec like v100=32x1,k80=4x8"),
+    OPT_STRING("policy", 'p', "NAME", S, policy, "a policy from `mlsched policies`"),
+    OPT_SHARED_PARAM(S, params, "a policy parameter (repeatable)"),
+    OPT_SHARED_THROUGHPUTS(S, throughputs,
+                           "perf model (Gavel-format throughput JSON, or a\n"
+                           "pollux catalog: traces/catalog/pollux.json);\n"
+                           "default: the bundled Gavel catalog"),
+    OPT_SHARED_ROUND(S, cfg.round_len,
+                     "round length (default 360, as Gavel); 0 = call the\n"
+                     "policy on arrivals and completions only"),
+    OPT_SHARED_CADENCE(S, cfg.cadence, "events, rounds or both (default: the policy's own)"),
+    OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", S, cfg.restart_overhead, 0, 1e300, 0,
+            "--restart-overhead wants seconds >= 0, got '%s'",
+            "seconds lost at every (re)start (default 20)"),
+    OPT_STRING("overheads", 0, "FILE", S, overheads_file,
+               "per-workload start/restart/resize/migrate/suspend costs\n(JSON, see README)"),
+    OPT_SHARED_SEED(S, seed, "seed of the run (default 1)"),
+    OPT_CALL("measure", 0, "LO:HI", S, measure, parse_measure,
+             "--measure wants LO:HI with 0 <= LO < HI, got '%s'",
+             "measure jobs with ids in [LO, HI) only; the run ends\n"
+             "when they have all finished (Gavel's steady state)"),
+    OPT_NUM(OPT_DOUBLE, "timeline-step", 0, "S", S, cfg.timeline_step, 0, INFINITY,
+            OPT_ABOVE_LO | OPT_INF_OK, "--timeline-step wants seconds > 0, got '%s'",
+            "seconds between timeline samples (default: round)"),
+    OPT_STRING("faults", 0, "FILE", S, faults_file,
+               "fault schedule CSV: time,node,event[,factor] with\n"
+               "event fail, recover, slow (factor = speed) or unslow"),
+    OPT_CALL("failure-rate", 0, "R", S, faults.rate_per_hour, parse_failure_rate,
+             "--failure-rate wants R (per node per hour) or R/d, got '%s'",
+             "random node failures, R per node per hour (or R/d)"),
+    OPT_NUM(OPT_DOUBLE, "mttr", 0, "S", S, faults.mttr, 0, 1e300, OPT_ABOVE_LO,
+            "--mttr wants seconds > 0, got '%s'",
+            "mean time to repair a failed node (default 3600)"),
+    OPT_NUM(OPT_DOUBLE, "checkpoint-interval", 0, "S", S, faults.checkpoint_interval, 0, 1e300, 0,
+            "--checkpoint-interval wants seconds >= 0, got '%s'",
+            "seconds of progress between checkpoints; a\n"
+            "failure loses the work since the last one\n"
+            "(default 0: since the job's last (re)start)"),
+    OPT_NUM(OPT_DOUBLE, "dispatch-latency", 0, "S", S, cfg.dispatch_latency, 0, 1e300, 0,
+            "--dispatch-latency wants seconds >= 0, got '%s'",
+            "seconds to dispatch one computation of a gang\n"
+            "(trace column gang; default 0)"),
+    OPT_CALL("dispatch", 0, "MODE", S, cfg.dispatch_sequential, parse_dispatch,
+             "--dispatch wants parallel or sequential, got '%s'",
+             "a gang's computations dispatched in parallel (one\n"
+             "latency, default) or sequential (the i-th after i)"),
+    OPT_SHARED_DB(S, db, "results database to append to (SQLite)"),
+    OPT_STRING("label", 0, "TEXT", S, label, "free text stored with the run"),
+    OPT_FLAG("ignore-extra-columns", 0, S, extra_columns,
+             "accept trace columns mlsched does not know"),
+    OPT_FLAG("json", 0, S, json, "print the summary as JSON"),
+    OPT_FLAG("quiet", 'q', S, quiet, "no progress lines on stderr"),
+    OPT_FLAG("progress", 0, S, progress,
+             "progress lines on stderr even when it is not a\n"
+             "terminal (default: only on a terminal)"),
+    OPT_END_ROW};
+#undef S
+
+static const opt_cmd_t command = {
+    .who = "simulate",
+    .usage = "--trace FILE --cluster FILE|SPEC --policy NAME [options]",
+    .about = "Replays a trace on a cluster under one policy, prints the run's summary and\n"
+             "appends the run (every job, the timeline, the summary) to a results database.",
+    .opts = options,
+    .footer = "Exit status: 0 done, 1 the run failed (bad input, a rejected plan), 2 usage.",
+};
+
+static int parse_args(int argc, char **argv, sim_opts_t *o)
+{
+    engine_config_defaults(&o->cfg);
+    o->cfg.progress = isatty(2);
+    o->seed = (long)o->cfg.seed;
+    snprintf(o->measure, sizeof o->measure, "all");
+    int rc = opt_parse_only(&command, o, argc, argv);
+    if (rc)
+        return rc;
+    o->cfg.seed = (uint64_t)o->seed;
+    if (o->progress)
+        o->cfg.progress = 1;
+    if (o->quiet)
+        o->cfg.progress = 0;
+    if (!o->trace || !o->cluster || !o->policy)
+        return cmd_usage_error("simulate", "%s", "--trace, --cluster and --policy are required");
+    return 0;
+}
+
+static void fmt_time(char *buf, size_t n, double s)
+{
+    if (!isfinite(s))
+        snprintf(buf, n, "-");
+    else if (s >= 3600)
+        snprintf(buf, n, "%.2f h", s / 3600);
+    else
+        snprintf(buf, n, "%.1f s", s);
+}
+
+static void print_summary(const sim_opts_t *o, const policy_ops_t *pol,
+                          const run_summary_t *s, int64_t run_id)
+{
+    char a[32], b[32], c[32], d[32], q[32];
+    fmt_time(a, sizeof a, s->avg_jct);
+    fmt_time(b, sizeof b, s->p50_jct);
+    fmt_time(c, sizeof c, s->p99_jct);
+    fmt_time(d, sizeof d, s->makespan);
+    fmt_time(q, sizeof q, s->avg_queue_delay);
+    printf("policy            %s%s\n", pol->name, pol->oracle ? " (oracle)" : "");
+    printf("trace             %s\n", o->trace);
+    printf("jobs              %d finished", s->jobs);
+    if (s->unfinished)
+        printf(", %d unfinished", s->unfinished);
+    printf(" (measured: %s)\n", o->measure);
+    printf("avg JCT           %s\n", a);
+    printf("median JCT        %s\n", b);
+    printf("p99 JCT           %s\n", c);
+    printf("makespan          %s\n", d);
+    printf("avg queueing      %s\n", q);
+    printf("utilization       %.1f %%\n", 100 * s->utilization);
+    printf("unfair fraction   %.1f %% (rho > %.2f), worst rho %.2f, Jain %.3f\n",
+           100 * s->unfair_fraction, MLS_UNFAIR_RHO, s->worst_ftf, s->jain_index);
+    printf("preemptions       %ld\n", s->preemptions);
+    printf("decision time     %.3f ms mean, %.3f ms max over %ld calls\n",
+           1e3 * s->decision_time_mean, 1e3 * s->decision_time_max, s->decisions);
+    printf("simulated in      %.2f s wall (%ld events)\n", s->wall_seconds, s->events);
+    if (run_id > 0)
+        printf("stored            %s, run %lld\n", o->db, (long long)run_id);
+}
+
+static void json_num(const char *key, double v, int last)
+{
+    if (isfinite(v))
+        printf("  \"%s\": %.17g%s\n", key, v, last ? "" : ",");
+    else
+        printf("  \"%s\": null%s\n", key, last ? "" : ",");
+}
+
+static void print_json(const policy_ops_t *pol, const run_summary_t *s, int64_t run_id)
+{
+    printf("{\n  \"policy\": \"%s\",\n  \"oracle\": %s,\n  \"run_id\": %lld,\n", pol->name,
+           pol->oracle ? "true" : "false", (long long)run_id);
+    printf("  \"jobs\": %d,\n  \"unfinished\": %d,\n", s->jobs, s->unfinished);
+    json_num("avg_jct", s->avg_jct, 0);
+    json_num("p50_jct", s->p50_jct, 0);
+    json_num("p95_jct", s->p95_jct, 0);
+    json_num("p99_jct", s->p99_jct, 0);
+    json_num("makespan", s->makespan, 0);
+    json_num("avg_queue_delay", s->avg_queue_delay, 0);
+    json_num("utilization", s->utilization, 0);
+    json_num("unfair_fraction", s->unfair_fraction, 0);
+    json_num("worst_ftf", s->worst_ftf, 0);
+    json_num("jain_index", s->jain_index, 0);
+    json_num("decision_time_mean", s->decision_time_mean, 0);
+    json_num("wall_seconds", s->wall_seconds, 0);
+    printf("  \"events\": %ld,\n  \"decisions\": %ld\n", s->events, s->decisions);
+    printf("}\n");
+}
+
+static char *params_text(const sim_opts_t *o)
+{
+    size_t n = 1;
+    const opt_params_t *p = &o->params;
+    for (int i = 0; i < p->n; i++)
+        n += strlen(p->keys[i]) + strlen(p->values[i]) + 2;
+    char *s = xmalloc(n);
+    s[0] = '\0';
+    for (int i = 0; i < p->n; i++) {
+        if (i)
+            strcat(s, ",");
+        strcat(s, p->keys[i]);
+        strcat(s, "=");
+        strcat(s, p->values[i]);
+    }
+    return s;
+}
+
+static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_trace_t *trace,
+                     const mls_cluster_t *cl, const mls_perf_t *pm, const sim_result_t *res,
+                     int64_t *run_id, mls_err_t *err)
+{
+    char *params = params_text(o);
+    char *cj = cluster_to_json(cl);
+    char faults[512] = "";
+    if (o->cfg.faults)
+        snprintf(faults, sizeof faults, "file=%s,rate_per_hour=%g,mttr=%g,checkpoint=%g",
+                 o->faults_file ? o->faults_file : "", o->faults.rate_per_hour, o->faults.mttr,
+                 o->faults.checkpoint_interval);
+    char ovh[512];
+    snprintf(ovh, sizeof ovh, "%s", o->overheads_file ? o->overheads_file : "");
+    run_info_t info = {pol->name,
+                       params,
+                       pol->oracle,
+                       o->trace,
+                       trace->checksum,
+                       o->cluster,
+                       cj,
+                       cl->n_gpus,
+                       pm->source,
+                       o->cfg.seed,
+                       o->cfg.round_len,
+                       opt_cadence_name(o->cfg.cadence ? o->cfg.cadence : pol->cadence),
+                       o->cfg.restart_overhead,
+                       o->measure,
+                       o->label,
+                       o->cfg.faults ? faults : NULL,
+                       o->overheads_file ? ovh : NULL};
+    int rc = store_write_run(o->db, &info, trace, res, run_id, err);
+    free(params);
+    free(cj);
+    return rc;
+}
+
+static int run(sim_opts_t *o)
+{
+    mls_err_t err = {{0}};
+    const policy_ops_t *pol = policy_find(o->policy);
+    if (!pol) {
+        fprintf(stderr, "mlsched simulate: unknown policy '%s' (see mlsched policies)\n",
+                o->policy);
+        return MLS_EXIT_USAGE;
+    }
+    mls_trace_t trace;
+    mls_cluster_t cl = {0};
+    mls_perf_t *pm = NULL;
+    sim_result_t res = {0};
+    int64_t run_id = 0;
+    trace_init(&trace);
+    policy_args_t args = {o->params.n, o->params.keys, o->params.values};
+    int rc = trace_read_csv(&trace, o->trace, o->extra_columns ? TRACE_IGNORE_EXTRA : 0, &err);
+    if (rc == 0)
+        rc = cluster_load(&cl, o->cluster, &err);
+    if (rc == 0 && o->faults_file)
+        rc = faults_read_csv(&o->faults, o->faults_file, &cl, &err);
+    overheads_init(&o->overheads, o->cfg.restart_overhead);
+    if (rc == 0 && o->overheads_file) {
+        rc = overheads_load_json(&o->overheads, o->overheads_file, &err);
+        o->cfg.overheads = &o->overheads;
+    }
+    if (o->faults_file || o->faults.rate_per_hour > 0 || o->faults.checkpoint_interval > 0)
+        o->cfg.faults = &o->faults;
+    if (rc == 0)
+        rc = perf_load(&pm, o->throughputs ? o->throughputs : perf_default_catalog(), &err);
+    if (rc == 0)
+        rc = engine_run(&trace, &cl, pm, pol, &args, &o->cfg, &res, &err);
+    if (rc == 0 && o->db)
+        rc = store_run(o, pol, &trace, &cl, pm, &res, &run_id, &err);
+    if (rc == 0) {
+        if (o->json)
+            print_json(pol, &res.summary, run_id);
+        else
+            print_summary(o, pol, &res.summary, run_id);
+    } else {
+        fprintf(stderr, "mlsched simulate: %s\n", err.msg);
+    }
+    sim_result_free(&res);
+    if (pm)
+        perf_free(pm);
+    cluster_free(&cl);
+    trace_free(&trace);
+    faults_free(&o->faults);
+    overheads_free(&o->overheads);
+    return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
+}
+
+static int exec_simulate(int argc, char **argv)
+{
+    sim_opts_t o;
+    memset(&o, 0, sizeof o);
+    faults_init(&o.faults);
+    int rc = parse_args(argc, argv, &o);
+    if (rc == 0)
+        rc = run(&o);
+    else
+        rc = rc < 0 ? MLS_EXIT_OK : rc;
+    opt_params_free(&o.params);
+    return rc;
+}
+
+const cmd_entry_t cmd_simulate_entry = {"simulate", "replay a trace under one policy",
+                                        exec_simulate};
