@@ -2,6 +2,10 @@
 # end-to-end scripts, by the folder they test, with their fixtures and goldens.
 # Unit tests link Check and the library (TEST_CFLAGS, TEST_LIBS: Makefile.am).
 
+# the layers: a file includes its own folder or a lower floor, naming the folder
+TESTS += tests/layers.sh
+EXTRA_DIST += tests/layers.sh
+
 # model/
 check_PROGRAMS += tests/test_model tests/test_pollux tests/test_curves
 TESTS += tests/test_model tests/test_pollux tests/test_curves
