@@ -102,7 +102,7 @@ int import_gavel(mls_trace_t *t, const char *path, unsigned flags, long *skipped
     int rc = 0, got;
     while (rc == 0 && (got = csv_next(&r)) != 0) {
         if (got < 0) {
-            rc = mls_fail(err, "%s:%ld: a quote is not closed", path, r.line_no);
+            rc = csv_fail(&r, path, err);
             break;
         }
         if (parse_row(t, &r, path, err) < 0)

@@ -317,6 +317,8 @@ static int read_machines(import_records_t *rs, FILE *fp, const char *path, unsig
         else
             rc = import_bad_row(flags, skipped);
     }
+    if (rc == 0 && got < 0)
+        rc = csv_fail(&r, path, err);
     csv_close(&r);
     return rc;
 }

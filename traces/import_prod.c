@@ -98,7 +98,9 @@ int prod_read_csv(import_records_t *rs, const char *path, const prod_layout_t *c
     csv_open(&r, fp, ',');
     int rc = 0, got = csv_next(&r);
     size_t ncols = r.n_fields;
-    if (got <= 0)
+    if (got < 0)
+        rc = csv_fail(&r, path, err);
+    else if (got == 0)
         rc = mls_fail(err, "%s: empty: no header line", path);
     else
         rc = pick_layout(&c, layouts, n_layouts, &r, format, err);
@@ -106,7 +108,7 @@ int prod_read_csv(import_records_t *rs, const char *path, const prod_layout_t *c
         rs->clock_epoch = 1;
     while (rc == 0 && (got = csv_next(&r)) != 0) {
         if (got < 0) {
-            rc = mls_fail(err, "%s:%ld: a quote is not closed", path, r.line_no);
+            rc = csv_fail(&r, path, err);
             break;
         }
         import_record_t rec = record_blank();

@@ -21,7 +21,7 @@ int rows_each(const char *path, rows_fn header, rows_fn row, void *state, unsign
     int rc = 0, got, first = 1;
     while (rc == 0 && (got = csv_next(&r)) != 0) {
         if (got < 0) {
-            rc = mls_fail(err, "%s:%ld: a quote is not closed", path, r.line_no);
+            rc = csv_fail(&r, path, err);
             break;
         }
         if (first && header) {

@@ -291,7 +291,7 @@ static int load_rules(mapper_t *m, const char *path, mls_err_t *err)
     int rc = 0, got, seen_header = 0;
     while (rc == 0 && (got = csv_next(&r)) != 0) {
         if (got < 0) {
-            rc = mls_fail(err, "%s:%ld: a quote is not closed", path, r.line_no);
+            rc = csv_fail(&r, path, err);
             break;
         }
         if (r.fields[0][0] == '#')
@@ -854,6 +854,8 @@ static int scan_vc_sizes(const char *path, int (*each)(void *, const char *, lon
         else
             rc = each(ctx, r.fields[0], nodes);
     }
+    if (rc == 0 && got < 0)
+        rc = csv_fail(&r, path, err);
     csv_close(&r);
     fclose(fp);
     return rc;
