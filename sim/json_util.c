@@ -51,8 +51,7 @@ cJSON *mls_json_parse(const char *text, size_t len, const char *name, long first
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root) {
-        mls_fail(err, "%s:%ld: not valid JSON", name,
-                 line_at(text, end ? end : text, first_line));
+        mls_fail(err, "%s:%ld: not valid JSON", name, line_at(text, end ? end : text, first_line));
         return NULL;
     }
     const char *p = end;
@@ -132,8 +131,7 @@ static const char *dup_key(const cJSON *o)
 }
 
 /* Depth-first; `where` holds the path of node. */
-static int check_node(const cJSON *node, char *where, size_t cap, const char *name,
-                      mls_err_t *err)
+static int check_node(const cJSON *node, char *where, size_t cap, const char *name, mls_err_t *err)
 {
     if (cJSON_IsObject(node)) {
         const char *dup = dup_key(node);

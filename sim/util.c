@@ -162,8 +162,13 @@ const char *mls_number_why(const char *s)
 {
     if (!s || only_blanks(s))
         return "is empty";
-    if (!is_decimal(s))
-        return "is not a decimal number";
+    if (!is_decimal(s)) {
+        char *end;
+        double v = strtod(s, &end); /* hexadecimal, inf, nan: not a decimal number */
+        if (end == s || !only_blanks(end))
+            return "is not a number";
+        return isfinite(v) ? "is not a decimal number" : "is not a finite number";
+    }
     return "is out of range";
 }
 
@@ -285,8 +290,9 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
     for (size_t i = 1; i < len; i++)
         if ((s[i] & 0xC0) != 0x80)
             return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || /* overlong, surrogate */
-        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))    /* overlong, > U+10FFFF */
+    /* overlong forms, UTF-16 surrogates, code points above U+10FFFF */
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
         return 0;
     return len;
 }

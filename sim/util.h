@@ -40,7 +40,8 @@ void xgrow(void **p, size_t *cap, size_t need, size_t elem);
 int mls_parse_double(const char *s, double *out);
 int mls_parse_long(const char *s, long *out);
 /* Why mls_parse_double refuses s, for messages: "is empty", "is not a
- * decimal number", "is out of range". */
+ * number", "is not a decimal number" (0x10), "is not a finite number" (inf,
+ * nan), "is out of range" (1e999). */
 const char *mls_number_why(const char *s);
 /* Strips leading and trailing blanks in place; returns the first kept character. */
 char *mls_trim(char *s);

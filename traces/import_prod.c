@@ -36,8 +36,8 @@ int prod_fail(const prod_ctx_t *c, const csv_reader_t *r, int i, const char *why
 int prod_num(const prod_ctx_t *c, const csv_reader_t *r, int i, double lo, double *out,
              mls_err_t *err)
 {
-    if (mls_parse_double(prod_field(c, r, i), out) < 0 || !isfinite(*out))
-        return prod_fail(c, r, i, "is not a number", err);
+    if (mls_parse_double(prod_field(c, r, i), out) < 0)
+        return prod_fail(c, r, i, mls_number_why(prod_field(c, r, i)), err);
     if (*out < lo) {
         char why[64];
         snprintf(why, sizeof why, "is below %g", lo);
@@ -153,7 +153,11 @@ static int dirlab_row(prod_ctx_t *c, const csv_reader_t *r, import_record_t *rec
     rec->duration = run;
     rec->gpus = gpus;
     rec->cpus = cpus;
-    rec->nodes = nodes > 1e6 ? 0 : (int)nodes;
+    if (nodes != floor(nodes) || nodes > 1e6)
+        return prod_fail(c, r, DL_NODE, "is not a node count (an integer up to 10^6)", err);
+    if (nodes == 0 && gpus > 0)
+        return prod_fail(c, r, DL_NODE, "is 0, but the job has GPUs (gpu_num > 0)", err);
+    rec->nodes = (int)nodes;
     rec->user = strtab_intern(&c->rs->users, prod_field(c, r, DL_USER));
     return 0;
 }

@@ -114,12 +114,14 @@ static int check_job(const mls_job_t *j, const char *where, mls_err_t *err)
 /* check_job's conditions without the message (validation's fast path). */
 static int job_ok(const mls_job_t *j)
 {
+    int duration_ok = isnan(j->duration) || (j->duration > 0 && j->duration <= MLS_MAX_TIME);
+    int deadline_ok = !(j->deadline < j->submit) &&
+                      !(isfinite(j->deadline) && j->deadline > MLS_MAX_TIME);
     return j->submit >= 0 && j->submit <= MLS_MAX_TIME && j->gpus >= 1 && j->work > 0 &&
            isfinite(j->work) && j->min_gpus >= 1 && j->min_gpus <= j->gpus &&
            j->max_gpus >= j->gpus && j->priority > 0 && isfinite(j->priority) &&
-           j->batch_size >= 0 && (isnan(j->duration) || (j->duration > 0 && j->duration <= MLS_MAX_TIME)) &&
-           j->cpus >= 0 && isfinite(j->cpus) && j->mem_gb >= 0 && isfinite(j->mem_gb) &&
-           !(j->deadline < j->submit) && !(isfinite(j->deadline) && j->deadline > MLS_MAX_TIME);
+           j->batch_size >= 0 && duration_ok && j->cpus >= 0 && isfinite(j->cpus) &&
+           j->mem_gb >= 0 && isfinite(j->mem_gb) && deadline_ok;
 }
 
 void trace_job_where(const mls_trace_t *t, size_t i, char *buf, size_t cap)
