@@ -18,6 +18,7 @@
 #include "csv.h"
 #include "faults.h"
 #include "json_util.h"
+#include "perf.h"
 #include "proto.h"
 #include "trace.h"
 #include "util.h"
@@ -181,6 +182,40 @@ START_TEST(json_files)
     p = PUT("f.json", "{\"node_groups\":[{\"gpu_type\":\"v100\",\"count\":2}]}\nGARBAGE {{{");
     ck_assert_int_eq(cluster_load(&c, p, &err), -1);
     want(&err, "f.json:2: data after the JSON document");
+}
+END_TEST
+
+/* ---- perf models: throughputs JSON, Pollux catalog, curves ----------------------- */
+
+START_TEST(perf_inputs)
+{
+    mls_err_t err;
+    mls_perf_t *pm = NULL;
+    /* Gavel's table: a workload's throughputs given twice on one GPU type */
+    const char *p = PUT("t.json", "{\"v100\":{\"('A3C', 1)\":{\"null\":10},"
+                                  "\"('A3C', 1)\":{\"null\":99}}}");
+    ck_assert_int_eq(perf_load(&pm, p, &err), -1);
+    want(&err, "key '('A3C', 1)' appears twice in v100");
+    p = put("u.json", "{\"v100\":{\"('A3C', 1)\":{\"null\":10}}}\n\0{}", 41);
+    ck_assert_int_eq(perf_load(&pm, p, &err), -1);
+    want(&err, "u.json:2: a NUL byte");
+    /* a catalog and the Pollux catalog are JSON files too: the same loader */
+    char path[300];
+    snprintf(path, sizeof path, "%s/traces/catalog/pollux.json", MLS_SRCDIR);
+    char *text = mls_read_file(path, &err);
+    ck_assert_ptr_nonnull(text);
+    size_t n = strlen(text);
+    char *twice = malloc(2 * n + 2);
+    memcpy(twice, text, n);
+    memcpy(twice + n, text, n + 1);
+    ck_assert_int_eq(perf_load(&pm, put("p2.json", twice, 2 * n), &err), -1);
+    want(&err, "data after the JSON document");
+    free(twice);
+    free(text);
+    /* a curve file with a NUL in its third line */
+    p = PUT("c.csv", "# mlsched-curves v1\nworkload,gpu_type,gpus\nA3C,v100\0,1\n");
+    ck_assert_int_eq(perf_load(&pm, p, &err), -1);
+    want(&err, "c.csv:3: a NUL byte");
 }
 END_TEST
 
@@ -419,6 +454,7 @@ int main(void)
         json_one_document,
         json_duplicate_keys,
         json_files,
+        perf_inputs,
         cluster_spec_commas,
         trace_nul_byte,
         trace_numbers_and_bounds,
