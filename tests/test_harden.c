@@ -17,6 +17,7 @@
 #include "cluster.h"
 #include "csv.h"
 #include "faults.h"
+#include "import.h"
 #include "json_util.h"
 #include "perf.h"
 #include "proto.h"
@@ -308,6 +309,19 @@ START_TEST(trace_duplicate_ids_name_lines)
 }
 END_TEST
 
+/* fuzz_import's finding: a file whose rows were all skipped left no jobs, and
+ * the sort passed qsort a NULL array (undefined behaviour; the CI's UBSan
+ * build of this suite fails on it). */
+START_TEST(import_sort_empty)
+{
+    mls_trace_t t;
+    trace_init(&t);
+    import_sort_renumber(&t);
+    ck_assert_uint_eq(t.n, 0);
+    trace_free(&t);
+}
+END_TEST
+
 /* ---- faults ------------------------------------------------------------------ */
 
 static int read_faults(const char *name, const char *text, size_t n, mls_err_t *err)
@@ -459,6 +473,7 @@ int main(void)
         trace_nul_byte,
         trace_numbers_and_bounds,
         trace_duplicate_ids_name_lines,
+        import_sort_empty,
         faults_rows,
         live_nul,
         live_duplicates_and_trailing,
