@@ -71,6 +71,10 @@ static int pollux_row(void *state, const rows_ctx_t *row)
                         "%s:%ld: field 'application': '%s' is not one of bert, cifar10, "
                         "deepspeech2, imagenet, ncf, yolov3",
                         row->path, row->r->line_no, app_name);
+    if (time > MLS_MAX_TIME)
+        return mls_fail(row->err, "%s:%ld: field 'time': %g s is above the largest time accepted "
+                                  "(%g s)",
+                        row->path, row->r->line_no, time, MLS_MAX_TIME);
     if (replicas > 1 << 20)
         return mls_fail(row->err, "%s:%ld: field 'num_replicas': %g is more than 1048576 GPUs",
                         row->path, row->r->line_no, replicas);

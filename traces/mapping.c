@@ -507,6 +507,11 @@ static int keep_record(const import_records_t *rs, const import_record_t *r,
         return bad(o, rep, err,
                    mls_fail(err, "%s:%ld: field 'submit': no submit time", records_file(rs, r),
                             r->line));
+    if (fabs(r->submit) > MLS_MAX_TIME || r->duration > MLS_MAX_TIME)
+        return bad(o, rep, err,
+                   mls_fail(err, "%s:%ld: a submit time or duration above %g s (submit %g, "
+                                 "duration %g)",
+                            records_file(rs, r), r->line, MLS_MAX_TIME, r->submit, r->duration));
     double t = f->win_absolute ? r->submit : r->submit - t0;
     int out = (!isnan(f->win_lo) && (t < f->win_lo || t >= f->win_hi)) ||
               (vcs && (r->vc < 0 || !vcs[r->vc])) || (users && (r->user < 0 || !users[r->user])) ||
