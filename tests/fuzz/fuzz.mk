@@ -37,4 +37,8 @@ fuzz-run: fuzz
 	$(SHELL) $(top_srcdir)/tests/fuzz/run.sh $(FUZZ_SECONDS) $(top_srcdir)/tests/fuzz/corpus \
 	    $(FUZZ_NAMES)
 
-.PHONY: fuzz fuzz-run
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf fuzz
+
+.PHONY: fuzz fuzz-run clean-fuzz
