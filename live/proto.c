@@ -2,8 +2,17 @@
  *
  * cJSON parses; every field is then looked up by name and type-checked by
  * hand, and any field the op does not know is an error, so a typo never
- * silently becomes a default. Integers must be integral and in range. */
+ * silently becomes a default. Integers must be integral and in range.
+ *
+ * A request is read exactly as written (issue 19): one JSON document and
+ * nothing after it, no key twice, no NUL (raw or \u0000: the strings would
+ * be cut there, and "/bin/sleep\u0000x" would run /bin/sleep), and the
+ * strings that reach a process or the state store (argv, user, workload)
+ * must be valid UTF-8. Error replies quote request bytes only after
+ * mls_utf8_sanitize(), so every reply is valid UTF-8 JSON. */
 #include "live/proto.h"
+
+#include "model/json_util.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -71,6 +80,8 @@ static int get_str(const cJSON *o, const char *name, int required, char **out, m
         return mls_fail(err, "request: field '%s': not a non-empty string", name);
     if (strlen(f->valuestring) > 4096)
         return mls_fail(err, "request: field '%s': longer than 4096 bytes", name);
+    if (!mls_utf8_valid(f->valuestring, strlen(f->valuestring)))
+        return mls_fail(err, "request: field '%s': not valid UTF-8", name);
     *out = xstrdup(f->valuestring);
     return 0;
 }
@@ -92,6 +103,8 @@ static int parse_argv(const cJSON *o, live_submit_t *s, mls_err_t *err)
         if (!cJSON_IsString(e) || (i == 0 && !e->valuestring[0]))
             return mls_fail(err, "request: field 'argv': element %d is not a string%s", i,
                             i == 0 ? " (the program must be non-empty)" : "");
+        if (!mls_utf8_valid(e->valuestring, strlen(e->valuestring)))
+            return mls_fail(err, "request: field 'argv': element %d is not valid UTF-8", i);
         s->argv[i] = xstrdup(e->valuestring);
         s->argc = i + 1;
     }
@@ -139,6 +152,10 @@ static int parse_submit(const cJSON *o, live_submit_t *s, mls_err_t *err)
                         s->min_batch, s->batch, s->max_batch);
     if (!isnan(s->submit_at) && s->submit_at < 0)
         return mls_fail(err, "request: field 'submit_at': %g is negative", s->submit_at);
+    if (!isnan(s->submit_at) && s->submit_at > MLS_MAX_TIME)
+        return mls_fail(err, "request: field 'submit_at': %g s is above the largest time "
+                             "accepted (%g s)",
+                        s->submit_at, MLS_MAX_TIME);
     return 0;
 }
 
@@ -207,9 +224,14 @@ int live_parse_request(const char *text, size_t len, live_request_t *out, mls_er
     if (len > LIVE_MAX_REQUEST)
         return mls_fail(err, "request: %zu bytes, more than the limit of %d", len,
                         LIVE_MAX_REQUEST);
-    cJSON *o = cJSON_ParseWithLength(text, len);
-    if (!o)
-        return mls_fail(err, "request: malformed JSON");
+    mls_err_t why;
+    cJSON *o = mls_json_parse(text, len, "request", 1, &why);
+    if (!o) { /* one line: "request:1: ..." says no more than "request: ..." */
+        const char *what = strstr(why.msg, ": ");
+        if (!what || strstr(what, "not valid JSON"))
+            return mls_fail(err, "request: malformed JSON");
+        return mls_fail(err, "request: %s", what + 2);
+    }
     int rc = 0;
     if (!cJSON_IsObject(o))
         rc = mls_fail(err, "request: not a JSON object");
@@ -334,7 +356,9 @@ char *live_reply_error(const char *msg)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddBoolToObject(o, "ok", 0);
-    cJSON_AddStringToObject(o, "error", msg);
+    char *clean = mls_utf8_sanitize(msg); /* messages quote request bytes */
+    cJSON_AddStringToObject(o, "error", clean);
+    free(clean);
     return reply(o);
 }
 

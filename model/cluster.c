@@ -117,10 +117,14 @@ static void finish(mls_cluster_t *c)
 
 static int json_int(const cJSON *it, const char *path, int i, int lo, int *out, mls_err_t *err)
 {
-    if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
-        it->valuedouble < lo || it->valuedouble > 1e6)
-        return mls_fail(err, "%s: node_groups[%d].%s: must be an integer >= %d", path, i,
-                        it->string, lo);
+    if (!cJSON_IsNumber(it))
+        return mls_fail(err, "%s: node_groups[%d].%s: must be an integer in [%d, 1000000], not "
+                             "a %s",
+                        path, i, it->string, lo, cJSON_IsString(it) ? "string" : "non-number");
+    if (it->valuedouble != floor(it->valuedouble) || it->valuedouble < lo ||
+        it->valuedouble > 1e6)
+        return mls_fail(err, "%s: node_groups[%d].%s: %g is not an integer in [%d, 1000000]",
+                        path, i, it->string, it->valuedouble, lo);
     *out = (int)it->valuedouble;
     return 0;
 }
@@ -254,11 +258,14 @@ int cluster_from_spec(mls_cluster_t *c, const char *spec, mls_err_t *err)
     memset(c, 0, sizeof *c);
     char *copy = xstrdup(spec);
     int rc = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0;
-         tok = strtok_r(NULL, ",", &save)) {
+    /* every comma separates two groups: "v100=1x4," or "a,,b" is a typo */
+    for (char *tok = copy, *next; tok && rc == 0; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
         group_t g;
-        rc = parse_token(tok, &g, err);
+        rc = *tok ? parse_token(tok, &g, err)
+                  : mls_fail(err, "cluster spec: '%s': an empty group (a stray comma)", spec);
         if (rc == 0)
             add_group(c, &g);
     }

@@ -25,11 +25,19 @@ void csv_close(csv_reader_t *r)
     r->fields = NULL;
 }
 
+/* One physical line without its end: its length, -1 at the end of the
+ * file, -2 when it holds a NUL byte (a text input never does: reading on
+ * would silently cut the line there). */
 static ssize_t read_line(csv_reader_t *r)
 {
     ssize_t n = getline(&r->line, &r->line_cap, r->fp);
     if (n < 0)
         return -1;
+    if (memchr(r->line, '\0', (size_t)n)) {
+        r->error = "a NUL byte: a text input must not contain one";
+        r->error_line = r->next_line;
+        return -2;
+    }
     r->next_line++;
     while (n > 0 && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
         r->line[--n] = '\0';
@@ -56,8 +64,10 @@ int csv_next(csv_reader_t *r)
     do {
         r->line_no = r->next_line;
         n = read_line(r);
-        if (n < 0)
+        if (n == -1)
             return 0;
+        if (n < 0)
+            return -1;
     } while (n == 0);
     size_t len = 0;
     r->n_fields = 0;
@@ -70,7 +80,12 @@ int csv_next(csv_reader_t *r)
             if (!quoted)
                 break;
             /* a newline inside quotes: the record goes on */
-            if (read_line(r) < 0)
+            ssize_t more = read_line(r);
+            if (more == -1) {
+                r->error = "a quoted field is not closed before the end of the file";
+                r->error_line = r->line_no;
+            }
+            if (more < 0)
                 return -1;
             put(r, &len, '\n');
             s = r->line;
@@ -98,4 +113,10 @@ int csv_next(csv_reader_t *r)
     for (size_t i = 0; i < r->n_fields; i++)
         r->fields[i] = r->rec + (uintptr_t)r->fields[i];
     return 1;
+}
+
+int csv_fail(const csv_reader_t *r, const char *path, mls_err_t *err)
+{
+    return mls_fail(err, "%s:%ld: %s", path, r->error_line,
+                    r->error ? r->error : "unreadable record");
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/util.h"
+
 typedef struct csv_reader {
     FILE *fp;
     char sep;
@@ -24,13 +26,18 @@ typedef struct csv_reader {
     size_t n_fields, fields_cap;
     long line_no; /* first line of the current record */
     long next_line;
+    const char *error; /* why csv_next() returned -1 (a static string) */
+    long error_line;   /* the line it is about */
 } csv_reader_t;
 
 void csv_open(csv_reader_t *r, FILE *fp, char sep);
 /* Reads the next record: 1 when one was read, 0 at end of file, -1 when a
- * quoted field is not closed before the end of the file. Blank lines are
+ * quoted field is not closed before the end of the file or a line holds a
+ * NUL byte (r->error says which, r->error_line where). Blank lines are
  * skipped. */
 int csv_next(csv_reader_t *r);
 void csv_close(csv_reader_t *r); /* frees buffers; does not fclose */
+/* The message for a -1 from csv_next(): "PATH:LINE: <why>" into err; -1. */
+int csv_fail(const csv_reader_t *r, const char *path, mls_err_t *err);
 
 #endif

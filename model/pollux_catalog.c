@@ -53,21 +53,25 @@ long pollux_read_placements(const char *path, pollux_sample_t **out, mls_err_t *
     FILE *f = fopen(path, "r");
     if (!f)
         return mls_fail(err, "%s: cannot open", path);
-    char line[512];
+    char *line = NULL;
+    size_t line_cap = 0;
     *out = NULL;
-    if (!fgets(line, sizeof line, f)) {
+    long got = mls_read_line(f, &line, &line_cap, path, 1, err);
+    if (got < 0) {
         fclose(f);
-        return mls_fail(err, "%s:1: empty file", path);
+        free(line);
+        return got == -1 ? mls_fail(err, "%s:1: empty file", path) : -1;
     }
     int cp = column(line, "placement"), cb = column(line, "local_bsz"),
         ct = column(line, "step_time");
     if (cp < 0 || cb < 0 || ct < 0) {
         fclose(f);
+        free(line);
         return mls_fail(err, "%s:1: header: needs placement, local_bsz, step_time", path);
     }
     size_t n = 0, cap = 0;
     long lineno = 1;
-    while (fgets(line, sizeof line, f)) {
+    while ((got = mls_read_line(f, &line, &line_cap, path, lineno + 1, err)) >= 0) {
         lineno++;
         char *fs[16];
         int nf = split(line, fs, 16);
@@ -82,6 +86,7 @@ long pollux_read_placements(const char *path, pollux_sample_t **out, mls_err_t *
         double m = nf > cb ? atof(fs[cb]) : 0, t = nf > ct ? atof(fs[ct]) : 0;
         if (nodes < 1 || gpus < 1 || !(m > 0) || !(t > 0)) {
             fclose(f);
+            free(line);
             free(*out);
             *out = NULL;
             return mls_fail(err, "%s:%ld: placement/local_bsz/step_time: not a valid sample",
@@ -91,6 +96,12 @@ long pollux_read_placements(const char *path, pollux_sample_t **out, mls_err_t *
         (*out)[n++] = (pollux_sample_t){nodes, gpus, m, 0, t};
     }
     fclose(f);
+    free(line);
+    if (got == -2) {
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
     return (long)n;
 }
 
@@ -113,21 +124,26 @@ static int read_validation(const char *path, int batch, valid_t *v, mls_err_t *e
     FILE *f = fopen(path, "r");
     if (!f)
         return mls_fail(err, "%s: cannot open", path);
-    char line[512];
+    char *line = NULL;
+    size_t line_cap = 0;
     int cp = -1, cs = -1, cv = -1;
-    if (fgets(line, sizeof line, f)) {
+    long got = mls_read_line(f, &line, &line_cap, path, 1, err);
+    if (got >= 0) {
         cp = column(line, "progress");
         cs = column(line, "grad_sqr");
         cv = column(line, "grad_var");
     }
     if (cp < 0 || cs < 0 || cv < 0) {
         fclose(f);
+        free(line);
+        if (got == -2)
+            return -1;
         return mls_fail(err, "%s:1: header: needs progress, grad_sqr, grad_var", path);
     }
     size_t cap = 0;
     *v = (valid_t){batch, 0, NULL, 0};
     long lineno = 1;
-    while (fgets(line, sizeof line, f)) {
+    while ((got = mls_read_line(f, &line, &line_cap, path, lineno + 1, err)) >= 0) {
         char *fs[16];
         lineno++;
         int nf = split(line, fs, 16);
@@ -137,6 +153,7 @@ static int read_validation(const char *path, int batch, valid_t *v, mls_err_t *e
                var = nf > cv ? atof(fs[cv]) : 0;
         if (!(sq >= 0) || !(var > 0) || !(p > 0)) {
             fclose(f);
+            free(line);
             return mls_fail(err, "%s:%ld: progress/grad_sqr/grad_var: must be > 0 (sqr >= 0)", path,
                             lineno);
         }
@@ -148,6 +165,9 @@ static int read_validation(const char *path, int batch, valid_t *v, mls_err_t *e
         v->phi[v->rows++] = sq > 0 && var / sq < PHI_CAP ? var / sq : PHI_CAP;
     }
     fclose(f);
+    free(line);
+    if (got == -2)
+        return -1;
     return v->rows ? 0 : mls_fail(err, "%s: no rows", path);
 }
 

@@ -68,6 +68,14 @@ static int cmp_id(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int check_time(double v, const char *where, const char *name, mls_err_t *err)
+{
+    if (v > MLS_MAX_TIME)
+        return mls_fail(err, "%s: field '%s': %g s is above the largest time accepted (%g s)",
+                        where, name, v, MLS_MAX_TIME);
+    return 0;
+}
+
 static int check_job(const mls_job_t *j, const char *where, mls_err_t *err)
 {
     if (!(j->submit >= 0) || !isfinite(j->submit))
@@ -94,16 +102,54 @@ static int check_job(const mls_job_t *j, const char *where, mls_err_t *err)
     if (!(j->mem_gb >= 0) || !isfinite(j->mem_gb))
         return mls_fail(err, "%s: field 'mem_gb': %g, must be > 0 (0 or empty: default)", where,
                         j->mem_gb);
+    if (check_time(j->submit, where, "submit_time", err) < 0 ||
+        (!isnan(j->duration) && check_time(j->duration, where, "duration", err) < 0) ||
+        (isfinite(j->deadline) && check_time(j->deadline, where, "deadline", err) < 0))
+        return -1;
+    if (j->deadline < j->submit)
+        return mls_fail(err, "%s: field 'deadline': %g is before the job's submit_time %g", where,
+                        j->deadline, j->submit);
     return 0;
 }
 
 /* check_job's conditions without the message (validation's fast path). */
 static int job_ok(const mls_job_t *j)
 {
-    return j->submit >= 0 && isfinite(j->submit) && j->gpus >= 1 && j->work > 0 &&
+    int duration_ok = isnan(j->duration) || (j->duration > 0 && j->duration <= MLS_MAX_TIME);
+    int deadline_ok = !(j->deadline < j->submit) &&
+                      !(isfinite(j->deadline) && j->deadline > MLS_MAX_TIME);
+    return j->submit >= 0 && j->submit <= MLS_MAX_TIME && j->gpus >= 1 && j->work > 0 &&
            isfinite(j->work) && j->min_gpus >= 1 && j->min_gpus <= j->gpus &&
            j->max_gpus >= j->gpus && j->priority > 0 && isfinite(j->priority) &&
-           j->batch_size >= 0 && (isnan(j->duration) || j->duration > 0);
+           j->batch_size >= 0 && duration_ok && j->cpus >= 0 && isfinite(j->cpus) &&
+           j->mem_gb >= 0 && isfinite(j->mem_gb) && deadline_ok;
+}
+
+void trace_job_where(const mls_trace_t *t, size_t i, char *buf, size_t cap)
+{
+    const char *path = t->path ? t->path : "trace";
+    const mls_job_t *j = &t->jobs[i];
+    if (j->line > 0)
+        snprintf(buf, cap, "%s:%ld: job %lld", path, j->line, (long long)j->id);
+    else
+        snprintf(buf, cap, "%s: job %lld", path, (long long)j->id);
+}
+
+/* The second job of a repeated id, by where it was read: "first at ..." */
+static int dup_fail(const mls_trace_t *t, size_t first, size_t again, mls_err_t *err)
+{
+    char where[512];
+    if (t->jobs[first].line > t->jobs[again].line) {
+        size_t k = first;
+        first = again;
+        again = k;
+    }
+    trace_job_where(t, again, where, sizeof where);
+    if (t->jobs[first].line > 0)
+        return mls_fail(err, "%s: field 'id': job id %lld appears twice (first at line %ld)",
+                        where, (long long)t->jobs[again].id, t->jobs[first].line);
+    return mls_fail(err, "%s: field 'id': job id %lld appears twice", where,
+                    (long long)t->jobs[again].id);
 }
 
 static int cmp_gang(const void *a, const void *b)
@@ -138,22 +184,21 @@ static int check_gangs(const mls_trace_t *t, const char *path, mls_err_t *err)
 
 int trace_validate(const mls_trace_t *t, mls_err_t *err)
 {
-    const char *path = t->path ? t->path : "trace";
     int increasing = 1;
-    if (check_gangs(t, path, err) < 0)
+    if (check_gangs(t, t->path ? t->path : "trace", err) < 0)
         return -1;
     for (size_t i = 0; i < t->n; i++) {
+        char where[512];
         if (!job_ok(&t->jobs[i])) {
-            char where[512];
-            snprintf(where, sizeof where, "%s: job %lld", path, (long long)t->jobs[i].id);
+            trace_job_where(t, i, where, sizeof where);
             if (check_job(&t->jobs[i], where, err) < 0)
                 return -1;
         }
-        if (i && t->jobs[i].submit < t->jobs[i - 1].submit)
-            return mls_fail(err,
-                            "%s: job %lld: field 'submit_time': %g is before the previous job's %g",
-                            path, (long long)t->jobs[i].id, t->jobs[i].submit,
-                            t->jobs[i - 1].submit);
+        if (i && t->jobs[i].submit < t->jobs[i - 1].submit) {
+            trace_job_where(t, i, where, sizeof where);
+            return mls_fail(err, "%s: field 'submit_time': %g is before the previous job's %g",
+                            where, t->jobs[i].submit, t->jobs[i - 1].submit);
+        }
         if (i && t->jobs[i].id <= t->jobs[i - 1].id)
             increasing = 0;
     }
@@ -166,8 +211,9 @@ int trace_validate(const mls_trace_t *t, mls_err_t *err)
     int rc = 0;
     for (size_t i = 1; i < t->n && rc == 0; i++)
         if (*ids[i] == *ids[i - 1])
-            rc = mls_fail(err, "%s: field 'id': job id %lld appears twice", path,
-                          (long long)*ids[i]);
+            /* id is mls_job_t's first member: the pointer is the job's */
+            rc = dup_fail(t, (size_t)((const mls_job_t *)(const void *)ids[i - 1] - t->jobs),
+                          (size_t)((const mls_job_t *)(const void *)ids[i] - t->jobs), err);
     free(ids);
     return rc;
 }
@@ -183,15 +229,14 @@ typedef struct reader {
 } reader_t;
 
 /* Reads the next record that is not a '#' comment: 1, 0 at the end, -1 on an
- * unclosed quote. */
+ * unclosed quote or a NUL byte. */
 static int next_record(reader_t *r)
 {
     int got;
     while ((got = csv_next(&r->csv)) > 0 && r->csv.fields[0][0] == '#')
         ;
     if (got < 0)
-        mls_fail(r->err, "%s:%ld: a quoted field is not closed before the end of the file",
-                 r->path, r->csv.line_no);
+        csv_fail(&r->csv, r->path, r->err);
     return got;
 }
 
@@ -250,8 +295,8 @@ static int get_double(const reader_t *r, int c, double def, double *out)
         *out = def;
         return 0;
     }
-    if (mls_parse_double(s, out) < 0 || !isfinite(*out))
-        return bad_field(r, c, "is not a number");
+    if (mls_parse_double(s, out) < 0)
+        return bad_field(r, c, mls_number_why(s));
     return 0;
 }
 
@@ -264,8 +309,13 @@ static int get_int(const reader_t *r, int c, long def, long lo, long *out)
         *out = def;
         return 0;
     }
-    if (mls_parse_long(s, out) < 0)
-        return bad_field(r, c, "is not an integer");
+    if (mls_parse_long(s, out) < 0) {
+        double d;
+        return bad_field(r, c,
+                         mls_parse_double(s, &d) == 0 && d == floor(d)
+                             ? "is out of range"
+                             : "is not a decimal integer");
+    }
     if (*out < lo)
         return bad_field(r, c, lo > 0 ? "must be >= 1" : "must be >= 0");
     return 0;
@@ -307,8 +357,14 @@ static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
         return bad_field(r, C_CPUS, "must be > 0");
     if (*field(r, C_MEM) && !(j->mem_gb > 0))
         return bad_field(r, C_MEM, "must be > 0");
-    if (gpus > 1 << 20 || mn > 1 << 20 || mx > 1 << 20)
-        return bad_field(r, C_GPUS, "is absurdly large");
+    if (gpus > 1 << 20)
+        return bad_field(r, C_GPUS, "is more than 1048576 GPUs");
+    if (mn > 1 << 20)
+        return bad_field(r, C_MIN_GPUS, "is more than 1048576 GPUs");
+    if (mx > 1 << 20)
+        return bad_field(r, C_MAX_GPUS, "is more than 1048576 GPUs");
+    if (bs > 1 << 24)
+        return bad_field(r, C_BATCH, "is more than 16777216 samples per GPU");
     if (j->submit < 0)
         return bad_field(r, C_SUBMIT, "is negative: times must be >= 0");
     if (j->work <= 0)
@@ -320,6 +376,7 @@ static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
     j->min_gpus = (int)mn;
     j->max_gpus = (int)mx;
     j->batch_size = (int)bs;
+    j->line = r->csv.line_no;
     const char *user = field(r, C_USER);
     j->user = strtab_intern(&t->users, *user ? user : "default");
     j->workload = strtab_intern(&t->workloads, field(r, C_WORKLOAD));

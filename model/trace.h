@@ -5,13 +5,14 @@
  *
  *   id            integer, unique                                (required)
  *   submit_time   s since the trace's start, >= 0, non-decreasing (required)
+ *                 (every time and duration is at most MLS_MAX_TIME, 10^12 s)
  *   user          string, default "default"
  *   workload      key into the perf model, e.g. "ResNet-50 (batch size 64)" (required)
  *   gpus          GPUs requested, >= 1                           (required)
  *   total_work    work units (iterations, or samples, per workload), > 0 (required)
  *   duration      the user's duration estimate in s, empty = none
  *   priority      weight > 0, default 1
- *   deadline      absolute s, empty = none
+ *   deadline      absolute s, not before submit_time, empty = none
  *   min_gpus, max_gpus   elastic range, default = gpus
  *   batch_size    per-GPU batch, default 0 (the workload's own)
  *   mode          batch-size adaptation: static (default), accordion, gns
@@ -28,6 +29,7 @@
  * The writer emits the cpus and mem_gb columns only when some job sets them,
  * and gang only when some job has one, so traces without them are written
  * exactly as before.
+ * Numbers are decimal (no hexadecimal, inf or nan); a NUL byte is an error.
  * Fields may be double-quoted (RFC 4180). Lines starting with '#' are comments.
  * A column not listed above is an error unless TRACE_IGNORE_EXTRA is given.
  * Every error names the file, the line and the field. */
@@ -57,6 +59,7 @@ typedef struct mls_job {
     double cpus;   /* CPU cores asked for, 0 = not given (cluster default) */
     double mem_gb; /* host memory in GB, 0 = not given (cluster default) */
     int64_t gang;  /* multi-component program it belongs to, 0 = none */
+    long line;     /* the line it was read from, 0 when not read from a file */
 } mls_job_t;
 
 typedef struct mls_trace {
@@ -78,6 +81,9 @@ size_t trace_add(mls_trace_t *t, const mls_job_t *job);
  * min <= gpus <= max. */
 int trace_validate(const mls_trace_t *t, mls_err_t *err);
 int trace_read_csv(mls_trace_t *t, const char *path, unsigned flags, mls_err_t *err);
+/* "PATH:LINE: job ID" (or "PATH: job ID" when the job has no line) for
+ * messages about job i. */
+void trace_job_where(const mls_trace_t *t, size_t i, char *buf, size_t cap);
 /* The shortest "%.*g" text, precision 10 to 17, that reads back to v (the
  * writer's number format). */
 void trace_format_num(char *buf, size_t cap, double v);

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,6 +110,35 @@ static int fast_decimal(const char *s, double *out)
     return 0;
 }
 
+/* The decimal grammar [blanks][+-]digits[.digits][(e|E)[+-]digits][blanks]
+ * (digits on at least one side of the point): what strtod accepts besides
+ * it (hexadecimal, inf, nan) is refused. */
+static int is_decimal(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '+' || *s == '-')
+        s++;
+    int digits = 0;
+    while (*s >= '0' && *s <= '9')
+        s++, digits++;
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++)
+            digits++;
+    if (!digits)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return only_blanks(s);
+}
+
 int mls_parse_double(const char *s, double *out)
 {
     char *end;
@@ -116,12 +146,30 @@ int mls_parse_double(const char *s, double *out)
         return -1;
     if (fast_decimal(s, out) == 0)
         return 0;
+    if (!is_decimal(s))
+        return -1;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || errno == ERANGE || !only_blanks(end))
+    if (end == s || !only_blanks(end))
+        return -1;
+    if (errno == ERANGE && !(fabs(v) <= DBL_MIN)) /* overflow; underflow keeps its tiny value */
         return -1;
     *out = v;
     return 0;
+}
+
+const char *mls_number_why(const char *s)
+{
+    if (!s || only_blanks(s))
+        return "is empty";
+    if (!is_decimal(s)) {
+        char *end;
+        double v = strtod(s, &end); /* hexadecimal, inf, nan: not a decimal number */
+        if (end == s || !only_blanks(end))
+            return "is not a number";
+        return isfinite(v) ? "is not a decimal number" : "is not a finite number";
+    }
+    return "is out of range";
 }
 
 int mls_parse_long(const char *s, long *out)
@@ -172,6 +220,22 @@ int mls_file_checksum(const char *path, char out[17], mls_err_t *err)
     return 0;
 }
 
+long mls_nul_line(const char *buf, size_t n)
+{
+    const char *nul = memchr(buf, '\0', n);
+    if (!nul)
+        return 0;
+    long line = 1;
+    for (const char *p = buf; p < nul; p++)
+        line += *p == '\n';
+    return line;
+}
+
+static int nul_fail(mls_err_t *err, const char *path, long line)
+{
+    return mls_fail(err, "%s:%ld: a NUL byte: a text input must not contain one", path, line);
+}
+
 char *mls_read_file(const char *path, mls_err_t *err)
 {
     FILE *f = fopen(path, "rb");
@@ -195,7 +259,74 @@ char *mls_read_file(const char *path, mls_err_t *err)
     }
     xgrow((void **)&buf, &cap, n + 1, 1);
     buf[n] = '\0';
+    long nul = mls_nul_line(buf, n);
+    if (nul) {
+        free(buf);
+        nul_fail(err, path, nul);
+        return NULL;
+    }
     return buf;
+}
+
+long mls_read_line(FILE *fp, char **buf, size_t *cap, const char *path, long line,
+                   mls_err_t *err)
+{
+    ssize_t n = getline(buf, cap, fp);
+    if (n < 0)
+        return -1;
+    if (memchr(*buf, '\0', (size_t)n))
+        return nul_fail(err, path, line) - 1;
+    return (long)n;
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+    if (!len || len > n || s[0] > 0xF4)
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    /* overlong forms, UTF-16 surrogates, code points above U+10FFFF */
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
+        return 0;
+    return len;
+}
+
+int mls_utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_seq(p + i, n - i);
+        if (!k)
+            return 0;
+        i += k;
+    }
+    return 1;
+}
+
+char *mls_utf8_sanitize(const char *s)
+{
+    size_t n = strlen(s), o = 0;
+    char *out = xmalloc(4 * n + 1);
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_seq(p + i, n - i);
+        if (k) {
+            memcpy(out + o, s + i, k);
+            o += k;
+            i += k;
+        } else {
+            o += (size_t)sprintf(out + o, "\\x%02X", p[i]);
+            i++;
+        }
+    }
+    out[o] = '\0';
+    return out;
 }
 
 int mls_atomic_open(mls_atomic_file_t *af, const char *path, mls_err_t *err)

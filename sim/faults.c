@@ -32,8 +32,38 @@ static int node_index(const mls_cluster_t *c, const char *s)
     return -1;
 }
 
-static int parse_row(fault_plan_t *f, char *line, const mls_cluster_t *c, const char *path,
-                     long ln, mls_err_t *err)
+/* A row's event against the file's own story of each node: a node is failed
+ * twice only after a recover, and recovered only after a fail. */
+static int check_state(const fault_event_t *ev, char *failed, const char *path, long ln,
+                       const mls_cluster_t *c, mls_err_t *err)
+{
+    const char *name = c->nodes[ev->node].name;
+    if (ev->kind == FAULT_FAIL && failed[ev->node])
+        return mls_fail(err, "%s:%ld: field 'event': node %s fails again, but has not "
+                             "recovered since it failed",
+                        path, ln, name);
+    if (ev->kind == FAULT_RECOVER && !failed[ev->node])
+        return mls_fail(err, "%s:%ld: field 'event': node %s recovers, but the schedule has "
+                             "not failed it",
+                        path, ln, name);
+    if (ev->kind == FAULT_FAIL || ev->kind == FAULT_RECOVER)
+        failed[ev->node] = ev->kind == FAULT_FAIL;
+    return 0;
+}
+
+static int parse_kind(const char *name, fault_kind_t *kind)
+{
+    static const char *const names[] = {"fail", "recover", "slow", "unslow"};
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(name, names[k])) {
+            *kind = (fault_kind_t)k;
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_row(fault_plan_t *f, char *line, const mls_cluster_t *c, char *failed,
+                     const char *path, long ln, mls_err_t *err)
 {
     char *fields[5] = {0};
     int n = 0;
@@ -48,31 +78,30 @@ static int parse_row(fault_plan_t *f, char *line, const mls_cluster_t *c, const 
                         ln, n);
     fault_event_t ev = {0, 0, FAULT_FAIL, 1};
     char *ev_name = mls_trim(fields[2]);
-    if (mls_parse_double(fields[0], &ev.time) < 0 || ev.time < 0 || !isfinite(ev.time))
-        return mls_fail(err, "%s:%ld: field 'time': '%s' is not a time >= 0", path, ln,
-                        mls_trim(fields[0]));
+    const char *factor = n == 4 ? mls_trim(fields[3]) : "";
+    if (mls_parse_double(fields[0], &ev.time) < 0 || ev.time < 0 || ev.time > MLS_MAX_TIME)
+        return mls_fail(err, "%s:%ld: field 'time': '%s' is not a time in [0, %g] s", path, ln,
+                        mls_trim(fields[0]), MLS_MAX_TIME);
     if ((ev.node = node_index(c, mls_trim(fields[1]))) < 0)
         return mls_fail(err, "%s:%ld: field 'node': no node '%s' in the cluster", path, ln,
                         mls_trim(fields[1]));
-    if (!strcmp(ev_name, "fail"))
-        ev.kind = FAULT_FAIL;
-    else if (!strcmp(ev_name, "recover"))
-        ev.kind = FAULT_RECOVER;
-    else if (!strcmp(ev_name, "slow"))
-        ev.kind = FAULT_SLOW;
-    else if (!strcmp(ev_name, "unslow"))
-        ev.kind = FAULT_UNSLOW;
-    else
+    if (parse_kind(ev_name, &ev.kind) < 0)
         return mls_fail(err, "%s:%ld: field 'event': '%s' is not fail, recover, slow or unslow",
                         path, ln, ev_name);
     if (ev.kind == FAULT_SLOW &&
-        (n < 4 || mls_parse_double(fields[3], &ev.factor) < 0 || !(ev.factor > 0) ||
+        (!*factor || mls_parse_double(factor, &ev.factor) < 0 || !(ev.factor > 0) ||
          ev.factor > 1))
         return mls_fail(err, "%s:%ld: field 'factor': a slow event needs a speed in (0, 1]",
                         path, ln);
+    if (ev.kind != FAULT_SLOW && *factor)
+        return mls_fail(err, "%s:%ld: field 'factor': '%s' given, but only a slow event takes "
+                             "a factor (%s does not)",
+                        path, ln, factor, ev_name);
     if (f->n && ev.time < f->events[f->n - 1].time)
         return mls_fail(err, "%s:%ld: field 'time': %g is before the previous row's %g", path,
                         ln, ev.time, f->events[f->n - 1].time);
+    if (check_state(&ev, failed, path, ln, c, err) < 0)
+        return -1;
     xgrow((void **)&f->events, &f->cap, f->n + 1, sizeof *f->events);
     f->events[f->n++] = ev;
     return 0;
@@ -83,11 +112,16 @@ int faults_read_csv(fault_plan_t *f, const char *path, const mls_cluster_t *c, m
     FILE *fp = fopen(path, "r");
     if (!fp)
         return mls_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    char line[1024];
-    long ln = 0;
+    char *line = NULL, *failed = xcalloc((size_t)c->n_nodes + 1, 1);
+    size_t cap = 0;
+    long ln = 0, got;
     int rc = 0, header = 1;
-    while (rc == 0 && fgets(line, sizeof line, fp)) {
+    while (rc == 0 && (got = mls_read_line(fp, &line, &cap, path, ln + 1, err)) != -1) {
         ln++;
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
         char *s = mls_trim(line);
         if (!*s || *s == '#')
             continue;
@@ -98,8 +132,10 @@ int faults_read_csv(fault_plan_t *f, const char *path, const mls_cluster_t *c, m
                               ln);
             continue;
         }
-        rc = parse_row(f, s, c, path, ln, err);
+        rc = parse_row(f, s, c, failed, path, ln, err);
     }
+    free(line);
+    free(failed);
     fclose(fp);
     return rc;
 }

@@ -2,10 +2,15 @@
  *
  * Two sources, which may be combined:
  *   - a schedule file (CSV with a header): time,node,event[,factor]
- *       time    s since the trace's start, >= 0
+ *       time    s since the trace's start, in [0, MLS_MAX_TIME]; rows in time order
  *       node    a node name from the cluster (e.g. "v100-3") or its index
  *       event   fail | recover | slow | unslow
- *       factor  for slow: the node's speed in (0, 1] (0.5 = half speed)
+ *       factor  for slow only (an error on any other event): the node's speed
+ *               in (0, 1] (0.5 = half speed)
+ *     The file's events tell each node's story: failing a node the file has
+ *     failed and not recovered, or recovering one it has not failed, is an
+ *     error (the engine would ignore the second fail, so the row means
+ *     nothing). slow and unslow set the node's speed, and may repeat.
  *   - a seeded rate: each node fails after an exponential time with mean
  *     1/rate and comes back after an exponential repair time with mean mttr
  *     (drawn by the engine from the run's generator, so runs stay

@@ -1,6 +1,8 @@
 /* overheads.c: per-workload allocation-change costs (see overheads.h). */
 #include "sim/overheads.h"
 
+#include "model/json_util.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -85,13 +87,9 @@ static int read_workloads(overheads_t *o, const cJSON *ws, int def_suspend, cons
 
 int overheads_load_json(overheads_t *o, const char *path, mls_err_t *err)
 {
-    char *text = mls_read_file(path, err);
-    if (!text)
-        return -1;
-    cJSON *root = cJSON_Parse(text);
-    free(text);
+    cJSON *root = mls_json_load(path, err);
     if (!root)
-        return mls_fail(err, "%s: not valid JSON", path);
+        return -1;
     int rc = 0;
     const cJSON *it;
     cJSON_ArrayForEach(it, root)

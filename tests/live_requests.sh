@@ -54,6 +54,20 @@ expect_reject "cancel: job 999: no such job" '{"op":"cancel","id":999}'
 expect_reject "report: job 999: no such job" '{"op":"report","id":999,"iter":1}'
 big=$(awk 'BEGIN { s = "{\"op\":\"status\",\"pad\":\""; for (i = 0; i < 70000; i++) s = s "x"; print s "\"}" }')
 expect_reject "more than the limit of 65536 bytes" "$big"
+# read exactly as written (issue 19): a NUL cut argv[0] to /bin/sleep, the first of
+# two keys won, the request after the first was dropped
+expect_reject 'a \\\\u0000 (NUL) in a string' \
+    '{"op":"submit","argv":["/bin/sleep\u0000x","1"],"workload":"A3C","gpus":1,"work":1}'
+expect_reject "key 'gpus' appears twice" \
+    '{"op":"submit","argv":["/bin/true"],"workload":"A3C","gpus":1,"gpus":64,"work":1}'
+expect_reject "key 'op' appears twice" '{"op":"status","op":"drain"}'
+expect_reject "data after the JSON document" '{"op":"status"} {"op":"drain"}'
+# invalid UTF-8 is refused in a user, and quoted as \xNN in a valid UTF-8 reply
+expect_reject "field 'user': not valid UTF-8" \
+    "$(printf '{"op":"submit","argv":["/bin/true"],"user":"\377","workload":"A3C","gpus":1,"work":1}')"
+expect_reject "unknown op" "$(printf '{"op":"x\303\251\377"}')"
+iconv -f UTF-8 -t UTF-8 "$tmp/out" >/dev/null 2>&1 || bad "a reply is not valid UTF-8: $(cat "$tmp/out")"
+grep -qF '\\xFF' "$tmp/out" || bad "the invalid byte is not quoted as \\xFF: $(cat "$tmp/out")"
 # the CLI says the same on stderr, exit 1
 "$MLSCHED" live submit --socket "$sock" --workload NoSuchNet --gpus 1 --work 1 -- /bin/true \
     2>"$tmp/err" && bad "submit of an unknown workload exited 0"

@@ -132,3 +132,11 @@ TESTS += tests/live_clients.sh
 EXTRA_DIST += tests/live_clients.sh
 check_PROGRAMS += tests/sock_client
 tests_sock_client_SOURCES = tests/sock_client.c
+# Inputs read exactly as written: every reader's findings (NUL bytes, duplicate
+# keys, trailing data, UTF-8, numbers and bounds), and the importers' cases.
+check_PROGRAMS += tests/test_harden
+TESTS += tests/test_harden
+tests_test_harden_CFLAGS = $(TEST_CFLAGS)
+tests_test_harden_LDADD = $(TEST_LIBS)
+TESTS += tests/harden_inputs.sh
+EXTRA_DIST += tests/harden_inputs.sh

@@ -65,7 +65,8 @@ int import_bad_row(unsigned flags, long *skipped)
 
 void import_sort_renumber(mls_trace_t *t)
 {
-    qsort(t->jobs, t->n, sizeof *t->jobs, by_submit_id);
+    if (t->n > 1) /* no jobs: t->jobs is NULL, which qsort must not get (fuzz_import) */
+        qsort(t->jobs, t->n, sizeof *t->jobs, by_submit_id);
     for (size_t i = 0; i < t->n; i++)
         t->jobs[i].id = (int64_t)i;
 }

@@ -31,9 +31,9 @@ static const cols_t cols12 = {0, 5, 6, 7, 8, 10, 11};
 static int num(const csv_reader_t *r, int col, const char *name, double *out, const char *path,
                mls_err_t *err)
 {
-    if (mls_parse_double(r->fields[col], out) < 0 || !isfinite(*out))
-        return mls_fail(err, "%s:%ld: field '%s': '%s' is not a number", path, r->line_no, name,
-                        r->fields[col]);
+    if (mls_parse_double(r->fields[col], out) < 0)
+        return mls_fail(err, "%s:%ld: field '%s': '%s' %s", path, r->line_no, name,
+                        r->fields[col], mls_number_why(r->fields[col]));
     return 0;
 }
 
@@ -63,6 +63,10 @@ static int parse_row(mls_trace_t *t, const csv_reader_t *r, const char *path, ml
     if (arrival < 0)
         return mls_fail(err, "%s:%ld: field 'arrival_time': %g is negative", path, r->line_no,
                         arrival);
+    if (arrival > MLS_MAX_TIME || dur > MLS_MAX_TIME)
+        return mls_fail(err, "%s:%ld: field '%s': %g s is above the largest time accepted (%g s)",
+                        path, r->line_no, arrival > MLS_MAX_TIME ? "arrival_time" : "duration",
+                        arrival > MLS_MAX_TIME ? arrival : dur, MLS_MAX_TIME);
     if (!(prio > 0))
         return mls_fail(err, "%s:%ld: field 'priority_weight': %g, must be > 0", path,
                         r->line_no, prio);
@@ -102,7 +106,7 @@ int import_gavel(mls_trace_t *t, const char *path, unsigned flags, long *skipped
     int rc = 0, got;
     while (rc == 0 && (got = csv_next(&r)) != 0) {
         if (got < 0) {
-            rc = mls_fail(err, "%s:%ld: a quote is not closed", path, r.line_no);
+            rc = csv_fail(&r, path, err);
             break;
         }
         if (parse_row(t, &r, path, err) < 0)

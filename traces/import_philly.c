@@ -8,7 +8,10 @@
  *                     "detail": [{"ip", "gpus": ["gpu0", ...]}]}]}
  *     Streamed: the array is scanned one top-level object at a time (string-
  *     and escape-aware brace matching) and each object alone goes to
- *     cJSON_Parse, so a 40 MB log never sits in memory as one tree.
+ *     mls_json_parse, so a 40 MB log never sits in memory as one tree. A NUL
+ *     byte, a key twice in an object and anything after the array are
+ *     errors; so are a GPU listed twice on one machine and a submitted_time
+ *     more than a day after the first attempt's start.
  *     GPUs = GPUs of the first attempt's detail, nodes = its machines;
  *     duration = sum over attempts of end - start; an attempt whose
  *     end_time is "None" (running at the snapshot) leaves the duration
@@ -22,6 +25,7 @@
  *
  * Timestamps have no zone (the cluster ran on US Pacific time); they are
  * read as UTC wall clock, which keeps differences and times of day exact. */
+#include "model/json_util.h"
 #include "traces/import.h"
 #include "traces/import_prod.h"
 
@@ -33,6 +37,11 @@
 #include <string.h>
 
 /* ---- JSON, one object at a time ---------------------------------------------------- */
+
+/* How far a job's submitted_time may lie after its first attempt's start
+ * (s): clock skew between the log's writers, never days. A submit years
+ * after its attempts is a corrupted row, and an error. */
+#define PHILLY_SUBMIT_SKEW 86400.0
 
 typedef struct jscan {
     FILE *fp;
@@ -73,8 +82,9 @@ static inline void obj_put(jscan_t *s, char c)
 }
 
 /* Reads the object whose '{' was just read into s->obj, without the
- * whitespace between tokens: 0, or -1 at an early end of file. Works on the
- * read buffer directly (this loop is the reader's hot path). */
+ * whitespace between tokens: 0, -1 at an early end of file, -2 at a NUL byte
+ * (s->line is its line). Works on the read buffer directly (this loop is the
+ * reader's hot path). */
 static int read_object(jscan_t *s)
 {
     s->obj_len = 0;
@@ -92,6 +102,10 @@ static int read_object(jscan_t *s)
             char c = *p;
             if (c == '\n')
                 s->line++;
+            if (c == '\0') {
+                s->pos = (size_t)(p - s->buf);
+                return -2;
+            }
             if (in_str) {
                 obj_put(s, c);
                 if (esc)
@@ -171,6 +185,17 @@ static int attempt(const cJSON *a, int i, const char *path, long line, double *f
     return 0;
 }
 
+/* A GPU name listed twice in one machine's list (a GPU counts once), or
+ * NULL. Lists are a machine's GPUs: a few, so pairs are compared. */
+static const char *repeated_gpu(const cJSON *gpus)
+{
+    for (const cJSON *a = gpus->child; a; a = a->next)
+        for (const cJSON *b = a->next; b && cJSON_IsString(a); b = b->next)
+            if (cJSON_IsString(b) && !strcmp(a->valuestring, b->valuestring))
+                return a->valuestring;
+    return NULL;
+}
+
 /* GPUs and machines of the first attempt. */
 static int first_alloc(const cJSON *a, const char *path, long line, import_record_t *rec,
                        mls_err_t *err)
@@ -188,6 +213,10 @@ static int first_alloc(const cJSON *a, const char *path, long line, import_recor
         if (!cJSON_IsArray(g))
             return job_fail(path, line, "attempts[0].detail.gpus", NULL, "is not an array",
                             err);
+        const char *dup = repeated_gpu(g);
+        if (dup)
+            return job_fail(path, line, "attempts[0].detail.gpus", dup,
+                            "appears twice on one machine", err);
         gpus += cJSON_GetArraySize(g);
         nodes++;
     }
@@ -230,10 +259,24 @@ static int philly_job(import_records_t *rs, const cJSON *o, const char *path, lo
         }
         rec->duration = dur;
         rec->start = first;
+        if (rec->submit > first + PHILLY_SUBMIT_SKEW)
+            return job_fail(path, line, "submitted_time", submitted,
+                            "is more than a day after the first attempt's start_time", err);
     }
     rec->vc = vc ? strtab_intern(&rs->vcs, vc) : -1;
     rec->user = user ? strtab_intern(&rs->users, user) : -1;
     return 0;
+}
+
+/* mls_json_parse's message about the object that starts on `line`, which
+ * names that line when the message names none (a duplicate key). */
+static int object_fail(const char *path, long line, const mls_err_t *why, mls_err_t *err)
+{
+    size_t n = strlen(path);
+    if (!strncmp(why->msg, path, n) && !strncmp(why->msg + n, ": ", 2))
+        return mls_fail(err, "%s:%ld:%s (in the job object that starts here)", path, line,
+                        why->msg + n + 1);
+    return mls_fail(err, "%s (in the job object that starts here)", why->msg);
 }
 
 static int read_json(import_records_t *rs, FILE *fp, const char *path, unsigned flags,
@@ -248,21 +291,33 @@ static int read_json(import_records_t *rs, FILE *fp, const char *path, unsigned 
         c = jget_nonspace(s);
     while (rc == 0 && c != EOF && !(in_array && c == ']')) {
         if (c != '{') {
-            rc = mls_fail(err, "%s:%ld: expected a job object '{', found '%c'", path, s->line,
-                          c);
+            rc = c == 0 ? mls_fail(err, "%s:%ld: a NUL byte: a text input must not contain one",
+                                   path, s->line)
+                 : c < 0x20 || c > 0x7e
+                     ? mls_fail(err, "%s:%ld: expected a job object '{', found byte 0x%02X",
+                                path, s->line, (unsigned)c)
+                     : mls_fail(err, "%s:%ld: expected a job object '{', found '%c'", path,
+                                s->line, c);
             break;
         }
         long line = s->line;
-        if (read_object(s) < 0) {
+        int got = read_object(s);
+        if (got == -2) {
+            rc = mls_fail(err, "%s:%ld: a NUL byte: a text input must not contain one", path,
+                          s->line);
+            break;
+        }
+        if (got < 0) {
             rc = mls_fail(err, "%s:%ld: the job object that starts here is not closed", path,
                           line);
             break;
         }
-        cJSON *o = cJSON_ParseWithLength(s->obj, s->obj_len);
+        mls_err_t why;
+        cJSON *o = mls_json_parse(s->obj, s->obj_len, path, line, &why);
         import_record_t rec = record_blank();
         rec.line = line;
-        int row_rc = o ? philly_job(rs, o, path, line, &rec, err)
-                       : mls_fail(err, "%s:%ld: the job object is not valid JSON", path, line);
+        int row_rc =
+            o ? philly_job(rs, o, path, line, &rec, err) : object_fail(path, line, &why, err);
         cJSON_Delete(o);
         if (row_rc == 0)
             records_add(rs, &rec);
@@ -274,6 +329,12 @@ static int read_json(import_records_t *rs, FILE *fp, const char *path, unsigned 
     }
     if (rc == 0 && in_array && c != ']')
         rc = mls_fail(err, "%s:%ld: the job array is not closed", path, s->line);
+    if (rc == 0 && in_array && (c = jget_nonspace(s)) != EOF)
+        rc = c == 0 ? mls_fail(err, "%s:%ld: a NUL byte: a text input must not contain one",
+                               path, s->line)
+                    : mls_fail(err, "%s:%ld: data after the job array (one JSON document per "
+                                    "file)",
+                               path, s->line);
     free(s->obj);
     free(s);
     return rc;
@@ -317,6 +378,8 @@ static int read_machines(import_records_t *rs, FILE *fp, const char *path, unsig
         else
             rc = import_bad_row(flags, skipped);
     }
+    if (rc == 0 && got < 0)
+        rc = csv_fail(&r, path, err);
     csv_close(&r);
     return rc;
 }

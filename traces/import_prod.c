@@ -36,8 +36,8 @@ int prod_fail(const prod_ctx_t *c, const csv_reader_t *r, int i, const char *why
 int prod_num(const prod_ctx_t *c, const csv_reader_t *r, int i, double lo, double *out,
              mls_err_t *err)
 {
-    if (mls_parse_double(prod_field(c, r, i), out) < 0 || !isfinite(*out))
-        return prod_fail(c, r, i, "is not a number", err);
+    if (mls_parse_double(prod_field(c, r, i), out) < 0)
+        return prod_fail(c, r, i, mls_number_why(prod_field(c, r, i)), err);
     if (*out < lo) {
         char why[64];
         snprintf(why, sizeof why, "is below %g", lo);
@@ -98,7 +98,9 @@ int prod_read_csv(import_records_t *rs, const char *path, const prod_layout_t *c
     csv_open(&r, fp, ',');
     int rc = 0, got = csv_next(&r);
     size_t ncols = r.n_fields;
-    if (got <= 0)
+    if (got < 0)
+        rc = csv_fail(&r, path, err);
+    else if (got == 0)
         rc = mls_fail(err, "%s: empty: no header line", path);
     else
         rc = pick_layout(&c, layouts, n_layouts, &r, format, err);
@@ -106,7 +108,7 @@ int prod_read_csv(import_records_t *rs, const char *path, const prod_layout_t *c
         rs->clock_epoch = 1;
     while (rc == 0 && (got = csv_next(&r)) != 0) {
         if (got < 0) {
-            rc = mls_fail(err, "%s:%ld: a quote is not closed", path, r.line_no);
+            rc = csv_fail(&r, path, err);
             break;
         }
         import_record_t rec = record_blank();
@@ -151,7 +153,11 @@ static int dirlab_row(prod_ctx_t *c, const csv_reader_t *r, import_record_t *rec
     rec->duration = run;
     rec->gpus = gpus;
     rec->cpus = cpus;
-    rec->nodes = nodes > 1e6 ? 0 : (int)nodes;
+    if (nodes != floor(nodes) || nodes > 1e6)
+        return prod_fail(c, r, DL_NODE, "is not a node count (an integer up to 10^6)", err);
+    if (nodes == 0 && gpus > 0)
+        return prod_fail(c, r, DL_NODE, "is 0, but the job has GPUs (gpu_num > 0)", err);
+    rec->nodes = (int)nodes;
     rec->user = strtab_intern(&c->rs->users, prod_field(c, r, DL_USER));
     return 0;
 }

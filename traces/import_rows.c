@@ -21,7 +21,7 @@ int rows_each(const char *path, rows_fn header, rows_fn row, void *state, unsign
     int rc = 0, got, first = 1;
     while (rc == 0 && (got = csv_next(&r)) != 0) {
         if (got < 0) {
-            rc = mls_fail(err, "%s:%ld: a quote is not closed", path, r.line_no);
+            rc = csv_fail(&r, path, err);
             break;
         }
         if (first && header) {
@@ -75,12 +75,16 @@ int rows_num(const rows_ctx_t *row, int col, const char *name, unsigned opts, do
             *out = NAN;
             return 0;
         }
-        return mls_fail(row->err, "%s:%ld: field '%s': empty", row->path, r->line_no, name);
+        if (!*s)
+            return mls_fail(row->err, "%s:%ld: field '%s': empty", row->path, r->line_no, name);
+        return mls_fail(row->err, "%s:%ld: field '%s': '%s' marks a missing value, and it is "
+                                  "required",
+                        row->path, r->line_no, name, s);
     }
     double v;
-    if (mls_parse_double(s, &v) < 0 || !isfinite(v))
-        return mls_fail(row->err, "%s:%ld: field '%s': '%s' is not a number", row->path, r->line_no,
-                        name, s);
+    if (mls_parse_double(s, &v) < 0)
+        return mls_fail(row->err, "%s:%ld: field '%s': '%s' %s", row->path, r->line_no, name, s,
+                        mls_number_why(s));
     if ((opts & ROWS_NONNEG) && v < 0)
         return mls_fail(row->err, "%s:%ld: field '%s': %g is negative", row->path, r->line_no, name,
                         v);

@@ -10,7 +10,8 @@
  *   fixed-size baselines of both papers run with); elastic range 1 ..
  *   max(num_replicas, the app's Pollux cap: 64, ncf 1), as the Pollux policy
  *   gets (it allows 0 replicas, which a canonical job cannot); batch_size is
- *   the file's total batch, stored per GPU as ceil(batch_size / num_replicas)
+ *   the file's total batch (at most the app's max_batch_size: Pollux's
+ *   simulator never runs a larger one), stored per GPU as ceil(batch_size / num_replicas)
  *   (Pollux's simulator gives fixed-size jobs that local batch). name is
  *   checked but not kept: jobs are renumbered in submit order.
  *
@@ -70,9 +71,18 @@ static int pollux_row(void *state, const rows_ctx_t *row)
                         "%s:%ld: field 'application': '%s' is not one of bert, cifar10, "
                         "deepspeech2, imagenet, ncf, yolov3",
                         row->path, row->r->line_no, app_name);
-    if (replicas > 1 << 20 || batch > 1 << 30)
-        return mls_fail(row->err, "%s:%ld: field 'num_replicas': %g (batch %g) is too large",
-                        row->path, row->r->line_no, replicas, batch);
+    if (time > MLS_MAX_TIME)
+        return mls_fail(row->err, "%s:%ld: field 'time': %g s is above the largest time accepted "
+                                  "(%g s)",
+                        row->path, row->r->line_no, time, MLS_MAX_TIME);
+    if (replicas > 1 << 20)
+        return mls_fail(row->err, "%s:%ld: field 'num_replicas': %g is more than 1048576 GPUs",
+                        row->path, row->r->line_no, replicas);
+    if (batch > app->max_batch_size)
+        return mls_fail(row->err,
+                        "%s:%ld: field 'batch_size': %.0f is above %s's largest validated total "
+                        "batch (%d)",
+                        row->path, row->r->line_no, batch, app->name, app->max_batch_size);
     mls_job_t j = {0};
     j.id = (int64_t)st->t->n;
     j.submit = time;

@@ -292,7 +292,7 @@ static int load_rules(mapper_t *m, const char *path, mls_err_t *err)
     int rc = 0, got, seen_header = 0;
     while (rc == 0 && (got = csv_next(&r)) != 0) {
         if (got < 0) {
-            rc = mls_fail(err, "%s:%ld: a quote is not closed", path, r.line_no);
+            rc = csv_fail(&r, path, err);
             break;
         }
         if (r.fields[0][0] == '#')
@@ -508,6 +508,11 @@ static int keep_record(const import_records_t *rs, const import_record_t *r,
         return bad(o, rep, err,
                    mls_fail(err, "%s:%ld: field 'submit': no submit time", records_file(rs, r),
                             r->line));
+    if (fabs(r->submit) > MLS_MAX_TIME || r->duration > MLS_MAX_TIME)
+        return bad(o, rep, err,
+                   mls_fail(err, "%s:%ld: a submit time or duration above %g s (submit %g, "
+                                 "duration %g)",
+                            records_file(rs, r), r->line, MLS_MAX_TIME, r->submit, r->duration));
     double t = f->win_absolute ? r->submit : r->submit - t0;
     int out = (!isnan(f->win_lo) && (t < f->win_lo || t >= f->win_hi)) ||
               (vcs && (r->vc < 0 || !vcs[r->vc])) || (users && (r->user < 0 || !users[r->user])) ||
@@ -855,6 +860,8 @@ static int scan_vc_sizes(const char *path, int (*each)(void *, const char *, lon
         else
             rc = each(ctx, r.fields[0], nodes);
     }
+    if (rc == 0 && got < 0)
+        rc = csv_fail(&r, path, err);
     csv_close(&r);
     fclose(fp);
     return rc;
