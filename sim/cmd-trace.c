@@ -364,7 +364,10 @@ static const opt_t import_options[] = {
     PIPE_STRING("vc-sizes", 0, "FILE", o.vc_sizes,
                 "helios preset: \"vc,nodes\" lines; writes\n"
                 "OUT-<vc>.csv and OUT-<vc>.json per VC"),
-    PIPE_GPUS("gpus-per-node", o.gpus_per_node, "helios preset: GPUs per node (default 8)"),
+    PIPE_GPUS("gpus-per-node", o.gpus_per_node,
+              "GPUs per node: of the helios preset's VC clusters, and\n"
+              "of the nodes a job above the perf model's measured\n"
+              "GPU counts spans when the trace does not say (default 8)"),
     PIPE_STRING("emit-cluster", 0, "FILE", emit, "the machines the inputs list, as cluster JSON"),
     OPT_END_ROW};
 #undef I

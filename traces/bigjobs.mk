@@ -1,0 +1,3 @@
+# traces/bigjobs.mk: jobs larger than the perf model's measurements (issue 16,
+# part 1): the fixture of the extrapolation tests (tests/test_import.c).
+EXTRA_DIST += tests/fixtures/bigjobs
