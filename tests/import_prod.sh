@@ -147,6 +147,15 @@ done
 # --- trace stats / sample on an imported trace --------------------------------------------
 "$MLSCHED" trace stats "$tmp/p.csv" >"$tmp/st" && grep -q "^GPU-hours        9.7" "$tmp/st" &&
     grep -q "^arrivals per day" "$tmp/st" || no "stats: $(cat "$tmp/st")"
+# how much is extrapolated: the 64-GPU job of the ITP fixture, 16 of its 17.5 GPU-hours
+"$MLSCHED" trace stats "$tmp/x.csv" >"$tmp/st" &&
+    grep -q "^extrapolated     1 jobs (25.0%) above the GPU counts measured on v100 (up to 64 GPUs): 16.0 GPU-hours (91.4%); perf model" "$tmp/st" ||
+    no "stats, extrapolated: $(cat "$tmp/st")"
+"$MLSCHED" trace stats --json "$tmp/x.csv" | grep -q '"extrapolated": {"jobs": 1, "gpu_hours": 16, "gpu_hours_share": 0.9142857143, "max_gpus": 64,' ||
+    no "stats --json, extrapolated: $("$MLSCHED" trace stats --json "$tmp/x.csv")"
+"$MLSCHED" trace stats "$tmp/p.csv" | grep -q "^extrapolated     0 jobs (0.0%)" || no "stats, nothing extrapolated"
+"$MLSCHED" trace stats --reference-gpu h100 "$tmp/x.csv" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "has no GPU type 'h100'" "$tmp/err" || no "stats --reference-gpu h100: $(cat "$tmp/err")"
 "$MLSCHED" trace sample "$tmp/p.csv" --first 2 -o "$tmp/f2.csv" 2>/dev/null &&
     [ "$(cols "$tmp/f2.csv" 2)" = "0;2932;" ] || no "sample --first"
 
