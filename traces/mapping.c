@@ -31,6 +31,17 @@
  *  5. Mapping (uniform, gpu-time-buckets, file) and total work (rounded to
  *     12 significant digits: the exact decimal product of a 4-digit rate
  *     and a duration, without binary noise).
+ *     Jobs above the largest GPU count the perf model measured on the
+ *     reference GPU (issue 16) are mapped like the others among the
+ *     workloads measured at that count, with draws from a second generator
+ *     (seed ^ 0x9E3779B97F4A7C15) so that every other job's draw is the one
+ *     it gets without them; their rate is extrapolated (perf.h), and when
+ *     the trace gives no node count their work is taken over
+ *     ceil(GPUs / gpus_per_node) nodes, as they will run. They are counted
+ *     in the report (jobs, GPU-hours, share). Simplification: only jobs
+ *     above the largest count get a node count from gpus_per_node; smaller
+ *     ones keep 1 node when the trace does not say, as before (so nothing
+ *     within the table moves).
  *  6. Sort by (submit, record order), rebase the first submit to 0, ids.
  *
  * gpu-time-buckets (Pollux's generator): GPU-hours = duration x GPUs / 3600;
