@@ -22,9 +22,10 @@
  * the largest count that has both (1 when none has). So the last measured
  * per-GPU efficiency is assumed to hold at any size: no further loss from more
  * nodes (an optimistic simplification; a job of 128 GPUs is modelled as 16
- * copies of the measured 8-GPU job). Below M nothing changes. A pair entry of 0 means the pair cannot
- * share (Gavel: out of memory). Lookups are array reads for isolated rates
- * and one hash probe for pairs. */
+ * copies of the measured 8-GPU job). At M and below nothing changes.
+ *
+ * A pair entry of 0 means the pair cannot share (Gavel: out of memory).
+ * Lookups are array reads for isolated rates and one hash probe for pairs. */
 #include "perf.h"
 #include "strtab.h"
 #include "json_util.h"
