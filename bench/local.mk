@@ -9,3 +9,5 @@ check_PROGRAMS += bench/shockwave_decide
 bench_shockwave_decide_LDADD = $(MLS_LIBS)
 check_PROGRAMS += bench/elastic_decide
 bench_elastic_decide_LDADD = $(MLS_LIBS)
+# The whole-Philly benchmark (bench/README.md).
+EXTRA_DIST += bench/philly_full

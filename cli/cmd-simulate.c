@@ -161,8 +161,47 @@ static void fmt_time(char *buf, size_t n, double s)
         snprintf(buf, n, "%.1f s", s);
 }
 
+/* Per result job: the largest GPU count the perf model measured for its
+ * workload on the cluster's GPU types (perf_measured_gpus) when the job's GPUs
+ * are above it, else 0. Also counts them and their share of the GPU-seconds. */
+typedef struct extrap_run {
+    int *measured;
+    long jobs;
+    double share;
+} extrap_run_t;
+
+static void mark_extrapolated(const mls_trace_t *t, const mls_cluster_t *cl,
+                              const mls_perf_t *pm, const sim_result_t *res, extrap_run_t *x)
+{
+    int *types = xmalloc(sizeof(int) * (size_t)(cl->n_types ? cl->n_types : 1));
+    for (int k = 0; k < cl->n_types; k++)
+        types[k] = perf_gpu_type_index(pm, cl->types[k].name);
+    int *meas = xmalloc(sizeof(int) * (t->workloads.n ? t->workloads.n : 1));
+    for (size_t w = 0; w < t->workloads.n; w++) {
+        int pw = perf_workload_index(pm, t->workloads.names[w]);
+        meas[w] = pw >= 0 ? perf_measured_gpus(pm, pw, types, cl->n_types) : 0;
+    }
+    x->measured = xcalloc(res->n_jobs ? res->n_jobs : 1, sizeof *x->measured);
+    x->jobs = 0;
+    double gs = 0, all = 0;
+    for (size_t k = 0; k < res->n_jobs; k++) {
+        const job_result_t *j = &res->jobs[k];
+        double g = isfinite(j->gpu_seconds) ? j->gpu_seconds : 0;
+        all += g;
+        int m = meas[j->workload];
+        if (m > 0 && j->gpus > m) {
+            x->measured[k] = m;
+            x->jobs++;
+            gs += g;
+        }
+    }
+    x->share = all > 0 ? gs / all : 0;
+    free(meas);
+    free(types);
+}
+
 static void print_summary(const sim_opts_t *o, const policy_ops_t *pol,
-                          const run_summary_t *s, int64_t run_id)
+                          const run_summary_t *s, int64_t run_id, const extrap_run_t *x)
 {
     char a[32], b[32], c[32], d[32], q[32];
     fmt_time(a, sizeof a, s->avg_jct);
@@ -187,6 +226,10 @@ static void print_summary(const sim_opts_t *o, const policy_ops_t *pol,
     printf("preemptions       %ld\n", s->preemptions);
     printf("decision time     %.3f ms mean, %.3f ms max over %ld calls\n",
            1e3 * s->decision_time_mean, 1e3 * s->decision_time_max, s->decisions);
+    if (x->jobs)
+        printf("extrapolated      %ld jobs above the perf model's measured GPU counts: %.1f %% of "
+               "the GPU-seconds\n",
+               x->jobs, 100 * x->share);
     printf("simulated in      %.2f s wall (%ld events)\n", s->wall_seconds, s->events);
     if (run_id > 0)
         printf("stored            %s, run %lld\n", o->db, (long long)run_id);
@@ -200,7 +243,8 @@ static void json_num(const char *key, double v, int last)
         printf("  \"%s\": null%s\n", key, last ? "" : ",");
 }
 
-static void print_json(const policy_ops_t *pol, const run_summary_t *s, int64_t run_id)
+static void print_json(const policy_ops_t *pol, const run_summary_t *s, int64_t run_id,
+                       const extrap_run_t *x)
 {
     printf("{\n  \"policy\": \"%s\",\n  \"oracle\": %s,\n  \"run_id\": %lld,\n", pol->name,
            pol->oracle ? "true" : "false", (long long)run_id);
@@ -217,6 +261,8 @@ static void print_json(const policy_ops_t *pol, const run_summary_t *s, int64_t 
     json_num("jain_index", s->jain_index, 0);
     json_num("decision_time_mean", s->decision_time_mean, 0);
     json_num("wall_seconds", s->wall_seconds, 0);
+    printf("  \"extrapolated_jobs\": %ld,\n", x->jobs);
+    json_num("extrapolated_gpu_seconds_share", x->share, 0);
     printf("  \"events\": %ld,\n  \"decisions\": %ld\n", s->events, s->decisions);
     printf("}\n");
 }
@@ -241,7 +287,7 @@ static char *params_text(const sim_opts_t *o)
 
 static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_trace_t *trace,
                      const mls_cluster_t *cl, const mls_perf_t *pm, const sim_result_t *res,
-                     int64_t *run_id, mls_err_t *err)
+                     const extrap_run_t *x, int64_t *run_id, mls_err_t *err)
 {
     char *params = params_text(o);
     char *cj = cluster_to_json(cl);
@@ -268,7 +314,8 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                        o->measure,
                        o->label,
                        o->cfg.faults ? faults : NULL,
-                       o->overheads_file ? ovh : NULL};
+                       o->overheads_file ? ovh : NULL,
+                       x->measured};
     int rc = store_write_run(o->db, &info, trace, res, run_id, err);
     free(params);
     free(cj);
@@ -307,16 +354,20 @@ static int run(sim_opts_t *o)
         rc = perf_load(&pm, o->throughputs ? o->throughputs : perf_default_catalog(), &err);
     if (rc == 0)
         rc = engine_run(&trace, &cl, pm, pol, &args, &o->cfg, &res, &err);
+    extrap_run_t x = {NULL, 0, 0};
+    if (rc == 0)
+        mark_extrapolated(&trace, &cl, pm, &res, &x);
     if (rc == 0 && o->db)
-        rc = store_run(o, pol, &trace, &cl, pm, &res, &run_id, &err);
+        rc = store_run(o, pol, &trace, &cl, pm, &res, &x, &run_id, &err);
     if (rc == 0) {
         if (o->json)
-            print_json(pol, &res.summary, run_id);
+            print_json(pol, &res.summary, run_id, &x);
         else
-            print_summary(o, pol, &res.summary, run_id);
+            print_summary(o, pol, &res.summary, run_id, &x);
     } else {
         fprintf(stderr, "mlsched simulate: %s\n", err.msg);
     }
+    free(x.measured);
     sim_result_free(&res);
     if (pm)
         perf_free(pm);

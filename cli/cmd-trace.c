@@ -101,25 +101,50 @@ static int cmd_generate(int argc, char **argv)
 
 typedef struct stats_opts {
     int json, extra;
+    const char *thr, *ref;
 } stats_opts_t;
 
 static const opt_t stats_options[] = {
     OPT_FLAG("json", 'j', stats_opts_t, json, "print the statistics as JSON"),
     OPT_FLAG("ignore-extra-columns", 0, stats_opts_t, extra,
              "accept trace columns mlsched does not know"),
+    OPT_SHARED_THROUGHPUTS(stats_opts_t, thr,
+                           "perf model that says which jobs are extrapolated\n"
+                           "(default: the catalog)"),
+    OPT_STRING("reference-gpu", 0, "T", stats_opts_t, ref,
+               "GPU type the measured counts are read on (default v100)"),
     OPT_END_ROW};
 
 static const opt_cmd_t stats_cmd = {
     .who = "trace stats",
-    .usage = "TRACE.csv [--json] [--ignore-extra-columns]",
+    .usage = "TRACE.csv [--json] [--ignore-extra-columns] [--throughputs FILE] "
+             "[--reference-gpu T]",
     .about = "Jobs, users, GPU-hours, arrival rate, GPU-count histogram, duration\n"
-             "percentiles and per-user shares of a canonical trace.",
+             "percentiles and per-user shares of a canonical trace, and the jobs (and\n"
+             "GPU-hours) above the GPU counts the perf model measured for their workload\n"
+             "on the reference GPU: their rates are extrapolated.",
     .opts = stats_options,
 };
 
+/* The extrapolation counts of t under the perf model *pm it loads (the
+ * caller frees it: x->model points into it); -1 with err set. */
+static int stats_extrap(const mls_trace_t *t, const stats_opts_t *o, mls_perf_t **pm,
+                        trace_extrap_t *x, mls_err_t *err)
+{
+    if (perf_load(pm, o->thr ? o->thr : perf_default_catalog(), err) < 0)
+        return -1;
+    const char *ref = o->ref ? o->ref : "v100";
+    int rt = perf_gpu_type_index(*pm, ref);
+    if (rt < 0)
+        return mls_fail(err, "--reference-gpu: the perf model %s has no GPU type '%s'",
+                        (*pm)->source, ref);
+    trace_extrap_count(t, *pm, rt, ref, x);
+    return 0;
+}
+
 static int cmd_stats(int argc, char **argv)
 {
-    stats_opts_t o = {0, 0};
+    stats_opts_t o = {0, 0, NULL, NULL};
     int optind, prc = opt_parse(&stats_cmd, &o, argc, argv, &optind);
     if (prc)
         return prc < 0 ? MLS_EXIT_OK : prc;
@@ -130,11 +155,16 @@ static int cmd_stats(int argc, char **argv)
     mls_err_t err = {{0}};
     mls_trace_t t;
     trace_init(&t);
+    trace_extrap_t x;
+    mls_perf_t *pm = NULL;
     int rc = trace_read_csv(&t, argv[optind], flags, &err);
     if (rc == 0)
-        trace_stats_print(&t, stdout, json);
+        rc = stats_extrap(&t, &o, &pm, &x, &err);
+    if (rc == 0)
+        trace_stats_print(&t, stdout, json, &x);
     else
         fprintf(stderr, "mlsched trace stats: %s\n", err.msg);
+    perf_free(pm);
     trace_free(&t);
     return rc == 0 ? MLS_EXIT_OK : MLS_EXIT_FAIL;
 }
@@ -364,7 +394,10 @@ static const opt_t import_options[] = {
     PIPE_STRING("vc-sizes", 0, "FILE", o.vc_sizes,
                 "helios preset: \"vc,nodes\" lines; writes\n"
                 "OUT-<vc>.csv and OUT-<vc>.json per VC"),
-    PIPE_GPUS("gpus-per-node", o.gpus_per_node, "helios preset: GPUs per node (default 8)"),
+    PIPE_GPUS("gpus-per-node", o.gpus_per_node,
+              "GPUs per node: of the helios preset's VC clusters, and\n"
+              "of the nodes a job above the perf model's measured\n"
+              "GPU counts spans when the trace does not say (default 8)"),
     PIPE_STRING("emit-cluster", 0, "FILE", emit, "the machines the inputs list, as cluster JSON"),
     OPT_END_ROW};
 #undef I

@@ -95,6 +95,23 @@ int perf_max_gpus(const mls_perf_t *pm, int w, int t)
     return pm->ops->max_gpus ? pm->ops->max_gpus(pm, w, t) : 1 << 30;
 }
 
+int perf_extrapolated(const mls_perf_t *pm, int w, int t, int gpus)
+{
+    int m = perf_max_gpus(pm, w, t);
+    return m > 0 && gpus > m;
+}
+
+int perf_measured_gpus(const mls_perf_t *pm, int w, const int *types, int n)
+{
+    int least = 0;
+    for (int i = 0; i < n; i++) {
+        int m = types[i] >= 0 ? perf_max_gpus(pm, w, types[i]) : 0;
+        if (m > 0 && (least == 0 || m < least))
+            least = m;
+    }
+    return least;
+}
+
 int perf_named_n_workloads(const mls_perf_t *pm)
 {
     return (int)pm->workload_names->n;

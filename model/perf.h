@@ -138,6 +138,20 @@ static inline double perf_throughput(const mls_perf_t *pm, int w, int t, int gpu
 int perf_max_gpus(const mls_perf_t *pm, int w, int t);
 
 /* The backends' sniffs and loaders (rows of the table in model/perf.c). */
+/* Extrapolation. A rate at more GPUs than the largest count measured for the
+ * workload on that type (perf_max_gpus) is not a measurement but the
+ * backend's scaling model: the table's extrapolation (model/perf_table.c: the
+ * per-GPU rate at the largest measured count, over several nodes with the
+ * inter-node penalty measured there), or a fitted model (Pollux's, curves).
+ * perf_extrapolated() says whether the rate of w on `gpus` GPUs of type t is
+ * such an answer (0 as well when w has no data on t at all: it cannot run). */
+int perf_extrapolated(const mls_perf_t *pm, int w, int t, int gpus);
+/* The largest GPU count measured for w on every one of types[0..n) that has
+ * data for it (the smallest of their largest counts); 0 when none has data.
+ * A job of more GPUs is extrapolated on at least one of those types. */
+int perf_measured_gpus(const mls_perf_t *pm, int w, const int *types, int n);
+
+/* The backends' sniffs and loaders (rows of the table in model/perf.c). */
 /* Table backend, directly. */
 int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err);
 /* Pollux catalog backend, directly (model/perf_pollux.c); perf_is_pollux_catalog()

@@ -11,9 +11,21 @@
  * entry exists, the consolidated one otherwise. A GPU count without an entry
  * is served from the nearest smaller scale factor, scaled linearly (an
  * assumption: ideal scaling from the closest measured point); with no smaller
- * entry the job cannot run there (0). A pair entry of 0 means the pair cannot
- * share (Gavel: out of memory). Lookups are array reads for isolated rates
- * and one hash probe for pairs. */
+ * entry the job cannot run there (0).
+ *
+ * Beyond the largest measured count M of a workload on a type (8 in Gavel's
+ * tables; t_max_gpus), the rate is extrapolated (perf_extrapolated() says so):
+ * K GPUs run at K x the per-GPU rate measured at M, where over several nodes
+ * that per-GPU rate is the unconsolidated one at M (it carries the inter-node
+ * penalty measured there), or, when M has no unconsolidated entry, the
+ * consolidated one times the inter-node penalty unconsolidated/consolidated at
+ * the largest count that has both (1 when none has). So the last measured
+ * per-GPU efficiency is assumed to hold at any size: no further loss from more
+ * nodes (an optimistic simplification; a job of 128 GPUs is modelled as 16
+ * copies of the measured 8-GPU job). At M and below nothing changes.
+ *
+ * A pair entry of 0 means the pair cannot share (Gavel: out of memory).
+ * Lookups are array reads for isolated rates and one hash probe for pairs. */
 #include "model/json_util.h"
 #include "model/perf.h"
 #include "model/strtab.h"
@@ -42,6 +54,7 @@ typedef struct table {
     size_t n_pairs, pair_cap;
     char (*model)[96]; /* model name of each workload ("ResNet-50") */
     int *batch;        /* its batch size, 0 when the name has none */
+    int *largest;      /* [type][workload]: the largest measured scale factor, 0 none */
 } table_t;
 
 static double *iso_at(const table_t *tb, int t, int uncons, int w, int sf)
@@ -245,12 +258,52 @@ static double rate_at(const table_t *tb, int t, int uncons, int w, int gpus)
     return NAN;
 }
 
+static int scan_largest_sf(const table_t *tb, int t, int w)
+{
+    for (int sf = MAX_SF; sf >= 1; sf--)
+        if (!isnan(*iso_at(tb, t, 0, w, sf)) || !isnan(*iso_at(tb, t, 1, w, sf)))
+            return sf;
+    return 0;
+}
+
+static int largest_sf(const table_t *tb, int t, int w)
+{
+    return tb->largest[(size_t)t * tb->workloads.n + (size_t)w];
+}
+
+/* Unconsolidated / consolidated at the largest count <= m measured both ways. */
+static double node_penalty(const table_t *tb, int t, int w, int m)
+{
+    for (int sf = m; sf >= 1; sf--) {
+        double c = *iso_at(tb, t, 0, w, sf), u = *iso_at(tb, t, 1, w, sf);
+        if (!isnan(c) && !isnan(u) && c > 0)
+            return u / c;
+    }
+    return 1;
+}
+
+/* `gpus` above m, the largest measured count (see the file's comment). */
+static double beyond_measured(const table_t *tb, int t, int w, int gpus, int nodes, int m)
+{
+    double cons = *iso_at(tb, t, 0, w, m), uncons = *iso_at(tb, t, 1, w, m), per;
+    if (nodes > 1 && !isnan(uncons))
+        per = uncons / m;
+    else if (!isnan(cons))
+        per = cons / m * (nodes > 1 ? node_penalty(tb, t, w, m) : 1);
+    else
+        per = uncons / m;
+    return per * gpus;
+}
+
 static double t_throughput(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch)
 {
     const table_t *tb = (const table_t *)pm;
     if (w < 0 || t < 0 || gpus < 1 || (size_t)w >= tb->workloads.n || (size_t)t >= tb->types.n)
         return 0;
     w = with_batch(tb, w, batch);
+    int m = largest_sf(tb, t, w);
+    if (m > 0 && gpus > m)
+        return beyond_measured(tb, t, w, gpus, nodes, m);
     double r = NAN;
     if (nodes > 1)
         r = rate_at(tb, t, 1, w, gpus);
@@ -279,6 +332,7 @@ static void t_destroy(mls_perf_t *pm)
     free(tb->pairs);
     free(tb->model);
     free(tb->batch);
+    free(tb->largest);
     perf_named_free(&tb->base, &tb->workloads, &tb->types);
     free(tb);
 }
@@ -288,10 +342,7 @@ static int t_max_gpus(const mls_perf_t *pm, int w, int t)
     const table_t *tb = (const table_t *)pm;
     if (w < 0 || t < 0 || (size_t)w >= tb->workloads.n || (size_t)t >= tb->types.n)
         return 0;
-    for (int sf = MAX_SF; sf >= 1; sf--)
-        if (!isnan(*iso_at(tb, t, 0, w, sf)) || !isnan(*iso_at(tb, t, 1, w, sf)))
-            return sf;
-    return 0;
+    return largest_sf(tb, t, w);
 }
 
 static const perf_ops_t table_ops = {.backend = "table",
@@ -325,6 +376,10 @@ static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err
         }
     }
     parse_model_names(tb);
+    tb->largest = xcalloc(tb->types.n * tb->workloads.n + 1, sizeof *tb->largest);
+    for (size_t t = 0; t < tb->types.n; t++)
+        for (size_t w = 0; w < tb->workloads.n; w++)
+            tb->largest[t * tb->workloads.n + w] = scan_largest_sf(tb, (int)t, (int)w);
     return 0;
 }
 

@@ -46,7 +46,11 @@ static const char *const schema_sql =
     " s.utilization AS utilization, s.unfair_fraction AS unfair_fraction,"
     " s.worst_ftf AS worst_ftf, s.jain_index AS jain_index,"
     " s.decision_time_mean AS decision_time_mean"
-    " FROM runs r JOIN summary s ON s.run_id = r.run_id;";
+    " FROM runs r JOIN summary s ON s.run_id = r.run_id;"
+    "CREATE TABLE IF NOT EXISTS extrapolation("
+    " run_id INTEGER PRIMARY KEY, jobs INTEGER, gpu_seconds REAL, gpu_seconds_share REAL);"
+    "CREATE TABLE IF NOT EXISTS extrapolated_jobs("
+    " run_id INTEGER, job_id INTEGER, measured_gpus INTEGER, PRIMARY KEY(run_id, job_id));";
 
 static int db_fail(sqlite3 *db, const char *path, const char *what, mls_err_t *err)
 {
@@ -213,6 +217,46 @@ static int insert_summary(sqlite3 *db, int64_t run_id, const run_summary_t *s)
     return rc;
 }
 
+/* The extrapolation row of the run and one extrapolated_jobs row per job. */
+static int insert_extrapolation(sqlite3 *db, int64_t run_id, const sim_result_t *res,
+                                const int *measured)
+{
+    if (!measured)
+        return 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "INSERT INTO extrapolated_jobs VALUES(?,?,?)", -1, &st, NULL) !=
+        SQLITE_OK)
+        return -1;
+    long n = 0;
+    double gs = 0, all = 0;
+    int rc = 0;
+    for (size_t k = 0; k < res->n_jobs && rc == 0; k++) {
+        const job_result_t *j = &res->jobs[k];
+        all += isfinite(j->gpu_seconds) ? j->gpu_seconds : 0;
+        if (!measured[k])
+            continue;
+        n++;
+        gs += isfinite(j->gpu_seconds) ? j->gpu_seconds : 0;
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, j->id);
+        sqlite3_bind_int(st, 3, measured[k]);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    if (rc < 0 ||
+        sqlite3_prepare_v2(db, "INSERT INTO extrapolation VALUES(?,?,?,?)", -1, &st, NULL) !=
+            SQLITE_OK)
+        return -1;
+    sqlite3_bind_int64(st, 1, run_id);
+    sqlite3_bind_int64(st, 2, n);
+    sqlite3_bind_double(st, 3, gs);
+    bind_real(st, 4, all > 0 ? gs / all : NAN);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int store_write_run(const char *db_path, const run_info_t *info, const mls_trace_t *trace,
                     const sim_result_t *res, int64_t *run_id, mls_err_t *err)
 {
@@ -231,7 +275,8 @@ int store_write_run(const char *db_path, const run_info_t *info, const mls_trace
     else if (insert_run(db, info, trace, res, run_id) < 0 ||
              insert_jobs(db, *run_id, trace, res) < 0 ||
              insert_timeline(db, *run_id, res) < 0 ||
-             insert_summary(db, *run_id, &res->summary) < 0) {
+             insert_summary(db, *run_id, &res->summary) < 0 ||
+             insert_extrapolation(db, *run_id, res, info->extrapolated) < 0) {
         rc = db_fail(db, db_path, "cannot write the run", err);
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     } else if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {

@@ -13,6 +13,18 @@
  *   summary(run_id, ...)        the per-run metrics
  *   run_summary (view)          runs JOIN summary: one row per run, so that
  *                               one SELECT compares runs.
+ *   extrapolation(run_id, ...)  jobs whose GPU count is above what the perf
+ *                               model measured for their workload on the
+ *                               cluster's GPU types (their rates are
+ *                               extrapolated, perf.h): how many, their
+ *                               GPU-seconds and share of the run's
+ *   extrapolated_jobs(run_id, job_id, measured_gpus)  one row per such job
+ * The last two tables were added without a schema version bump: they are new
+ * tables (CREATE TABLE IF NOT EXISTS), no existing table changes, so a
+ * version-1 database written before them opens and gets them on its next
+ * run, and `merge` copies them as it copies any table with a run_id (creating
+ * them in an output that lacks them). A run with no extrapolation row was
+ * written by an mlsched older than them (unknown), not a run without any.
  * A run is written in one transaction: an interrupted run leaves no rows. */
 #ifndef MLS_STORE_H
 #define MLS_STORE_H
@@ -41,6 +53,10 @@ typedef struct run_info {
     const char *label;   /* free text, e.g. a sweep point; may be NULL */
     const char *faults;  /* fault settings, NULL = none */
     const char *overheads; /* overheads file, NULL = --restart-overhead for all */
+    /* per result job (res->jobs[k]): the largest GPU count measured for its
+     * workload when its GPUs are above it (extrapolated), else 0; NULL: not
+     * known, no extrapolation rows written */
+    const int *extrapolated;
 } run_info_t;
 
 #define MLS_SCHEMA_VERSION 1

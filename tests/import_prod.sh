@@ -61,12 +61,19 @@ bad philly pollux_bad.csv "3: field 'timestamp': '2017-10-09 25:00:00' is not a 
 bad philly dirlab_bad.csv "3: field 'interval': '-100' is below 0"
 bad helios helios_nan.csv "3: field 'start_time': 'NaN' is not a time"
 bad itp itp_bad.csv "3: field 'submission_time': 'x' is not a number"
-bad itp itp_raw.csv "5: field 'gpus': 64 GPUs, above the 8 the perf model"
 bad helios itp_raw.csv "1: header 'job_id,submission_time,duration,num_gpu' is not a helios trace"
 # --skip-bad: the bad rows counted, the good ones kept
 imp --format itp --skip-bad -o "$tmp/s.csv" "$f/itp_bad.csv" "$f/itp_raw.csv" &&
-    grep -q "4 jobs from 5 records; dropped: 2 bad rows skipped, 1 above the perf model's largest GPU count" "$tmp/err" ||
+    grep -q "5 jobs from 5 records; dropped: 2 bad rows skipped;" "$tmp/err" ||
     no "itp --skip-bad: $(cat "$tmp/err")"
+# a job above the perf model's largest measured GPU count imports by default, its rate
+# extrapolated: Transformer (batch size 16) runs 19.81 it/s on 8 v100 over nodes, so 64
+# GPUs over 8 nodes run 158.48 it/s and 900 s are 142632 iterations; the report says so
+imp --format itp -o "$tmp/x.csv" "$f/itp_raw.csv" &&
+    grep -q "4 jobs from 4 records; adjusted: 1 fractional GPU counts rounded up; extrapolated: 1 jobs above the GPU counts the perf model measured (up to 64 GPUs; 16.0 GPU-hours, 91.4 % of the trace's)" "$tmp/err" ||
+    no "itp, a 64-GPU job: $(cat "$tmp/err")"
+[ "$(cols "$tmp/x.csv" 2,5,6,7)" = "0,1,46640,2000;50,1,8618,1000;150,4,5671.2,600;250,64,142632,900;" ] ||
+    no "itp, a 64-GPU job: $(cols "$tmp/x.csv" 2,5,6,7)"
 imp --format helios --skip-bad -o "$tmp/s.csv" "$f/helios_nan.csv" && grep -q "(2 bad rows skipped)" "$tmp/err" ||
     no "helios --skip-bad: $(cat "$tmp/err")"
 imp --format philly --skip-bad -o "$tmp/s.csv" "$f/philly_bad_status.json" && grep -q "1 jobs from 1 records" "$tmp/err" ||
@@ -124,6 +131,10 @@ imp --format philly --emit-cluster "$tmp/c.json" -o "$tmp/c.csv" "$f/philly_mach
 "$MLSCHED" trace sample "$tmp/i.csv" --window 150:151 --rebase -o "$tmp/one.csv" 2>/dev/null
 "$MLSCHED" simulate --trace "$tmp/one.csv" --cluster v100=1x4 --policy fifo --round 0 --restart-overhead 0 --json -q |
     grep -q '"avg_jct": 600,' || no "a 4-GPU job alone did not take its traced 600 s"
+# the 64-GPU job, extrapolated, placed over 8 nodes of 8, alone takes its traced 900 s
+"$MLSCHED" trace sample "$tmp/x.csv" --window 250:251 --rebase -o "$tmp/one.csv" 2>/dev/null
+"$MLSCHED" simulate --trace "$tmp/one.csv" --cluster v100=8x8 --policy fifo --round 0 --restart-overhead 0 --json -q |
+    grep -q '"avg_jct": 900.0000000000' || no "a 64-GPU job alone did not take its traced 900 s"
 
 # --- round trip per format: import -> simulate under fifo ---------------------------------
 imp --format itp --remap-workloads -o "$tmp/r.csv" "$f/itp_ef.csv" &&
@@ -136,6 +147,15 @@ done
 # --- trace stats / sample on an imported trace --------------------------------------------
 "$MLSCHED" trace stats "$tmp/p.csv" >"$tmp/st" && grep -q "^GPU-hours        9.7" "$tmp/st" &&
     grep -q "^arrivals per day" "$tmp/st" || no "stats: $(cat "$tmp/st")"
+# how much is extrapolated: the 64-GPU job of the ITP fixture, 16 of its 17.5 GPU-hours
+"$MLSCHED" trace stats "$tmp/x.csv" >"$tmp/st" &&
+    grep -q "^extrapolated     1 jobs (25.0%) above the GPU counts measured on v100 (up to 64 GPUs): 16.0 GPU-hours (91.4%); perf model" "$tmp/st" ||
+    no "stats, extrapolated: $(cat "$tmp/st")"
+"$MLSCHED" trace stats --json "$tmp/x.csv" | grep -q '"extrapolated": {"jobs": 1, "gpu_hours": 16, "gpu_hours_share": 0.9142857143, "max_gpus": 64,' ||
+    no "stats --json, extrapolated: $("$MLSCHED" trace stats --json "$tmp/x.csv")"
+"$MLSCHED" trace stats "$tmp/p.csv" | grep -q "^extrapolated     0 jobs (0.0%)" || no "stats, nothing extrapolated"
+"$MLSCHED" trace stats --reference-gpu h100 "$tmp/x.csv" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "has no GPU type 'h100'" "$tmp/err" || no "stats --reference-gpu h100: $(cat "$tmp/err")"
 "$MLSCHED" trace sample "$tmp/p.csv" --first 2 -o "$tmp/f2.csv" 2>/dev/null &&
     [ "$(cols "$tmp/f2.csv" 2)" = "0;2932;" ] || no "sample --first"
 
@@ -157,14 +177,24 @@ if [ -d "$data/philly" ] && [ -d "$data/microsoft_itp" ] && [ -d "$data/helios" 
     real philly --skip-bad "$data/philly/dirlab_philly_last15k.csv"
     real helios --max-gpus 8 "$data/helios/cluster_log.sample.csv" "$data/acme/trace_seren.sample.csv" "$data/acme/trace_kalos.sample.csv"
     real helios --max-gpus 8 "$data/helios/dirlab_helios_last15k.csv"
-    real itp --skip-bad "$data"/microsoft_itp/raw/cluster*.csv
-    grep -q "68545 jobs from 69351 records; dropped: 806 above" "$tmp/err" || no "itp raw: $(cat "$tmp/err")"
+    real itp "$data"/microsoft_itp/raw/cluster*.csv
+    grep -q "69351 jobs from 69351 records; extrapolated: 806 jobs above the GPU counts the perf model measured (up to 64 GPUs; 490466.0 GPU-hours, 30.0 % of the trace's)" "$tmp/err" ||
+        no "itp raw: $(cat "$tmp/err")"
+    # every Philly job, by default: 289 above 8 GPUs, 13.6 % of the GPU-time
+    real philly "$data/philly/pollux_philly_jobs.csv"
+    grep -q "82247 jobs from 82247 records; extrapolated: 289 jobs above the GPU counts the perf model measured (up to 128 GPUs; 132664.5 GPU-hours, 13.6 % of the trace's)" "$tmp/err" ||
+        no "pollux_philly_jobs, all: $(cat "$tmp/err")"
     real itp "$data"/microsoft_itp/elasticflow_generated/*.csv
-    # the helios preset on Philly: one trace and one cluster per VC; one VC replayed
-    "$MLSCHED" trace import --format philly --preset helios --max-gpus 8 \
+    # the helios preset on Philly: one trace and one cluster per VC, every job of the 11 VCs
+    # with a size (the 18 jobs of the 4 VCs without one left out); one VC, whose 51 jobs of
+    # 32 GPUs span 4 of its 16 nodes, replayed
+    "$MLSCHED" trace import --format philly --preset helios \
         --vc-sizes "$data/philly/philly_vc_nodes.csv" -o "$tmp/hv.csv" \
         "$data/philly/pollux_philly_jobs.csv" 2>"$tmp/err" || no "helios preset on Philly: $(cat "$tmp/err")"
+    grep -q "82229 jobs from 82247 records; dropped: 18 left out by the preset; extrapolated: 289 jobs" "$tmp/err" ||
+        no "helios preset on Philly: $(cat "$tmp/err")"
     [ "$(ls "$tmp"/hv-*.csv | wc -l)" -eq 11 ] || no "helios preset: $(ls "$tmp"/hv-*.csv | wc -l) VC traces, want 11"
+    [ "$(cut -d, -f5 "$tmp/hv-2869ce.csv" | grep -c '^32$')" -eq 51 ] || no "VC 2869ce: not 51 jobs of 32 GPUs"
     n=$(($(wc -l <"$tmp/hv-2869ce.csv") - 1))
     "$MLSCHED" simulate --trace "$tmp/hv-2869ce.csv" --cluster "$tmp/hv-2869ce.json" --policy fifo -q \
         >"$tmp/out" 2>&1 && grep -q "$n finished" "$tmp/out" || no "VC 2869ce replay: $(cat "$tmp/out")"

@@ -140,3 +140,5 @@ tests_test_harden_CFLAGS = $(TEST_CFLAGS)
 tests_test_harden_LDADD = $(TEST_LIBS)
 TESTS += tests/harden_inputs.sh
 EXTRA_DIST += tests/harden_inputs.sh
+# Jobs larger than the perf model's measurements: the extrapolation tests' fixture.
+EXTRA_DIST += tests/fixtures/bigjobs

@@ -150,29 +150,93 @@ START_TEST(work_is_duration_times_rate)
 }
 END_TEST
 
-START_TEST(too_many_gpus)
+/* Rates above the largest measured count, by hand from the catalog's numbers
+ * (traces/catalog/default-throughputs.json: ResNet-50 (batch size 64) on v100
+ * runs 17.3 it/s on 8 GPUs of one node, 19.76 over several nodes) and from
+ * tests/fixtures/bigjobs/table.json, whose "Net" has no unconsolidated entry
+ * at 8 (30 at 4 over nodes against 36 on one node: a penalty of 30/36). */
+START_TEST(extrapolated_rates)
+{
+    mls_perf_t *pm = catalog();
+    int w = perf_workload_index(pm, "ResNet-50 (batch size 64)"), v = perf_gpu_type_index(pm, "v100");
+    ck_assert_int_eq(perf_max_gpus(pm, w, v), 8);
+    ck_assert(!perf_extrapolated(pm, w, v, 8) && perf_extrapolated(pm, w, v, 16));
+    ck_assert(fabs(perf_throughput(pm, w, v, 8, 1, 0) - 17.3) < 1e-12);  /* measured: unchanged */
+    ck_assert(fabs(perf_throughput(pm, w, v, 16, 2, 0) - 19.76 / 8 * 16) < 1e-9);
+    ck_assert(fabs(perf_throughput(pm, w, v, 64, 8, 0) - 158.08) < 1e-9);
+    ck_assert(fabs(perf_throughput(pm, w, v, 16, 1, 0) - 34.6) < 1e-9); /* one 16-GPU node */
+    ck_assert(fabs(perf_throughput(pm, w, v, 128, 16, 0) - 316.16) < 1e-9);
+    int types[2] = {v, perf_gpu_type_index(pm, "k80")};
+    ck_assert_int_eq(perf_measured_gpus(pm, w, types, 2), 8);
+    perf_free(pm);
+    mls_err_t err = {{0}};
+    ck_assert_msg(perf_load(&pm, MLS_SRCDIR "/tests/fixtures/bigjobs/table.json", &err) == 0, "%s",
+                  err.msg);
+    w = perf_workload_index(pm, "Net (batch size 32)");
+    v = perf_gpu_type_index(pm, "v100");
+    ck_assert(fabs(perf_throughput(pm, w, v, 16, 1, 0) - 128) < 1e-9);
+    ck_assert(fabs(perf_throughput(pm, w, v, 16, 2, 0) - 8 * 30.0 / 36 * 16) < 1e-9);
+    ck_assert(fabs(perf_throughput(pm, w, v, 8, 2, 0) - 60) < 1e-9); /* in the table: as before */
+    int solo = perf_workload_index(pm, "Solo (batch size 8)");
+    ck_assert_int_eq(perf_max_gpus(pm, solo, v), 1);
+    ck_assert(fabs(perf_throughput(pm, solo, v, 4, 2, 0) - 20) < 1e-9); /* no penalty known */
+    int both[2] = {v, -1};
+    ck_assert_int_eq(perf_measured_gpus(pm, w, both, 2), 8);
+    perf_free(pm);
+}
+END_TEST
+
+/* A job above the largest measured count imports by default (no --skip-bad):
+ * one of the workloads measured at that count, work = duration x the
+ * extrapolated rate over ceil(GPUs / 8) nodes, counted in the report; the
+ * jobs within the table get the workloads they get without it. */
+START_TEST(jobs_above_the_table)
 {
     mls_perf_t *pm = catalog();
     import_records_t rs;
     records_init(&rs);
     records_begin_file(&rs, "big.csv");
-    add(&rs, 0, 600, 1, NULL);
+    for (int i = 0; i < 50; i++)
+        add(&rs, 20 * i, 600, 1 + i % 8, NULL);
     add(&rs, 10, 600, 64, NULL);
+    add(&rs, 15, 3600, 16, NULL);
     import_options_t o;
     import_options_defaults(&o);
-    mls_trace_t t;
+    mls_trace_t t, small;
     trace_init(&t);
-    import_report_t rep = {0};
+    trace_init(&small);
+    import_report_t rep = {0}, rep_small = {0};
     mls_err_t err = {{0}};
-    ck_assert_int_eq(import_map_records(&rs, pm, &o, &t, NULL, &rep, &err), -1);
-    ck_assert_msg(strstr(err.msg, "big.csv:3: field 'gpus': 64 GPUs, above the 8"), "%s", err.msg);
-    trace_free(&t);
-    trace_init(&t);
-    o.flags = IMPORT_SKIP_BAD;
-    memset(&rep, 0, sizeof rep);
-    ck_assert_int_eq(import_map_records(&rs, pm, &o, &t, NULL, &rep, &err), 0);
-    ck_assert_int_eq(t.n, 1);
-    ck_assert_int_eq(rep.too_big, 1);
+    ck_assert_msg(import_map_records(&rs, pm, &o, &t, NULL, &rep, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(t.n, 52);
+    ck_assert_int_eq(rep.extrapolated, 2);
+    ck_assert_int_eq(rep.extrapolated_max_gpus, 64);
+    ck_assert(fabs(rep.extrapolated_gpu_hours - (64 * 600 + 16 * 3600) / 3600.0) < 1e-9);
+    int v = perf_gpu_type_index(pm, "v100"), big = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        const mls_job_t *j = &t.jobs[i];
+        int w = perf_workload_index(pm, t.workloads.names[j->workload]);
+        if (j->gpus <= 8)
+            continue;
+        big++;
+        ck_assert_int_eq(perf_max_gpus(pm, w, v), 8);
+        double rate = perf_throughput(pm, w, v, j->gpus, j->gpus / 8, 0);
+        ck_assert(fabs(j->work / rate - j->duration) < 1e-9 * j->duration);
+    }
+    ck_assert_int_eq(big, 2);
+    /* the same records without the two: the others' workloads do not move */
+    o.filters.max_gpus = 8;
+    ck_assert(import_map_records(&rs, pm, &o, &small, NULL, &rep_small, &err) == 0);
+    ck_assert_int_eq(small.n, 50);
+    ck_assert_int_eq(rep_small.extrapolated, 0);
+    for (size_t i = 0, k = 0; i < t.n; i++) {
+        if (t.jobs[i].gpus > 8)
+            continue;
+        ck_assert_str_eq(t.workloads.names[t.jobs[i].workload],
+                         small.workloads.names[small.jobs[k].workload]);
+        ck_assert(t.jobs[i].work == small.jobs[k++].work);
+    }
+    trace_free(&small);
     trace_free(&t);
     records_free(&rs);
     perf_free(pm);
@@ -306,7 +370,8 @@ int main(void)
         parse_times,
         parse_windows,
         work_is_duration_times_rate,
-        too_many_gpus,
+        extrapolated_rates,
+        jobs_above_the_table,
         gpu_time_buckets,
         philly_json_stream,
         number_form,

@@ -58,7 +58,7 @@ static int64_t add_run(const char *db, const char *policy, int oracle, long seed
     run_info_t info = {policy,     "",     oracle, "t.csv",   "0123456789abcdef",
                        "v100=2x4", "{}",   8,      "catalog", (uint64_t)seed,
                        360,        "both", 20,     "all",     label,
-                       NULL,       NULL};
+                       NULL,       NULL,   NULL};
     int64_t id = 0;
     mls_err_t err = {{0}};
     ck_assert_msg(store_write_run(db, &info, &trace, &res, &id, &err) == 0, "%s", err.msg);
@@ -277,6 +277,85 @@ START_TEST(merge_two)
 }
 END_TEST
 
+/* A run with one job of 16 GPUs above the 8 measured (300 of its 400
+ * GPU-seconds) and one job within the table. */
+static void add_extrapolated_run(const char *db)
+{
+    mls_trace_t trace;
+    trace_init(&trace);
+    strtab_intern(&trace.users, "u");
+    strtab_intern(&trace.workloads, "w");
+    job_result_t jobs[2];
+    memset(jobs, 0, sizeof jobs);
+    for (int k = 0; k < 2; k++) {
+        jobs[k].id = k;
+        jobs[k].submit = jobs[k].first_start = jobs[k].finish = NAN;
+        jobs[k].deadline = INFINITY;
+    }
+    jobs[0].gpus = 1;
+    jobs[0].gpu_seconds = 100;
+    jobs[1].gpus = 16;
+    jobs[1].gpu_seconds = 300;
+    sim_result_t res;
+    memset(&res, 0, sizeof res);
+    res.jobs = jobs;
+    res.n_jobs = 2;
+    res.summary.jobs = 2;
+    int measured[2] = {0, 8};
+    run_info_t info = {"fifo", "", 0, "t.csv", "0123456789abcdef", "v100=2x8", "{}", 16,
+                       "catalog", 1, 360, "both", 20, "all", NULL, NULL, NULL, measured};
+    int64_t id = 0;
+    mls_err_t err = {{0}};
+    ck_assert_msg(store_write_run(db, &info, &trace, &res, &id, &err) == 0, "%s", err.msg);
+    trace_free(&trace);
+}
+
+/* The extrapolation tables: written with the run; a database from before them
+ * (the tables absent) opens, gets them, and merges either way, with no schema
+ * version change. */
+START_TEST(extrapolation_tables)
+{
+    char old[128], now[128], out[128], out2[128];
+    path_of(old, sizeof old, "old.db");
+    path_of(now, sizeof now, "now.db");
+    path_of(out, sizeof out, "out.db");
+    path_of(out2, sizeof out2, "out2.db");
+    add_run(old, "fifo", 0, 1, NULL, 100);
+    sqlite3 *h;
+    ck_assert_int_eq(sqlite3_open(old, &h), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(h, "DROP TABLE extrapolation; DROP TABLE extrapolated_jobs;",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(h);
+    add_run(out2, "fifo", 0, 1, NULL, 100); /* an old output, too */
+    ck_assert_int_eq(sqlite3_open(out2, &h), SQLITE_OK);
+    sqlite3_exec(h, "DROP TABLE extrapolation; DROP TABLE extrapolated_jobs;", NULL, NULL, NULL);
+    sqlite3_close(h);
+    add_extrapolated_run(now);
+    ck_assert_int_eq(count(now, "SELECT jobs FROM extrapolation WHERE run_id=1"), 1);
+    ck_assert_int_eq(count(now, "SELECT gpu_seconds FROM extrapolation"), 300);
+    ck_assert_int_eq(count(now, "SELECT 100 * gpu_seconds_share FROM extrapolation"), 75);
+    ck_assert_int_eq(count(now, "SELECT job_id * 100 + measured_gpus FROM extrapolated_jobs"), 108);
+    /* a new run appended to the old database: the tables appear, the old run has no row */
+    add_extrapolated_run(old);
+    ck_assert_int_eq(count(old, "SELECT count(*) FROM extrapolation"), 1);
+    ck_assert_int_eq(count(old, "SELECT run_id FROM extrapolation"), 2);
+    ck_assert_int_eq(count(old, "SELECT value FROM meta WHERE key='schema_version'"), 1);
+    /* merges: old and new inputs into a fresh output, a new input into an old output */
+    merge_stats_t st;
+    mls_err_t err = {{0}};
+    const char *in[] = {now, old};
+    ck_assert_msg(merge_dbs(out, in, 2, &st, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(count(out, "SELECT count(*) FROM runs"), 3);
+    ck_assert_int_eq(count(out, "SELECT count(*) FROM extrapolation"), 2);
+    ck_assert_int_eq(count(out, "SELECT sum(run_id) FROM extrapolation"), 1 + 3);
+    ck_assert_int_eq(count(out, "SELECT count(*) FROM extrapolated_jobs"), 2);
+    const char *in2[] = {now};
+    ck_assert_msg(merge_dbs(out2, in2, 1, &st, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(count(out2, "SELECT run_id FROM extrapolated_jobs"), 2);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {
@@ -285,6 +364,7 @@ int main(void)
         groups_means_and_ci,
         formats,
         merge_two,
+        extrapolation_tables,
     };
     const check_opts_t opts = {.setup = setup, .teardown = teardown};
     return check_main_opts("results", tests, sizeof tests / sizeof tests[0], &opts);

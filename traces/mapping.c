@@ -31,6 +31,17 @@
  *  5. Mapping (uniform, gpu-time-buckets, file) and total work (rounded to
  *     12 significant digits: the exact decimal product of a 4-digit rate
  *     and a duration, without binary noise).
+ *     Jobs above the largest GPU count the perf model measured on the
+ *     reference GPU (issue 16) are mapped like the others among the
+ *     workloads measured at that count, with draws from a second generator
+ *     (seed ^ 0x9E3779B97F4A7C15) so that every other job's draw is the one
+ *     it gets without them; their rate is extrapolated (perf.h), and when
+ *     the trace gives no node count their work is taken over
+ *     ceil(GPUs / gpus_per_node) nodes, as they will run. They are counted
+ *     in the report (jobs, GPU-hours, share). Simplification: only jobs
+ *     above the largest count get a node count from gpus_per_node; smaller
+ *     ones keep 1 node when the trace does not say, as before (so nothing
+ *     within the table moves).
  *  6. Sort by (submit, record order), rebase the first submit to 0, ids.
  *
  * gpu-time-buckets (Pollux's generator): GPU-hours = duration x GPUs / 3600;
@@ -215,6 +226,7 @@ typedef struct mapper {
     const mls_perf_t *pm;
     int ref;
     gsl_rng *rng;
+    gsl_rng *rng_big; /* draws for jobs above `largest`, so the others' draws do not move */
     int nw;
     int **cand; /* per GPU count: workloads that run there (lazily), cand_n[g] entries */
     int *cand_n;
@@ -251,10 +263,14 @@ static void classes_resolve(mapper_t *m)
 }
 
 /* w runs at g: the model has data for w at g GPUs or more (not only
- * extrapolated from fewer) and a rate there. */
+ * extrapolated from fewer) and a rate there; above the largest count any
+ * workload has data for, the workloads measured at that largest count run
+ * (extrapolated: perf.h). */
 static int runs(const mapper_t *m, int w, int g)
 {
-    return perf_max_gpus(m->pm, w, m->ref) >= g && perf_throughput(m->pm, w, m->ref, g, 1, 0) > 0;
+    int need = g < m->largest ? g : m->largest;
+    return perf_max_gpus(m->pm, w, m->ref) >= need &&
+           perf_throughput(m->pm, w, m->ref, g, 1, 0) > 0;
 }
 
 static const int *candidates(mapper_t *m, int g, int *n)
@@ -357,6 +373,8 @@ static int mapper_init(mapper_t *m, const mls_perf_t *pm, const import_options_t
     m->cand_n = xcalloc(1, sizeof *m->cand_n);
     m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(m->rng, (unsigned long)o->seed);
+    m->rng_big = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(m->rng_big, (unsigned long)(o->seed ^ UINT64_C(0x9E3779B97F4A7C15)));
     classes_resolve(m);
     if (m->ref < 0)
         return mls_fail(err, "%s: no GPU type '%s' to use as the reference", pm->source,
@@ -382,42 +400,39 @@ static void mapper_free(mapper_t *m)
     free(m->rules);
     if (m->rng)
         gsl_rng_free(m->rng);
+    if (m->rng_big)
+        gsl_rng_free(m->rng_big);
 }
 
-static int pick(mapper_t *m, const int *ws, int n)
+static int pick(gsl_rng *rng, const int *ws, int n)
 {
-    return ws[gsl_rng_uniform_int(m->rng, (unsigned long)n)];
+    return ws[gsl_rng_uniform_int(rng, (unsigned long)n)];
 }
 
-static int bucket_class(mapper_t *m, double gpu_hours)
+static int bucket_class(gsl_rng *rng, double gpu_hours)
 {
     if (gpu_hours < 1)
-        return gsl_rng_uniform_int(m->rng, 2) ? 1 : 0;
+        return gsl_rng_uniform_int(rng, 2) ? 1 : 0;
     if (gpu_hours < 10)
-        return gsl_rng_uniform_int(m->rng, 2) ? 3 : 2;
+        return gsl_rng_uniform_int(rng, 2) ? 3 : 2;
     return gpu_hours < 100 ? 4 : 5;
 }
 
-/* The workload for a job of g GPUs and h GPU-hours; -1 with err set. */
+/* The workload for a job of g GPUs and h GPU-hours; -1 with err set. Jobs
+ * above the largest measured count draw from their own generator. */
 static int choose(mapper_t *m, const import_options_t *o, int g, double h, long *fallback,
                   const import_records_t *rs, const import_record_t *r, mls_err_t *err)
 {
     int n;
-    if (g > m->largest) {
-        mls_fail(err, "%s:%ld: field 'gpus': %d GPUs, above the %d the perf model %s knows on %s "
-                      "(drop such jobs with --max-gpus %d, or skip them with --skip-bad)",
-                 records_file(rs, r), r->line, g, m->largest, m->pm->source, o->reference_gpu,
-                 m->largest);
-        return -2;
-    }
+    gsl_rng *rng = g > m->largest ? m->rng_big : m->rng;
     const int *all = candidates(m, g, &n);
     if (o->mapping == MAP_GPU_TIME_BUCKETS) {
-        int c = bucket_class(m, h), ok[64], k = 0;
+        int c = bucket_class(rng, h), ok[64], k = 0;
         for (int i = 0; i < m->cls_n[c] && k < 64; i++)
             if (runs(m, m->cls[c][i], g))
                 ok[k++] = m->cls[c][i];
         if (k)
-            return pick(m, ok, k);
+            return pick(rng, ok, k);
         (*fallback)++;
     } else if (o->mapping == MAP_FILE) {
         double total = 0;
@@ -432,7 +447,7 @@ static int choose(mapper_t *m, const import_options_t *o, int g, double h, long 
                      records_file(rs, r), r->line, o->mapping_file, g, h, g, o->reference_gpu);
             return -1;
         }
-        double u01 = gsl_rng_uniform(m->rng) * total;
+        double u01 = gsl_rng_uniform(rng) * total;
         int last = -1;
         for (size_t i = 0; i < m->n_rules; i++) {
             const rule_t *u = &m->rules[i];
@@ -451,7 +466,7 @@ static int choose(mapper_t *m, const import_options_t *o, int g, double h, long 
                  records_file(rs, r), r->line, g, m->pm->source, g, o->reference_gpu);
         return -1;
     }
-    return pick(m, all, n);
+    return pick(rng, all, n);
 }
 
 static int read_vc_sizes(const char *path, const strtab_t *vcs, long *nodes, mls_err_t *err);
@@ -595,6 +610,20 @@ static double round12(double w)
     return r > 0 ? r : w;
 }
 
+/* The report's GPU-hours, and the extrapolated jobs among them: more GPUs
+ * than their workload was measured at on the reference GPU (perf.h). */
+static void count_job(const mapper_t *m, int w, const mls_job_t *j, import_report_t *rep)
+{
+    double h = isfinite(j->duration) ? j->duration * j->gpus / 3600 : 0;
+    rep->gpu_hours += h;
+    if (w >= 0 && perf_extrapolated(m->pm, w, m->ref, j->gpus)) {
+        rep->extrapolated++;
+        rep->extrapolated_gpu_hours += h;
+        if (j->gpus > rep->extrapolated_max_gpus)
+            rep->extrapolated_max_gpus = j->gpus;
+    }
+}
+
 /* Step 5 for one kept record: the job. 0 ok, 1 skipped as bad, -1 error. */
 static int map_one(const import_records_t *rs, const import_record_t *r, const kept_t *k,
                    mapper_t *m, const import_options_t *o, mls_trace_t *out,
@@ -609,6 +638,8 @@ static int map_one(const import_records_t *rs, const import_record_t *r, const k
     j.deadline = r->deadline;
     j.user = strtab_intern(&out->users, r->user >= 0 ? rs->users.names[r->user] : "default");
     int nodes = r->nodes > 0 ? r->nodes : 1;
+    if (r->nodes <= 0 && k->gpus > m->largest) /* extrapolated: over nodes, as it will run */
+        nodes = (k->gpus + o->gpus_per_node - 1) / o->gpus_per_node;
     int w;
     const char *name;
     if (r->workload >= 0 && !o->remap) {
@@ -628,10 +659,6 @@ static int map_one(const import_records_t *rs, const import_record_t *r, const k
         rep->kept_named++;
     } else {
         w = choose(m, o, k->gpus, j.duration * k->gpus / 3600, &rep->fallback, rs, r, err);
-        if (w == -2 && (o->flags & IMPORT_SKIP_BAD)) {
-            rep->too_big++;
-            return 1;
-        }
         if (w < 0)
             return bad(o, rep, err, -1) ? -1 : 1;
         name = m->pm->ops->workload_name(m->pm, w);
@@ -644,6 +671,7 @@ static int map_one(const import_records_t *rs, const import_record_t *r, const k
     }
     j.workload = strtab_intern(&out->workloads, name);
     trace_add(out, &j);
+    count_job(m, w, &j, rep);
     return 0;
 }
 
@@ -739,7 +767,6 @@ void import_report_print(const import_report_t *rep, FILE *fp)
         {rep->cpu_only, "CPU-only"},
         {rep->no_attempts, "never started"},
         {rep->no_duration, "no duration"},
-        {rep->too_big, "above the perf model's largest GPU count"},
         {rep->filtered, "filtered out"},
         {rep->preset_out, "left out by the preset"},
     };
@@ -759,6 +786,12 @@ void import_report_print(const import_report_t *rep, FILE *fp)
                 any ? ", " : "; adjusted: ", rep->fallback);
     if (rep->kept_named)
         fprintf(fp, "; %ld kept the trace's workload", rep->kept_named);
+    if (rep->extrapolated)
+        fprintf(fp,
+                "; extrapolated: %ld jobs above the GPU counts the perf model measured (up to "
+                "%d GPUs; %.1f GPU-hours, %.1f %% of the trace's)",
+                rep->extrapolated, rep->extrapolated_max_gpus, rep->extrapolated_gpu_hours,
+                rep->gpu_hours > 0 ? 100 * rep->extrapolated_gpu_hours / rep->gpu_hours : 0);
 }
 
 /* ---- clusters -------------------------------------------------------------------- */

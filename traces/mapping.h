@@ -81,11 +81,14 @@ typedef struct import_report {
     long cpu_only;     /* GPU count 0 */
     long no_attempts;  /* never started (Philly: no attempts) */
     long no_duration;  /* no usable duration (running at the snapshot, 0 s) */
-    long too_big;      /* more GPUs than the perf model knows (skipped under --skip-bad) */
     long rounded_up;   /* fractional GPU counts rounded up */
     long fallback;     /* gpu-time-buckets: class analog cannot run at that size; uniform used */
     long kept_named;   /* jobs that kept the workload their trace names */
     long jobs;         /* written */
+    double gpu_hours;  /* of the written jobs with a duration */
+    long extrapolated; /* written jobs above their workload's measured GPU count (perf.h) */
+    double extrapolated_gpu_hours;
+    int extrapolated_max_gpus;
 } import_report_t;
 
 void import_options_defaults(import_options_t *o);

@@ -108,7 +108,47 @@ static void print_top_users(const mls_trace_t *t, const summary_t *s, FILE *o)
     free(rank);
 }
 
-static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o)
+void trace_extrap_count(const mls_trace_t *t, const mls_perf_t *pm, int ref, const char *ref_name,
+                        trace_extrap_t *x)
+{
+    memset(x, 0, sizeof *x);
+    x->model = pm->source;
+    x->ref_name = ref_name;
+    int *w = xmalloc(sizeof(int) * (t->workloads.n ? t->workloads.n : 1));
+    for (size_t k = 0; k < t->workloads.n; k++)
+        w[k] = perf_workload_index(pm, t->workloads.names[k]);
+    for (size_t i = 0; i < t->n; i++) {
+        const mls_job_t *j = &t->jobs[i];
+        if (w[j->workload] < 0) {
+            x->unknown++;
+        } else if (perf_extrapolated(pm, w[j->workload], ref, j->gpus)) {
+            x->jobs++;
+            if (!isnan(j->duration))
+                x->gpu_hours += j->duration * j->gpus / 3600;
+            if (j->gpus > x->max_gpus)
+                x->max_gpus = j->gpus;
+        }
+    }
+    free(w);
+}
+
+static void print_extrap(const summary_t *s, const trace_extrap_t *x, FILE *o)
+{
+    fprintf(o, "extrapolated     %ld jobs (%.1f%%) above the GPU counts measured on %s", x->jobs,
+            100.0 * x->jobs / (double)(s->n ? s->n : 1), x->ref_name);
+    if (x->jobs)
+        fprintf(o, " (up to %d GPUs)", x->max_gpus);
+    if (s->gpu_hours > 0)
+        fprintf(o, ": %.1f GPU-hours (%.1f%%)", x->gpu_hours, 100 * x->gpu_hours / s->gpu_hours);
+    fprintf(o, "; perf model %s", x->model);
+    if (x->unknown)
+        fprintf(o, " (lacks the workloads of %ld jobs: not judged; see --throughputs)",
+                x->unknown);
+    fprintf(o, "\n");
+}
+
+static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o,
+                       const trace_extrap_t *x)
 {
     fprintf(o, "trace            %s\n", t->path ? t->path : "-");
     fprintf(o, "jobs             %zu\n", s->n);
@@ -124,6 +164,8 @@ static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o)
     } else {
         fprintf(o, "GPU-hours        unknown (no duration column)\n");
     }
+    if (x)
+        print_extrap(s, x, o);
     fprintf(o, "GPUs per job     ");
     for (int b = 0; b < 8; b++)
         if (s->gpu_hist[b])
@@ -170,7 +212,8 @@ static void json_num(FILE *o, const char *k, double v, const char *after)
         fprintf(o, "\"%s\": null%s", k, after);
 }
 
-static void print_json(const mls_trace_t *t, const summary_t *s, FILE *o)
+static void print_json(const mls_trace_t *t, const summary_t *s, FILE *o,
+                       const trace_extrap_t *x)
 {
     fprintf(o, "{\"jobs\": %zu, \"users\": %zu, \"workloads\": %zu, ", s->n, t->users.n,
             t->workloads.n);
@@ -193,17 +236,26 @@ static void print_json(const mls_trace_t *t, const summary_t *s, FILE *o)
     fprintf(o, "}, \"arrivals_per_day\": [");
     for (int d = 0; d < nd; d++)
         fprintf(o, "%s%ld", d ? ", " : "", days[d]);
-    fprintf(o, "]}\n");
+    fprintf(o, "]");
+    if (x) {
+        fprintf(o, ", \"extrapolated\": {\"jobs\": %ld, ", x->jobs);
+        json_num(o, "gpu_hours", s->with_duration ? x->gpu_hours : NAN, ", ");
+        json_num(o, "gpu_hours_share", s->gpu_hours > 0 ? x->gpu_hours / s->gpu_hours : NAN,
+                 ", ");
+        fprintf(o, "\"max_gpus\": %d, \"unknown_workload_jobs\": %ld, \"reference_gpu\": \"%s\"}",
+                x->max_gpus, x->unknown, x->ref_name);
+    }
+    fprintf(o, "}\n");
 }
 
-void trace_stats_print(const mls_trace_t *t, FILE *out, int json)
+void trace_stats_print(const mls_trace_t *t, FILE *out, int json, const trace_extrap_t *x)
 {
     summary_t s;
     summarize(t, &s);
     if (json)
-        print_json(t, &s, out);
+        print_json(t, &s, out, x);
     else
-        print_text(t, &s, out);
+        print_text(t, &s, out, x);
     free(s.dur);
     free(s.users);
 }
