@@ -46,8 +46,10 @@
  * Placement (§3.1): a job whose configuration is unchanged keeps its GPUs;
  * then, largest first, whole-node configurations take fully free nodes and
  * partial ones the fullest node that holds them (best fit). When
- * fragmentation leaves one unplaced, the type is placed again from scratch
- * (Sia evicts and retries); a job still unplaced then waits a round.
+ * fragmentation leaves one unplaced (Sia evicts and retries), the type is
+ * placed again largest first, each unchanged job on its old GPUs when they
+ * are still free, then, if that fails too, from scratch; a job still
+ * unplaced then waits a round.
  *
  * Simplifications and why:
  * - Throughput models: the view's fitted model (the pollux catalog, fitted to
@@ -661,8 +663,15 @@ static int place_job(sia_place_t *pl, int job, int gpus)
     return ok;
 }
 
-/* Places type t's chosen jobs (list, by GPUs descending); keep: unchanged
- * configurations first keep their GPUs. Returns the jobs left unplaced. */
+/* How place_type treats a job whose configuration is unchanged. */
+enum {
+    SIA_FRESH = 0,  /* placed anew like any other */
+    SIA_KEEP = 1,   /* all such jobs keep their GPUs first */
+    SIA_STICKY = 2, /* in turn (largest first), on its GPUs when they are still free */
+};
+
+/* Places type t's chosen jobs (list, by GPUs descending) under a SIA_*
+ * mode. Returns the jobs left unplaced. */
 static int place_type(sia_place_t *pl, const sia_round_t *r, const int *list, int n, int keep)
 {
     const view_t *v = pl->v;
@@ -673,12 +682,16 @@ static int place_type(sia_place_t *pl, const sia_round_t *r, const int *list, in
                 pl->taken[g] = 1;
     for (int q = 0; q < n; q++)
         pl->placed[list[q]] = 0;
-    for (int q = 0; keep && q < n; q++)
+    for (int q = 0; keep == SIA_KEEP && q < n; q++)
         keep_job(pl, list[q], r->cfg[r->choice[list[q]]].gpus);
     int left = 0;
-    for (int q = 0; q < n; q++)
-        if (!pl->placed[list[q]] && !place_job(pl, list[q], r->cfg[r->choice[list[q]]].gpus))
+    for (int q = 0; q < n; q++) {
+        int gpus = r->cfg[r->choice[list[q]]].gpus;
+        if (keep == SIA_STICKY)
+            keep_job(pl, list[q], gpus);
+        if (!pl->placed[list[q]] && !place_job(pl, list[q], gpus))
             left++;
+    }
     return left;
 }
 
@@ -719,8 +732,9 @@ static void emit_plan(sia_round_t *r, plan_t *plan)
             list[q] = keys[q].job;
         pl.type = t;
         pl.R = r->R[t];
-        if (place_type(&pl, r, list, n, 1) > 0)
-            place_type(&pl, r, list, n, 0); /* fragmentation: evict and retry */
+        /* fragmentation: evict and retry, moving as few jobs as we can */
+        if (place_type(&pl, r, list, n, SIA_KEEP) > 0 && place_type(&pl, r, list, n, SIA_STICKY) > 0)
+            place_type(&pl, r, list, n, SIA_FRESH);
         for (int q = 0; q < n; q++) {
             int i = list[q], c = r->choice[i];
             if (!pl.placed[i])
