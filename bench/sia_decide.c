@@ -97,7 +97,9 @@ static void add_nodes(bench_view_t *b, int scale)
     int n = 0, g = 0;
     for (int t = 0; t < NT; t++) {
         int count = NODES_PER_64[t] * scale;
-        b->types[t] = (view_gpu_type_t){t == 0 ? "t4" : t == 1 ? "a100" : "rtx",
+        b->types[t] = (view_gpu_type_t){t == 0   ? "t4"
+                                        : t == 1 ? "a100"
+                                                 : "rtx",
                                         count * PER_NODE[t], 0, 16};
         for (int k = 0; k < count; k++, n++) {
             b->nodes[n] = (view_node_t){t, PER_NODE[t], g, 0, 1, 48, 192};
@@ -154,12 +156,23 @@ static void build(bench_view_t *b, int n_jobs, int n_gpus)
     int used[NT] = {0, 0, 0};
     for (int j = 0; j < n_jobs; j++) {
         view_job_t *jb = &b->jobs[j];
-        *jb = (view_job_t){.id = j, .workload = j % CLASSES, .workload_name = "bench",
-                           .submit = j, .priority = 1, .deadline = INFINITY,
-                           .duration_estimate = NAN, .gpus_requested = 1 + j % 4,
-                           .min_gpus = 1, .max_gpus = 64, .cur_type = -1,
-                           .first_start = NAN, .last_start = NAN, .throughput = NAN,
-                           .total_work = NAN, .remaining_work = NAN, .accum_steps = -1,
+        *jb = (view_job_t){.id = j,
+                           .workload = j % CLASSES,
+                           .workload_name = "bench",
+                           .submit = j,
+                           .priority = 1,
+                           .deadline = INFINITY,
+                           .duration_estimate = NAN,
+                           .gpus_requested = 1 + j % 4,
+                           .min_gpus = 1,
+                           .max_gpus = 64,
+                           .cur_type = -1,
+                           .first_start = NAN,
+                           .last_start = NAN,
+                           .throughput = NAN,
+                           .total_work = NAN,
+                           .remaining_work = NAN,
+                           .accum_steps = -1,
                            .grad_noise_scale = j % 4 == 3 ? NAN : 200.0 * (1 + j % 7),
                            .epoch = NAN};
         if (!isnan(jb->grad_noise_scale))

@@ -71,20 +71,38 @@ static void fx_init(fx_t *f)
                             .samples_throughput = fx_goodput,
                             .goodput = fx_goodput,
                             .batch_limits = fx_limits};
-    f->v = (view_t){.now = 1e6, .round_len = 60, .seed = 1, .n_types = NT, .types = f->types,
-                    .n_nodes = 2, .nodes = f->nodes, .n_gpus = MAXG, .gpu_holder = f->holder,
-                    .jobs = f->jobs, .perf = &f->perf};
+    f->v = (view_t){.now = 1e6,
+                    .round_len = 60,
+                    .seed = 1,
+                    .n_types = NT,
+                    .types = f->types,
+                    .n_nodes = 2,
+                    .nodes = f->nodes,
+                    .n_gpus = MAXG,
+                    .gpu_holder = f->holder,
+                    .jobs = f->jobs,
+                    .perf = &f->perf};
 }
 
 /* A queued elastic job (1..4 GPUs) that has run before (noise scale known). */
 static int fx_job(fx_t *f)
 {
     int j = f->v.n_jobs++;
-    f->jobs[j] = (view_job_t){.id = 10 + j, .submit = j, .priority = 1, .gpus_requested = 1,
-                              .min_gpus = 1, .max_gpus = 4, .cur_type = -1,
-                              .first_start = NAN, .last_start = NAN, .throughput = NAN,
-                              .total_work = NAN, .remaining_work = NAN,
-                              .grad_noise_scale = 100, .accum_steps = -1, .epoch = NAN};
+    f->jobs[j] = (view_job_t){.id = 10 + j,
+                              .submit = j,
+                              .priority = 1,
+                              .gpus_requested = 1,
+                              .min_gpus = 1,
+                              .max_gpus = 4,
+                              .cur_type = -1,
+                              .first_start = NAN,
+                              .last_start = NAN,
+                              .throughput = NAN,
+                              .total_work = NAN,
+                              .remaining_work = NAN,
+                              .grad_noise_scale = 100,
+                              .accum_steps = -1,
+                              .epoch = NAN};
     return j;
 }
 
@@ -220,10 +238,10 @@ END_TEST
 
 START_TEST(utility_signs)
 {
-    ck_assert(fabs(sia_utility(4, -0.5, 1.1) - 0.6) < 1e-12); /* 1.1 - 4^-0.5 */
-    ck_assert(fabs(sia_utility(4, 0.5, 1.1) - 3.1) < 1e-12);  /* 1.1 + 4^0.5 */
+    ck_assert(fabs(sia_utility(4, -0.5, 1.1) - 0.6) < 1e-12);        /* 1.1 - 4^-0.5 */
+    ck_assert(fabs(sia_utility(4, 0.5, 1.1) - 3.1) < 1e-12);         /* 1.1 + 4^0.5 */
     ck_assert(fabs(sia_utility(0, -0.5, 1.1) - (1.1 - 100)) < 1e-9); /* floor 1e-4 */
-    ck_assert(fabs(sia_utility(1e-4, -2, 0) + 3000) < 1e-9);        /* clipped at 3000 */
+    ck_assert(fabs(sia_utility(1e-4, -2, 0) + 3000) < 1e-9);         /* clipped at 3000 */
 }
 END_TEST
 
