@@ -61,9 +61,17 @@
  *   models. Sia projects an unprofiled type's multi-GPU goodput from another
  *   type's model times their 1-GPU throughput ratio; the catalog has every
  *   type fitted, which is what that estimator converges to.
+ * - A job that has not run yet values each type's 1-GPU configuration by
+ *   its 1-GPU rate there (the paper's min-profiling); Sia's code gives them
+ *   all 1 and leaves the type to the solver's tie-breaking.
  * - One restart delay for every job (restart_delay, default 30 s, the
- *   engine's overhead in Sia's runs); Sia's code uses per-model values
+ *   restart overhead of the README's runs); Sia's code uses per-model values
  *   (25-250 s) measured on its cluster.
+ * - Placement changes cost a restart here (the engine's rule: new GPU ids);
+ *   Sia's simulator does not simulate placement, so a job that keeps its
+ *   type and count never restarts there.
+ * - p defaults to -0.5, the value of Sia's experiments and code (§4.2; the
+ *   paper's §3.3 text says 0.5).
  * - Utilities are not rounded to two decimals (Sia's code rounds G^p); GLPK
  *   instead of CBC (Sia's paper uses GLPK, its code CBC).
  * - A type whose nodes differ in size uses the largest as R; multi-node
