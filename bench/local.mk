@@ -11,3 +11,5 @@ check_PROGRAMS += bench/elastic_decide
 bench_elastic_decide_LDADD = $(MLS_LIBS)
 # The whole-Philly benchmark (bench/README.md).
 EXTRA_DIST += bench/philly_full
+check_PROGRAMS += bench/sia_decide
+bench_sia_decide_LDADD = $(MLS_LIBS)

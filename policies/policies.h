@@ -44,5 +44,6 @@ MLS_POLICY_ENTRY_POINTS(shockwave);
 MLS_POLICY_ENTRY_POINTS(elastic_dp);
 MLS_POLICY_ENTRY_POINTS(elastic_fixed_batch);
 MLS_POLICY_ENTRY_POINTS(autoscale);
+MLS_POLICY_ENTRY_POINTS(sia);
 
 #endif

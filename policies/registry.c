@@ -148,6 +148,13 @@ static const policy_ops_t table[] = {
      "eff=0.5: scaling condition; step=1: workers added per trial; straggle=0.8: observed/expected "
      "throughput below which a node is a straggler; start=0: first size (0: min_gpus)",
      0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(autoscale)},
+    {"sia", "Jayaram Subramanya et al., SOSP 2023 (Sia), sections 3.1-3.3",
+     "heterogeneity-aware goodput: per job and (GPU type, count) configuration the normalized "
+     "goodput; GLPK integer program over (job, configuration) pairs (run with --round 60)",
+     "p=-0.5: fairness power on normalized goodputs (not 0); lambda=1.1: penalty of a job left "
+     "without GPUs; restart_delay=30: s in the restart factor; time_limit=10: s for GLPK's "
+     "branch and cut; explore=1: at most twice the GPUs a job has held (0: off)",
+     0, MLS_CADENCE_ROUNDS, ENTRY(sia)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

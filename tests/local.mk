@@ -142,3 +142,10 @@ TESTS += tests/harden_inputs.sh
 EXTRA_DIST += tests/harden_inputs.sh
 # Jobs larger than the perf model's measurements: the extrapolation tests' fixture.
 EXTRA_DIST += tests/fixtures/bigjobs
+# Sia: unit tests, and its Table 4 ordering (skipped without shared/data).
+check_PROGRAMS += tests/test_sia
+TESTS += tests/test_sia
+tests_test_sia_CFLAGS = $(TEST_CFLAGS)
+tests_test_sia_LDADD = $(TEST_LIBS)
+TESTS += tests/sia_paper.sh
+EXTRA_DIST += tests/sia_paper.sh

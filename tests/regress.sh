@@ -31,6 +31,10 @@ for p in elastic-dp elastic-fixed-batch autoscale; do
         --throughputs "$SRCDIR/traces/catalog/pollux.json" --policy "$p" --round 60 --seed 1 -q \
         --db "$tmp/r.db" >/dev/null) || { echo "FAIL: simulate $p on px12.csv"; exit 1; }
 done
+# sia on the same goodput backend and rounds (its configurations, PolluxAgent's batches)
+(cd "$SRCDIR/tests/fixtures/regress" && "$MLSCHED" simulate --trace px12.csv --cluster t4=2x4 \
+    --throughputs "$SRCDIR/traces/catalog/pollux.json" --policy sia --round 60 --seed 1 -q \
+    --db "$tmp/r.db" >/dev/null) || { echo "FAIL: simulate sia on px12.csv"; exit 1; }
 if [ "${1:-}" = "--update" ]; then
     "$MLSCHED" regress --db "$tmp/r.db" --golden "$golden" --update
     exit $?
