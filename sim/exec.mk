@@ -1,0 +1,6 @@
+# sim/exec.mk: external policies (exec:PATH) over the view/plan protocol,
+# the Python binding and its examples (docs/exec-policy.md).
+libmlsched_a_SOURCES += sim/policy_exec.c sim/policy_exec.h
+EXTRA_DIST += docs/exec-policy.md bindings/python/mlsched_policy.py \
+	bindings/python/pyproject.toml examples/policies/fifo.py examples/policies/las.py \
+	examples/policies/max_min.py
