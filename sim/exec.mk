@@ -4,3 +4,6 @@ libmlsched_a_SOURCES += sim/policy_exec.c sim/policy_exec.h
 EXTRA_DIST += docs/exec-policy.md bindings/python/mlsched_policy.py \
 	bindings/python/pyproject.toml examples/policies/fifo.py examples/policies/las.py \
 	examples/policies/max_min.py
+TESTS += tests/exec_policy.sh tests/live_exec.sh
+EXTRA_DIST += tests/exec_policy.sh tests/exec_policy_2000.sh tests/live_exec.sh \
+	tests/fixtures/exec/bad_policy.py tests/fixtures/exec/trace6.csv
