@@ -120,6 +120,7 @@ static void sb_str(sb_t *b, const char *s)
 
 typedef struct idset {
     int64_t *keys;
+    int *slot; /* the job's index in the decision that filled the set */
     unsigned char *used;
     size_t cap; /* a power of two */
 } idset_t;
@@ -132,7 +133,9 @@ static void idset_reset(idset_t *s, size_t n)
     if (cap > s->cap) {
         free(s->keys);
         free(s->used);
+        free(s->slot);
         s->keys = xmalloc(cap * sizeof *s->keys);
+        s->slot = xmalloc(cap * sizeof *s->slot);
         s->used = xmalloc(cap);
         s->cap = cap;
     }
@@ -148,16 +151,21 @@ static size_t idset_slot(const idset_t *s, int64_t id)
     return i;
 }
 
-static int idset_has(const idset_t *s, int64_t id)
+/* The slot stored with id, or -1 when id is not in the set. */
+static int idset_get(const idset_t *s, int64_t id)
 {
-    return s->cap && s->used[idset_slot(s, id)];
+    if (!s->cap)
+        return -1;
+    size_t i = idset_slot(s, id);
+    return s->used[i] ? s->slot[i] : -1;
 }
 
-static void idset_add(idset_t *s, int64_t id)
+static void idset_add(idset_t *s, int64_t id, int slot)
 {
     size_t i = idset_slot(s, id);
     s->used[i] = 1;
     s->keys[i] = id;
+    s->slot[i] = slot;
 }
 
 /* ---- the adapter's state ---- */
@@ -180,6 +188,9 @@ typedef struct exec_policy {
     /* what was sent */
     long decision;
     idset_t sent, next;
+    int want_rates;         /* the hello asked for each job's rate per type */
+    double *vals, *prev_vals; /* each job's row as numbers, this decision and the last */
+    size_t vals_cap, prev_cap, prev_w;
     int users_sent, finished_sent, nodes_sent;
     unsigned char *node_up;
     /* overhead */
@@ -459,6 +470,17 @@ static int read_hello(exec_policy_t *x, mls_err_t *err)
     else if (parse_cadence(cJSON_GetObjectItemCaseSensitive(m, "cadence"), &x->ops.cadence) < 0)
         rc = mls_fail(err, "%s: malformed message: \"cadence\" must be a non-empty list of "
                            "\"events\", \"rounds\"", w.s);
+    const cJSON *vw = cJSON_GetObjectItemCaseSensitive(m, "view"), *e;
+    if (rc == 0 && vw && !cJSON_IsArray(vw))
+        rc = mls_fail(err, "%s: malformed message: \"view\" must be a list of options", w.s);
+    if (rc == 0 && vw)
+        cJSON_ArrayForEach(e, vw)
+        {
+            if (cJSON_IsString(e) && !strcmp(e->valuestring, "rates"))
+                x->want_rates = 1;
+            else if (rc == 0)
+                rc = mls_fail(err, "%s: unknown view option (protocol 1 has \"rates\")", w.s);
+        }
     if (rc == 0) {
         x->name = xstrdup(nm->valuestring);
         x->paper = dup_field(m, "paper");
@@ -719,39 +741,56 @@ static void put_static(sb_t *b, const view_job_t *j)
     sb_putc(b, ']');
 }
 
-static void put_row(sb_t *b, const view_job_t *j)
+/* A job's row as numbers (ints exactly as doubles), rates per type last:
+ * compared bitwise with the last decision's to elide unchanged rows. */
+#define ROW_FIXED 20
+
+static int min_nodes(const view_t *v, int type, int gpus)
 {
+    int biggest = 0;
+    for (int k = 0; k < v->n_nodes; k++)
+        if (v->nodes[k].type == type && v->nodes[k].gpus > biggest)
+            biggest = v->nodes[k].gpus;
+    return biggest <= 0 || gpus <= biggest ? 1 : (gpus + biggest - 1) / biggest;
+}
+
+static void pack_row(const exec_policy_t *x, const view_t *v, const view_job_t *j, double *r)
+{
+    double f[ROW_FIXED] = {
+        (double)j->state,   j->cur_type,         j->cur_gpus,       j->cur_nodes,
+        j->cur_partner,     j->first_start,      j->last_start,     j->attained_time,
+        j->attained_service, j->work_done,       j->throughput,     j->preemptions,
+        j->restarts,        j->total_work,       j->remaining_work, j->batch_size,
+        j->accum_steps,     j->grad_noise_scale, j->epoch,          j->batch_changes};
+    memcpy(r, f, sizeof f);
+    if (!x->want_rates)
+        return;
+    const view_perf_t *p = v->perf;
+    int g = j->gpus_requested;
+    for (int t = 0; t < v->n_types; t++)
+        r[ROW_FIXED + t] = p && p->throughput && g > 0 && g <= v->types[t].total_gpus
+                               ? p->throughput(p->ctx, j, t, g, min_nodes(v, t, g), 0)
+                               : (p && p->throughput ? 0 : NAN);
+}
+
+/* Fields 1..5, 11, 12, 15, 16, 19 of the row are ints. */
+static int row_is_int(int k)
+{
+    return k < 5 || k == 11 || k == 12 || k == 15 || k == 16 || k == 19;
+}
+
+static void put_row(exec_policy_t *x, const view_t *v, const view_job_t *j, const double *r)
+{
+    sb_t *b = &x->out;
     sb_putc(b, '[');
     sb_int(b, j->id);
-    int i1[5] = {(int)j->state, j->cur_type, j->cur_gpus, j->cur_nodes, j->cur_partner};
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < ROW_FIXED; k++) {
         sb_putc(b, ',');
-        sb_int(b, i1[k]);
+        if (row_is_int(k))
+            sb_int(b, (long long)r[k]);
+        else
+            sb_num(b, r[k]);
     }
-    double d1[6] = {j->first_start,      j->last_start, j->attained_time,
-                    j->attained_service, j->work_done,  j->throughput};
-    for (int k = 0; k < 6; k++) {
-        sb_putc(b, ',');
-        sb_num(b, d1[k]);
-    }
-    sb_putc(b, ',');
-    sb_int(b, j->preemptions);
-    sb_putc(b, ',');
-    sb_int(b, j->restarts);
-    sb_putc(b, ',');
-    sb_num(b, j->total_work);
-    sb_putc(b, ',');
-    sb_num(b, j->remaining_work);
-    sb_putc(b, ',');
-    sb_int(b, j->batch_size);
-    sb_putc(b, ',');
-    sb_int(b, j->accum_steps);
-    sb_putc(b, ',');
-    sb_num(b, j->grad_noise_scale);
-    sb_putc(b, ',');
-    sb_num(b, j->epoch);
-    sb_putc(b, ',');
-    sb_int(b, j->batch_changes);
     sb_putc(b, ',');
     if (j->cur_gpu_ids && j->cur_gpus > 0) {
         sb_putc(b, '[');
@@ -763,35 +802,65 @@ static void put_row(sb_t *b, const view_job_t *j)
         sb_putc(b, ']');
     } else
         sb_raw(b, "null", 4);
+    if (x->want_rates) {
+        sb_puts(b, ",[");
+        for (int t = 0; t < v->n_types; t++) {
+            if (t)
+                sb_putc(b, ',');
+            sb_num(b, r[ROW_FIXED + t]);
+        }
+        sb_putc(b, ']');
+    }
     sb_putc(b, ']');
 }
 
+/* New jobs' static fields; then one row per job, or just its id when the
+ * job holds no GPUs and its row is bitwise the last decision's. */
 static void put_jobs(exec_policy_t *x, const view_t *v)
 {
     sb_t *b = &x->out;
+    size_t w = ROW_FIXED + (size_t)(x->want_rates ? v->n_types : 0);
+    size_t need = (size_t)v->n_jobs * w + 1;
+    if (need > x->vals_cap)
+        xgrow((void **)&x->vals, &x->vals_cap, need, sizeof *x->vals);
     idset_reset(&x->next, (size_t)v->n_jobs);
     sb_puts(b, ",\"new_jobs\":[");
     int first = 1;
     for (int i = 0; i < v->n_jobs; i++) {
         const view_job_t *j = &v->jobs[i];
-        idset_add(&x->next, j->id);
-        if (idset_has(&x->sent, j->id))
+        idset_add(&x->next, j->id, i);
+        pack_row(x, v, j, x->vals + (size_t)i * w);
+        if (idset_get(&x->sent, j->id) >= 0)
             continue;
         if (!first)
             sb_putc(b, ',');
         put_static(b, j);
         first = 0;
     }
+    sb_puts(b, "],\"jobs\":[");
+    for (int i = 0; i < v->n_jobs; i++) {
+        const view_job_t *j = &v->jobs[i];
+        const double *r = x->vals + (size_t)i * w;
+        int k = idset_get(&x->sent, j->id);
+        if (i)
+            sb_putc(b, ',');
+        if (k >= 0 && j->cur_gpus == 0 && x->prev_w == w &&
+            !memcmp(r, x->prev_vals + (size_t)k * w, w * sizeof *r))
+            sb_int(b, j->id);
+        else
+            put_row(x, v, j, r);
+    }
+    sb_puts(b, "]}\n");
     idset_t t = x->sent;
     x->sent = x->next;
     x->next = t;
-    sb_puts(b, "],\"jobs\":[");
-    for (int i = 0; i < v->n_jobs; i++) {
-        if (i)
-            sb_putc(b, ',');
-        put_row(b, &v->jobs[i]);
-    }
-    sb_puts(b, "]}\n");
+    double *pv = x->prev_vals;
+    size_t pc = x->prev_cap;
+    x->prev_vals = x->vals;
+    x->prev_cap = x->vals_cap;
+    x->vals = pv;
+    x->vals_cap = pc;
+    x->prev_w = w;
 }
 
 /* ---- perf questions ---- */
@@ -1091,6 +1160,10 @@ static void free_exec(exec_policy_t *x)
     free(x->sent.used);
     free(x->next.keys);
     free(x->next.used);
+    free(x->sent.slot);
+    free(x->next.slot);
+    free(x->vals);
+    free(x->prev_vals);
     free(x->node_up);
     free(x);
 }

@@ -109,6 +109,15 @@ class Job:
     def cur_gpu_ids(self):
         return self._d[21] or []
 
+    @property
+    def rates(self):
+        """Per GPU type: throughput alone on gpus_requested GPUs over the fewest
+        nodes (pu_rate); 0 where the request exceeds the type's GPUs. Only for a
+        policy with "rates" in view_options (else None)."""
+        if len(self._d) < 23:
+            return None
+        return [_f(v) for v in self._d[22]]
+
     user = _static(1, False)
     workload = _static(2, False)
     workload_name = _static(3, False)
@@ -222,7 +231,8 @@ class View:
         self.users = state.users
         self.finished = state.finished
         static = state.static
-        self.jobs = [Job(i, static[r[0]], r) for i, r in enumerate(msg["jobs"])]
+        rows = state.rows
+        self.jobs = [Job(i, static[r[0]], r) for i, r in enumerate(rows)]
         self._holder = None
 
     @property
@@ -288,6 +298,8 @@ class View:
         over the fewest nodes (policy_util's pu_rate), for every job in `jobs`
         (default all), in one round trip. NAN when unknown."""
         jobs = self.jobs if jobs is None else jobs
+        if jobs and jobs[0].rates is not None:
+            return {j.index: j.rates for j in jobs}
         calls = []
         for j in jobs:
             g = j.gpus_requested
@@ -309,6 +321,7 @@ class Policy:
     paper = ""
     summary = ""
     params = ""
+    view_options = ()          # "rates": each job's rate per type in the view
 
     def start(self, params):
         """The run's --param pairs (strings). Raise ValueError to refuse them."""
@@ -328,6 +341,8 @@ class _State:
         self.users = []
         self.finished = []
         self.static = {}
+        self.rows = []
+        self._by_id = {}
 
     def update(self, msg):
         if "nodes" in msg:
@@ -337,13 +352,26 @@ class _State:
                                                                 for r in msg["finished"]]
         old = self.static
         new = {r[0]: r for r in msg["new_jobs"]}
+        prev = self._by_id
+        rows = []
+        by_id = {}
         for r in msg["jobs"]:
-            i = r[0]
+            if isinstance(r, int):  # unchanged since the last decision
+                i = r
+                r = prev.get(i)
+                if r is None:
+                    raise ProtocolError("job %d: an unchanged row never sent" % i)
+            else:
+                i = r[0]
+            rows.append(r)
+            by_id[i] = r
             if i not in new:
                 if i not in old:
                     raise ProtocolError("job %d has no static fields" % i)
                 new[i] = old[i]
         self.static = new
+        self.rows = rows
+        self._by_id = by_id
 
 
 class _Conn:
@@ -383,7 +411,8 @@ def run(policy, rfile=None, wfile=None):
     conn = _Conn(rfile or sys.stdin, wfile or sys.stdout)
     conn.send({"type": "hello", "protocol": PROTOCOL, "name": policy.name,
                "oracle": bool(policy.oracle), "cadence": list(policy.cadence),
-               "paper": policy.paper, "summary": policy.summary, "params": policy.params})
+               "paper": policy.paper, "summary": policy.summary, "params": policy.params,
+               "view": list(policy.view_options)})
     state = _State()
     while True:
         m = conn.recv()

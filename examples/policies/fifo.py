@@ -70,6 +70,7 @@ class Fifo(mp.Policy):
     name = "py-fifo"
     summary = "first in, first out; strict head-of-line blocking; non-preemptive"
     cadence = ("events",)
+    view_options = ("rates",)
 
     def schedule(self, view):
         plan = mp.Plan()

@@ -27,6 +27,7 @@ class Las(mp.Policy):
     name = "py-las"
     summary = "least attained service (GPU-seconds) first; preemptive; every round"
     cadence = ("events", "rounds")
+    view_options = ("rates",)
 
     def schedule(self, view):
         plan = mp.Plan()
