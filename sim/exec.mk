@@ -7,3 +7,6 @@ EXTRA_DIST += docs/exec-policy.md bindings/python/mlsched_policy.py \
 TESTS += tests/exec_policy.sh tests/live_exec.sh
 EXTRA_DIST += tests/exec_policy.sh tests/exec_policy_2000.sh tests/live_exec.sh \
 	tests/fixtures/exec/bad_policy.py tests/fixtures/exec/trace6.csv
+# bench/exec_decide: protocol time per decision (built by make check, not run).
+check_PROGRAMS += bench/exec_decide
+bench_exec_decide_LDADD = $(MLS_LIBS)
