@@ -290,7 +290,7 @@ static int remaining_ms(double deadline)
 
 /* Where in the run: "at its hello", "decision 12 (t=3600 s)". */
 typedef struct where {
-    char s[96];
+    char s[640];
 } where_t;
 
 static int send_all(exec_policy_t *x, const char *buf, size_t len, double deadline,
