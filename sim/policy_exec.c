@@ -915,10 +915,13 @@ static int answer_call(const view_t *v, const cJSON *call, sb_t *b)
         if (job_arg(v, call, 1, &a) < 0 || int_args(call, 2, n, q) < 0 ||
             !perf_type_ok(v, q[0], 0))
             return -1;
-        double r = !strcmp(f, "throughput") ? p->throughput(p->ctx, a, q[0], q[1], q[2], q[3])
-                   : !strcmp(f, "goodput")
-                       ? p->goodput(p->ctx, a, q[0], q[1], q[2], q[3], q[4])
-                       : p->samples_throughput(p->ctx, a, q[0], q[1], q[2], q[3], q[4]);
+        double r = NAN;
+        if (!strcmp(f, "throughput") && p->throughput)
+            r = p->throughput(p->ctx, a, q[0], q[1], q[2], q[3]);
+        else if (!strcmp(f, "goodput") && p->goodput)
+            r = p->goodput(p->ctx, a, q[0], q[1], q[2], q[3], q[4]);
+        else if (!strcmp(f, "samples_throughput") && p->samples_throughput)
+            r = p->samples_throughput(p->ctx, a, q[0], q[1], q[2], q[3], q[4]);
         sb_num(b, r);
     } else if (!strcmp(f, "pair_throughput")) {
         double out[2];
@@ -938,13 +941,13 @@ static int answer_call(const view_t *v, const cJSON *call, sb_t *b)
         const cJSON *m = cJSON_GetArrayItem(call, 2);
         if (job_arg(v, call, 1, &a) < 0 || cJSON_GetArraySize(call) != 3 || !cJSON_IsNumber(m))
             return -1;
-        sb_num(b, p->efficiency(p->ctx, a, m->valuedouble));
+        sb_num(b, p->efficiency ? p->efficiency(p->ctx, a, m->valuedouble) : NAN);
     } else if (!strcmp(f, "batch_limits")) {
         view_batch_limits_t l;
         if (job_arg(v, call, 1, &a) < 0 || int_args(call, 2, 1, q) < 0 ||
             !perf_type_ok(v, q[0], 1))
             return -1;
-        if (p->batch_limits(p->ctx, a, q[0], &l) < 0) {
+        if (!p->batch_limits || p->batch_limits(p->ctx, a, q[0], &l) < 0) {
             sb_raw(b, "null", 4);
             return 0;
         }
@@ -961,7 +964,7 @@ static int answer_call(const view_t *v, const cJSON *call, sb_t *b)
             q[0] > 100000)
             return -1;
         view_batch_step_t *s = xcalloc((size_t)q[0], sizeof *s);
-        int n = p->batch_schedule(p->ctx, a, s, q[0]);
+        int n = p->batch_schedule ? p->batch_schedule(p->ctx, a, s, q[0]) : -1;
         if (n < 0)
             sb_raw(b, "null", 4);
         else {

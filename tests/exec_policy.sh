@@ -7,7 +7,7 @@
 # 2. Each protocol error class (tests/fixtures/exec/bad_policy.py MODE) fails
 #    the run with exit status 1, a message naming the decision and what went
 #    wrong, and no row in the results database.
-# 3. compare runs an exec policy beside C ones.
+# 3. compare and sweep run an exec policy beside C ones.
 # The 2,000-job comparison takes minutes: tests/exec_policy_2000.sh.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
@@ -97,5 +97,9 @@ n=$(sqlite3 "$tmp/e.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
 "$MLSCHED" compare --trace "$trace" --cluster v100=2x4,k80=2x4 \
     --policies "las,exec:$ex/las.py" --db "$tmp/c.db" >"$tmp/cmp" 2>&1 || bad "compare: $(cat "$tmp/cmp")"
 grep -q "exec:.*las.py" "$tmp/cmp" || bad "compare does not list the exec policy: $(cat "$tmp/cmp")"
+# sweep: the same over a grid
+"$MLSCHED" sweep --trace "$t6" --cluster v100=1x2 --policies "las,exec:$ex/las.py" \
+    --grid round=120,360 --db "$tmp/s.db" >"$tmp/sw" 2>&1 || bad "sweep: $(cat "$tmp/sw")"
+[ "$(grep -c "exec:.*las.py" "$tmp/sw")" = 2 ] || bad "sweep does not list the exec policy twice: $(cat "$tmp/sw")"
 [ $fail -eq 0 ] || exit 1
 echo "exec_policy: ok"
