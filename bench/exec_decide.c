@@ -57,24 +57,45 @@ static void build(bench_t *b, int n_jobs, int gpus)
         int run = i < held;
         if (run)
             b->ids[i] = i;
-        b->jobs[i] = (view_job_t){.id = i, .user = i % 7, .workload = i % 11,
-                                  .workload_name = "w", .submit = i * 3.5, .priority = 1,
-                                  .deadline = INFINITY, .duration_estimate = NAN,
-                                  .gpus_requested = 1, .min_gpus = 1, .max_gpus = 1,
+        b->jobs[i] = (view_job_t){.id = i,
+                                  .user = i % 7,
+                                  .workload = i % 11,
+                                  .workload_name = "w",
+                                  .submit = i * 3.5,
+                                  .priority = 1,
+                                  .deadline = INFINITY,
+                                  .duration_estimate = NAN,
+                                  .gpus_requested = 1,
+                                  .min_gpus = 1,
+                                  .max_gpus = 1,
                                   .state = run ? VIEW_RUNNING : VIEW_QUEUED,
                                   .cur_type = run ? b->nodes[i / PER_NODE].type : -1,
-                                  .cur_gpus = run, .cur_nodes = run,
-                                  .cur_gpu_ids = run ? &b->ids[i] : NULL, .cur_partner = -1,
-                                  .first_start = run ? 0 : NAN, .last_start = run ? 0 : NAN,
-                                  .throughput = run ? 12.5 : NAN, .total_work = NAN,
-                                  .remaining_work = NAN, .accum_steps = -1,
-                                  .grad_noise_scale = NAN, .epoch = NAN, .cpus = 8,
+                                  .cur_gpus = run,
+                                  .cur_nodes = run,
+                                  .cur_gpu_ids = run ? &b->ids[i] : NULL,
+                                  .cur_partner = -1,
+                                  .first_start = run ? 0 : NAN,
+                                  .last_start = run ? 0 : NAN,
+                                  .throughput = run ? 12.5 : NAN,
+                                  .total_work = NAN,
+                                  .remaining_work = NAN,
+                                  .accum_steps = -1,
+                                  .grad_noise_scale = NAN,
+                                  .epoch = NAN,
+                                  .cpus = 8,
                                   .mem_gb = 64};
     }
     b->perf = (view_perf_t){.throughput = rate};
-    b->v = (view_t){.round_len = 360, .reasons = MLS_WHY_ROUND, .seed = 1, .n_types = TYPES,
-                    .types = b->types, .n_nodes = n_nodes, .nodes = b->nodes,
-                    .n_gpus = n_nodes * PER_NODE, .n_jobs = n_jobs, .jobs = b->jobs,
+    b->v = (view_t){.round_len = 360,
+                    .reasons = MLS_WHY_ROUND,
+                    .seed = 1,
+                    .n_types = TYPES,
+                    .types = b->types,
+                    .n_nodes = n_nodes,
+                    .nodes = b->nodes,
+                    .n_gpus = n_nodes * PER_NODE,
+                    .n_jobs = n_jobs,
+                    .jobs = b->jobs,
                     .perf = &b->perf};
 }
 
@@ -137,8 +158,7 @@ int main(int argc, char **argv)
     printf("  first decision: %.3f ms in all, %.3f ms policy, %.3f ms protocol\n", 1e3 * t0,
            1e3 * own0, 1e3 * (t0 - own0));
     printf("  next %d: %.3f ms in all, %.3f ms policy, %.3f ms protocol per decision\n", k,
-           1e3 * (t1 - t0) / k, 1e3 * (own1 - own0) / k,
-           1e3 * ((t1 - t0) - (own1 - own0)) / k);
+           1e3 * (t1 - t0) / k, 1e3 * (own1 - own0) / k, 1e3 * ((t1 - t0) - (own1 - own0)) / k);
     if (ref.ops->destroy)
         ref.ops->destroy(st);
     policy_release(&ref);

@@ -188,7 +188,7 @@ typedef struct exec_policy {
     /* what was sent */
     long decision;
     idset_t sent, next;
-    int want_rates;         /* the hello asked for each job's rate per type */
+    int want_rates;           /* the hello asked for each job's rate per type */
     double *vals, *prev_vals; /* each job's row as numbers, this decision and the last */
     size_t vals_cap, prev_cap, prev_w;
     int users_sent, finished_sent, nodes_sent;
@@ -249,8 +249,7 @@ static int spawn(exec_policy_t *x, mls_err_t *err)
         if (dup2(sv[1], 0) < 0 || dup2(sv[1], 1) < 0)
             _exit(127);
         execvp(x->argv[0], x->argv);
-        fprintf(stderr, "mlsched: exec policy: cannot run '%s': %s\n", x->argv[0],
-                strerror(errno));
+        fprintf(stderr, "mlsched: exec policy: cannot run '%s': %s\n", x->argv[0], strerror(errno));
         _exit(127);
     }
     close(sv[1]);
@@ -309,14 +308,13 @@ static int send_all(exec_policy_t *x, const char *buf, size_t len, double deadli
             struct pollfd p = {x->fd, POLLOUT, 0};
             int ms = remaining_ms(deadline);
             if (ms == 0 || (poll(&p, 1, ms) == 0 && remaining_ms(deadline) == 0))
-                return mls_fail(err, "%s: no answer within %g s (the policy does not read)",
-                                w->s, x->timeout_s);
+                return mls_fail(err, "%s: no answer within %g s (the policy does not read)", w->s,
+                                x->timeout_s);
             continue;
         }
         char why[160];
         describe_exit(x, why, sizeof why);
-        return mls_fail(err, "%s: %s (writing: %s)", w->s, why,
-                        k < 0 ? strerror(errno) : "closed");
+        return mls_fail(err, "%s: %s (writing: %s)", w->s, why, k < 0 ? strerror(errno) : "closed");
     }
     return 0;
 }
@@ -468,8 +466,10 @@ static int read_hello(exec_policy_t *x, mls_err_t *err)
     else if (!cJSON_IsBool(orc))
         rc = mls_fail(err, "%s: malformed message: \"oracle\" must be true or false", w.s);
     else if (parse_cadence(cJSON_GetObjectItemCaseSensitive(m, "cadence"), &x->ops.cadence) < 0)
-        rc = mls_fail(err, "%s: malformed message: \"cadence\" must be a non-empty list of "
-                           "\"events\", \"rounds\"", w.s);
+        rc = mls_fail(err,
+                      "%s: malformed message: \"cadence\" must be a non-empty list of "
+                      "\"events\", \"rounds\"",
+                      w.s);
     const cJSON *vw = cJSON_GetObjectItemCaseSensitive(m, "view"), *e;
     if (rc == 0 && vw && !cJSON_IsArray(vw))
         rc = mls_fail(err, "%s: malformed message: \"view\" must be a list of options", w.s);
@@ -492,15 +492,45 @@ static int read_hello(exec_policy_t *x, mls_err_t *err)
     return rc;
 }
 
-static const char *const job_columns[] = {
-    "id", "state", "cur_type", "cur_gpus", "cur_nodes", "cur_partner", "first_start",
-    "last_start", "attained_time", "attained_service", "work_done", "throughput",
-    "preemptions", "restarts", "total_work", "remaining_work", "batch_size", "accum_steps",
-    "grad_noise_scale", "epoch", "batch_changes", "cur_gpu_ids", NULL};
-static const char *const static_columns[] = {
-    "id", "user", "workload", "workload_name", "submit", "priority", "deadline",
-    "duration_estimate", "gpus_requested", "min_gpus", "max_gpus", "adapt_mode", "cpus",
-    "mem_gb", "gang", NULL};
+static const char *const job_columns[] = {"id",
+                                          "state",
+                                          "cur_type",
+                                          "cur_gpus",
+                                          "cur_nodes",
+                                          "cur_partner",
+                                          "first_start",
+                                          "last_start",
+                                          "attained_time",
+                                          "attained_service",
+                                          "work_done",
+                                          "throughput",
+                                          "preemptions",
+                                          "restarts",
+                                          "total_work",
+                                          "remaining_work",
+                                          "batch_size",
+                                          "accum_steps",
+                                          "grad_noise_scale",
+                                          "epoch",
+                                          "batch_changes",
+                                          "cur_gpu_ids",
+                                          NULL};
+static const char *const static_columns[] = {"id",
+                                             "user",
+                                             "workload",
+                                             "workload_name",
+                                             "submit",
+                                             "priority",
+                                             "deadline",
+                                             "duration_estimate",
+                                             "gpus_requested",
+                                             "min_gpus",
+                                             "max_gpus",
+                                             "adapt_mode",
+                                             "cpus",
+                                             "mem_gb",
+                                             "gang",
+                                             NULL};
 
 static void put_names(sb_t *b, const char *key, const char *const *names)
 {
@@ -595,8 +625,7 @@ static void exec_destroy(void *state)
 
 /* ---- the view ---- */
 
-static const char *const why_names[] = {"arrival", "completion", "round", "fault",
-                                        "batch_change"};
+static const char *const why_names[] = {"arrival", "completion", "round", "fault", "batch_change"};
 
 static void put_header(exec_policy_t *x, const view_t *v)
 {
@@ -757,11 +786,11 @@ static int min_nodes(const view_t *v, int type, int gpus)
 static void pack_row(const exec_policy_t *x, const view_t *v, const view_job_t *j, double *r)
 {
     double f[ROW_FIXED] = {
-        (double)j->state,   j->cur_type,         j->cur_gpus,       j->cur_nodes,
-        j->cur_partner,     j->first_start,      j->last_start,     j->attained_time,
-        j->attained_service, j->work_done,       j->throughput,     j->preemptions,
-        j->restarts,        j->total_work,       j->remaining_work, j->batch_size,
-        j->accum_steps,     j->grad_noise_scale, j->epoch,          j->batch_changes};
+        (double)j->state,    j->cur_type,         j->cur_gpus,       j->cur_nodes,
+        j->cur_partner,      j->first_start,      j->last_start,     j->attained_time,
+        j->attained_service, j->work_done,        j->throughput,     j->preemptions,
+        j->restarts,         j->total_work,       j->remaining_work, j->batch_size,
+        j->accum_steps,      j->grad_noise_scale, j->epoch,          j->batch_changes};
     memcpy(r, f, sizeof f);
     if (!x->want_rates)
         return;
@@ -868,8 +897,7 @@ static void put_jobs(exec_policy_t *x, const view_t *v)
 static int arg_int(const cJSON *call, int k, int *out)
 {
     const cJSON *e = cJSON_GetArrayItem(call, k);
-    if (!cJSON_IsNumber(e) || e->valuedouble != trunc(e->valuedouble) ||
-        fabs(e->valuedouble) > 1e9)
+    if (!cJSON_IsNumber(e) || e->valuedouble != trunc(e->valuedouble) || fabs(e->valuedouble) > 1e9)
         return -1;
     *out = (int)e->valuedouble;
     return 0;
@@ -912,8 +940,7 @@ static int answer_call(const view_t *v, const cJSON *call, sb_t *b)
     int q[5];
     if (!strcmp(f, "throughput") || !strcmp(f, "samples_throughput") || !strcmp(f, "goodput")) {
         int n = strcmp(f, "throughput") ? 5 : 4;
-        if (job_arg(v, call, 1, &a) < 0 || int_args(call, 2, n, q) < 0 ||
-            !perf_type_ok(v, q[0], 0))
+        if (job_arg(v, call, 1, &a) < 0 || int_args(call, 2, n, q) < 0 || !perf_type_ok(v, q[0], 0))
             return -1;
         double r = NAN;
         if (!strcmp(f, "throughput") && p->throughput)
@@ -944,8 +971,7 @@ static int answer_call(const view_t *v, const cJSON *call, sb_t *b)
         sb_num(b, p->efficiency ? p->efficiency(p->ctx, a, m->valuedouble) : NAN);
     } else if (!strcmp(f, "batch_limits")) {
         view_batch_limits_t l;
-        if (job_arg(v, call, 1, &a) < 0 || int_args(call, 2, 1, q) < 0 ||
-            !perf_type_ok(v, q[0], 1))
+        if (job_arg(v, call, 1, &a) < 0 || int_args(call, 2, 1, q) < 0 || !perf_type_ok(v, q[0], 1))
             return -1;
         if (!p->batch_limits || p->batch_limits(p->ctx, a, q[0], &l) < 0) {
             sb_raw(b, "null", 4);
@@ -960,8 +986,7 @@ static int answer_call(const view_t *v, const cJSON *call, sb_t *b)
         sb_num(b, l.epoch_work);
         sb_putc(b, ']');
     } else if (!strcmp(f, "batch_schedule")) {
-        if (job_arg(v, call, 1, &a) < 0 || int_args(call, 2, 1, q) < 0 || q[0] < 1 ||
-            q[0] > 100000)
+        if (job_arg(v, call, 1, &a) < 0 || int_args(call, 2, 1, q) < 0 || q[0] < 1 || q[0] > 100000)
             return -1;
         view_batch_step_t *s = xcalloc((size_t)q[0], sizeof *s);
         int n = p->batch_schedule ? p->batch_schedule(p->ctx, a, s, q[0]) : -1;
@@ -1004,8 +1029,8 @@ static int answer_perf(exec_policy_t *x, const view_t *v, const cJSON *m, double
             char ex[EXCERPT + 8];
             excerpt(txt ? txt : "", ex, sizeof ex);
             free(txt);
-            return mls_fail(err, "%s: malformed perf call %d: '%s' (see docs/exec-policy.md)",
-                            w->s, k - 1, ex);
+            return mls_fail(err, "%s: malformed perf call %d: '%s' (see docs/exec-policy.md)", w->s,
+                            k - 1, ex);
         }
     }
     sb_puts(b, "]}\n");
@@ -1021,8 +1046,7 @@ static int field_int(const cJSON *o, const char *key, int def, int *out)
         *out = def;
         return 0;
     }
-    if (!cJSON_IsNumber(e) || e->valuedouble != trunc(e->valuedouble) ||
-        fabs(e->valuedouble) > 1e9)
+    if (!cJSON_IsNumber(e) || e->valuedouble != trunc(e->valuedouble) || fabs(e->valuedouble) > 1e9)
         return -1;
     *out = (int)e->valuedouble;
     return 0;
@@ -1231,8 +1255,7 @@ static int resolve_exec(const char *spec, const policy_args_t *args, policy_ref_
     return 0;
 }
 
-int policy_resolve(const char *spec, const policy_args_t *args, policy_ref_t *out,
-                   mls_err_t *err)
+int policy_resolve(const char *spec, const policy_args_t *args, policy_ref_t *out, mls_err_t *err)
 {
     memset(out, 0, sizeof *out);
     if (!spec)
@@ -1255,8 +1278,7 @@ void policy_release(policy_ref_t *ref)
     memset(ref, 0, sizeof *ref);
 }
 
-void policy_exec_stats(const policy_ref_t *ref, long *decisions, double *total_s,
-                       double *policy_s)
+void policy_exec_stats(const policy_ref_t *ref, long *decisions, double *total_s, double *policy_s)
 {
     const exec_policy_t *x = ref ? ref->exec : NULL;
     *decisions = x ? x->decision : 0;

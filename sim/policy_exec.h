@@ -46,8 +46,7 @@ int policy_is_exec(const char *spec);
  * to the policy (the key exec.timeout=S, seconds per decision, default 60,
  * is the adapter's own). Returns 0, or -1 with err (unknown name, a process
  * that cannot start, a bad hello). */
-int policy_resolve(const char *spec, const policy_args_t *args, policy_ref_t *out,
-                   mls_err_t *err);
+int policy_resolve(const char *spec, const policy_args_t *args, policy_ref_t *out, mls_err_t *err);
 
 /* Frees what policy_resolve() made; ends a process never created. */
 void policy_release(policy_ref_t *ref);
@@ -55,7 +54,6 @@ void policy_release(policy_ref_t *ref);
 /* Protocol overhead of an exec policy so far (0 for a built-in): decisions,
  * seconds between sending the view and reading the plan, and of those the
  * seconds the policy reported as its own work. */
-void policy_exec_stats(const policy_ref_t *ref, long *decisions, double *total_s,
-                       double *policy_s);
+void policy_exec_stats(const policy_ref_t *ref, long *decisions, double *total_s, double *policy_s);
 
 #endif
