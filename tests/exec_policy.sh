@@ -97,6 +97,14 @@ n=$(sqlite3 "$tmp/e.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
 "$MLSCHED" compare --trace "$trace" --cluster v100=2x4,k80=2x4 \
     --policies "las,exec:$ex/las.py" --db "$tmp/c.db" >"$tmp/cmp" 2>&1 || bad "compare: $(cat "$tmp/cmp")"
 grep -q "exec:.*las.py" "$tmp/cmp" || bad "compare does not list the exec policy: $(cat "$tmp/cmp")"
+# oracle: remaining_work and batch_schedule only for a policy whose hello says so
+for mode in ok oracle; do
+    "$MLSCHED" simulate --trace "$t6" --cluster v100=1x2 \
+        --policy "exec:$SRCDIR/tests/fixtures/exec/bad_policy.py $mode" -q --db "$tmp/o.db" \
+        >/dev/null 2>"$tmp/err" || bad "$mode: $(cat "$tmp/err")"
+done
+[ "$(sqlite3 "$tmp/o.db" "SELECT group_concat(oracle) FROM (SELECT oracle FROM runs ORDER BY run_id)")" = "0,1" ] ||
+    bad "the runs' oracle flags are not 0,1"
 # sweep: the same over a grid
 "$MLSCHED" sweep --trace "$t6" --cluster v100=1x2 --policies "las,exec:$ex/las.py" \
     --grid round=120,360 --db "$tmp/s.db" >"$tmp/sw" 2>&1 || bad "sweep: $(cat "$tmp/sw")"
