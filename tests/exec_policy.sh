@@ -105,6 +105,10 @@ for mode in ok oracle; do
 done
 [ "$(sqlite3 "$tmp/o.db" "SELECT group_concat(oracle) FROM (SELECT oracle FROM runs ORDER BY run_id)")" = "0,1" ] ||
     bad "the runs' oracle flags are not 0,1"
+# mlsched policies shows an exec policy's hello
+"$MLSCHED" policies "exec:$ex/las.py" >"$tmp/pol" 2>&1 &&
+    grep -q "^cadence: *events+rounds" "$tmp/pol" && grep -q "^paper: *Gu et al" "$tmp/pol" ||
+    bad "mlsched policies exec: $(cat "$tmp/pol")"
 # sweep: the same over a grid
 "$MLSCHED" sweep --trace "$t6" --cluster v100=1x2 --policies "las,exec:$ex/las.py" \
     --grid round=120,360 --db "$tmp/s.db" >"$tmp/sw" 2>&1 || bad "sweep: $(cat "$tmp/sw")"

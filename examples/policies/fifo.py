@@ -68,6 +68,7 @@ def arrival_order(view):
 
 class Fifo(mp.Policy):
     name = "py-fifo"
+    paper = "Gu et al., NSDI 2019 (YARN-CS baseline); the C fifo (policies/fifo.c) in Python"
     summary = "first in, first out; strict head-of-line blocking; non-preemptive"
     cadence = ("events",)
     view_options = ("rates",)

@@ -25,6 +25,7 @@ def nan_last(x):
 
 class Las(mp.Policy):
     name = "py-las"
+    paper = "Gu et al., NSDI 2019 (2D attained service); the C las (policies/las.c) in Python"
     summary = "least attained service (GPU-seconds) first; preemptive; every round"
     cadence = ("events", "rounds")
     view_options = ("rates",)
