@@ -97,6 +97,11 @@ n=$(sqlite3 "$tmp/e.db" "SELECT count(*) FROM runs" 2>/dev/null || echo 0)
 "$MLSCHED" compare --trace "$trace" --cluster v100=2x4,k80=2x4 \
     --policies "las,exec:$ex/las.py" --db "$tmp/c.db" >"$tmp/cmp" 2>&1 || bad "compare: $(cat "$tmp/cmp")"
 grep -q "exec:.*las.py" "$tmp/cmp" || bad "compare does not list the exec policy: $(cat "$tmp/cmp")"
+# a Python exception in schedule(), reported by the binding
+"$MLSCHED" simulate --trace "$t6" --cluster v100=1x2 \
+    --policy "exec:$SRCDIR/tests/fixtures/exec/raise_policy.py" -q >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "decision 3 .*the policy reported an error: KeyError: 'no such key'" "$tmp/err" ||
+    bad "raise: $(cat "$tmp/err")"
 # oracle: remaining_work and batch_schedule only for a policy whose hello says so
 for mode in ok oracle; do
     "$MLSCHED" simulate --trace "$t6" --cluster v100=1x2 \

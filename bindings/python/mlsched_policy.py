@@ -38,6 +38,7 @@ import json
 import math
 import sys
 import time
+import traceback
 
 PROTOCOL = 1
 
@@ -435,7 +436,15 @@ def run(policy, rfile=None, wfile=None):
             view = View(conn, m, state)
             conn.perf_s = 0.0
             t0 = time.perf_counter()
-            plan = policy.schedule(view)
+            try:
+                plan = policy.schedule(view)
+            except (ProtocolError, OSError):
+                raise
+            except Exception as e:  # the policy's own bug: say it in mlsched's error
+                traceback.print_exc(file=sys.stderr)
+                conn.send({"type": "error", "message": "%s: %s (traceback on stderr)" %
+                           (type(e).__name__, e)})
+                return 1
             own = time.perf_counter() - t0 - conn.perf_s
             conn.send(_plan_msg(m["decision"], plan, max(own, 0.0)))
         else:
