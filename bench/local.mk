@@ -13,3 +13,6 @@ bench_elastic_decide_LDADD = $(MLS_LIBS)
 EXTRA_DIST += bench/philly_full
 check_PROGRAMS += bench/sia_decide
 bench_sia_decide_LDADD = $(MLS_LIBS)
+check_PROGRAMS += bench/exec_decide
+bench_exec_decide_LDADD = $(MLS_LIBS)
+EXTRA_DIST += bench/exec_keep.py

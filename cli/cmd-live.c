@@ -15,6 +15,7 @@
 #include "live/proto.h"
 #include "live/report.h"
 #include "model/trace.h"
+#include "sim/policy_exec.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
@@ -43,7 +44,9 @@ typedef struct serve_opts {
 #define V serve_opts_t
 static const opt_t serve_options[] = {
     OPT_SHARED_CLUSTER(V, cfg.cluster, "cluster JSON or spec (e.g. v100=1x4)"),
-    OPT_STRING("policy", 'p', "NAME", V, cfg.policy, "a policy from `mlsched policies`"),
+    OPT_STRING("policy", 'p', "NAME", V, cfg.policy,
+               "a policy from `mlsched policies`, or 'exec:PATH [ARGS]'\n"
+               "(docs/exec-policy.md)"),
     OPT_SHARED_PARAM(V, params, "policy parameter (repeatable)"),
     OPT_SHARED_THROUGHPUTS(V, cfg.throughputs, "perf model (default: the bundled catalog)"),
     OPT_STRING("executor", 'e', "KIND", V, cfg.executor, "local (default) or slurm"),
@@ -96,12 +99,22 @@ static int cmd_serve(int argc, char **argv)
     if (rc == 0 && (!o.cfg.cluster || !o.cfg.policy))
         rc = cmd_usage_error("live serve", "%s", "needs --cluster and --policy");
     if (rc == 0) {
-        o.cfg.args = (policy_args_t){o.params.n, o.params.keys, o.params.values};
+        policy_args_t args = {o.params.n, o.params.keys, o.params.values};
+        policy_ref_t ref;
         mls_err_t err;
-        if (live_serve(&o.cfg, &err) < 0) {
+        /* an exec: policy's process starts here, once for the daemon's life */
+        if (policy_resolve(o.cfg.policy, &args, &ref, &err) == 0) {
+            o.cfg.ops = ref.ops;
+            o.cfg.args = ref.args;
+            if (live_serve(&o.cfg, &err) < 0)
+                rc = -2;
+        } else
+            rc = -2;
+        if (rc == -2) {
             fprintf(stderr, "mlsched live serve: %s\n", err.msg);
             rc = MLS_EXIT_FAIL;
         }
+        policy_release(&ref);
     }
     opt_params_free(&o.params);
     return rc < 0 ? MLS_EXIT_OK : rc;

@@ -9,6 +9,7 @@
 #include "cli/cmd.h"
 #include "cli/opts.h"
 #include "policies/policy.h"
+#include "sim/policy_exec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -105,6 +106,17 @@ static int exec_policies(int argc, char **argv)
     }
     if (optind == argc) {
         list_all();
+        return MLS_EXIT_OK;
+    }
+    if (policy_is_exec(argv[optind])) { /* an external policy: its hello */
+        policy_ref_t ref;
+        mls_err_t err;
+        if (policy_resolve(argv[optind], NULL, &ref, &err) < 0) {
+            fprintf(stderr, "mlsched policies: %s\n", err.msg);
+            return MLS_EXIT_FAIL;
+        }
+        show_one(ref.ops);
+        policy_release(&ref);
         return MLS_EXIT_OK;
     }
     const policy_ops_t *p = policy_find(argv[optind]);

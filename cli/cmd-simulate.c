@@ -8,6 +8,7 @@
 #include "policies/policy.h"
 #include "sim/engine.h"
 #include "sim/faults.h"
+#include "sim/policy_exec.h"
 #include "sim/store.h"
 
 #include <math.h>
@@ -22,7 +23,7 @@ typedef struct sim_opts {
     engine_config_t cfg;
     long seed;
     char measure[64];
-    int extra_columns, json, quiet, progress;
+    int extra_columns, json, quiet, progress, exec_stats;
     const char *faults_file;
     fault_plan_t faults;
     const char *overheads_file;
@@ -66,7 +67,9 @@ static int parse_dispatch(void *base, size_t off, const char *s, const char *who
 static const opt_t options[] = {
     OPT_STRING("trace", 't', "FILE", S, trace, "canonical trace CSV (see README: trace format)"),
     OPT_SHARED_CLUSTER(S, cluster, "cluster JSON, or an inline spec like v100=32x1,k80=4x8"),
-    OPT_STRING("policy", 'p', "NAME", S, policy, "a policy from `mlsched policies`"),
+    OPT_STRING("policy", 'p', "NAME", S, policy,
+               "a policy from `mlsched policies`, or 'exec:PATH [ARGS]':\n"
+               "a program speaking docs/exec-policy.md"),
     OPT_SHARED_PARAM(S, params, "a policy parameter (repeatable)"),
     OPT_SHARED_THROUGHPUTS(S, throughputs,
                            "perf model (Gavel-format throughput JSON, or a\n"
@@ -116,6 +119,8 @@ static const opt_t options[] = {
     OPT_FLAG("ignore-extra-columns", 0, S, extra_columns,
              "accept trace columns mlsched does not know"),
     OPT_FLAG("json", 0, S, json, "print the summary as JSON"),
+    OPT_FLAG("exec-stats", 0, S, exec_stats,
+             "an exec: policy's protocol time per decision on stderr"),
     OPT_FLAG("quiet", 'q', S, quiet, "no progress lines on stderr"),
     OPT_FLAG("progress", 0, S, progress,
              "progress lines on stderr even when it is not a\n"
@@ -322,11 +327,24 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
     return rc;
 }
 
+/* --exec-stats: time between sending a view and reading its plan, less the
+ * time the policy reported as its own work. */
+static void print_exec_stats(const policy_ref_t *ref)
+{
+    long n;
+    double total, own;
+    policy_exec_stats(ref, &n, &total, &own);
+    if (n > 0)
+        fprintf(stderr,
+                "exec policy: %ld decisions, %.3f ms per decision in all, %.3f ms the "
+                "policy's own work, %.3f ms protocol\n",
+                n, 1e3 * total / (double)n, 1e3 * own / (double)n, 1e3 * (total - own) / (double)n);
+}
+
 static int run(sim_opts_t *o)
 {
     mls_err_t err = {{0}};
-    const policy_ops_t *pol = policy_find(o->policy);
-    if (!pol) {
+    if (!policy_is_exec(o->policy) && !policy_find(o->policy)) {
         fprintf(stderr, "mlsched simulate: unknown policy '%s' (see mlsched policies)\n",
                 o->policy);
         return MLS_EXIT_USAGE;
@@ -338,6 +356,8 @@ static int run(sim_opts_t *o)
     int64_t run_id = 0;
     trace_init(&trace);
     policy_args_t args = {o->params.n, o->params.keys, o->params.values};
+    policy_ref_t ref = {0};
+    const policy_ops_t *pol = NULL;
     int rc = trace_read_csv(&trace, o->trace, o->extra_columns ? TRACE_IGNORE_EXTRA : 0, &err);
     if (rc == 0)
         rc = cluster_load(&cl, o->cluster, &err);
@@ -352,8 +372,13 @@ static int run(sim_opts_t *o)
         o->cfg.faults = &o->faults;
     if (rc == 0)
         rc = perf_load(&pm, o->throughputs ? o->throughputs : perf_default_catalog(), &err);
+    if (rc == 0) /* an exec: policy's process starts here, once for the run */
+        rc = policy_resolve(o->policy, &args, &ref, &err);
+    pol = ref.ops;
     if (rc == 0)
-        rc = engine_run(&trace, &cl, pm, pol, &args, &o->cfg, &res, &err);
+        rc = engine_run(&trace, &cl, pm, pol, &ref.args, &o->cfg, &res, &err);
+    if (rc == 0 && o->exec_stats)
+        print_exec_stats(&ref);
     extrap_run_t x = {NULL, 0, 0};
     if (rc == 0)
         mark_extrapolated(&trace, &cl, pm, &res, &x);
@@ -367,6 +392,7 @@ static int run(sim_opts_t *o)
     } else {
         fprintf(stderr, "mlsched simulate: %s\n", err.msg);
     }
+    policy_release(&ref);
     free(x.measured);
     sim_result_free(&res);
     if (pm)

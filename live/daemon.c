@@ -1434,7 +1434,7 @@ static int setup(daemon_t *d, mls_err_t *err)
 {
     const live_config_t *cfg = d->cfg;
     d->listen_fd = d->sig_fd = -1;
-    d->policy = policy_find(cfg->policy);
+    d->policy = cfg->ops ? cfg->ops : policy_find(cfg->policy); /* exec:PATH: resolved by the caller */
     if (!d->policy)
         return mls_fail(err, "unknown policy '%s' (see mlsched policies)", cfg->policy);
     char perr[512] = "";

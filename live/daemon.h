@@ -22,7 +22,10 @@
 
 typedef struct live_config {
     const char *cluster;     /* JSON path or inline spec */
-    const char *policy;      /* registry name */
+    const char *policy;      /* registry name, or "exec:PATH [ARGS]" */
+    /* The policy as policy_resolve() (sim/policy_exec.h) found it, with
+     * `args` its resolved arguments; NULL: the daemon looks `policy` up. */
+    const policy_ops_t *ops;
     const char *throughputs; /* perf model; NULL = the bundled catalog */
     const char *db_path;     /* state db */
     const char *socket;      /* NULL = live_default_socket() */

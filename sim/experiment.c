@@ -5,6 +5,7 @@
 #include "sim/experiment.h"
 
 #include "policies/policy.h"
+#include "sim/policy_exec.h"
 #include "sim/runner.h"
 
 #include <dirent.h>
@@ -366,7 +367,7 @@ int exp_policies(const char *spec, char ***names, size_t *n, const char **bad)
         return -1;
     }
     for (size_t i = 0; i < *n; i++)
-        if (!policy_find((*names)[i])) {
+        if (!policy_is_exec((*names)[i]) && !policy_find((*names)[i])) {
             *bad = (*names)[i];
             return -1;
         }

@@ -149,3 +149,9 @@ tests_test_sia_CFLAGS = $(TEST_CFLAGS)
 tests_test_sia_LDADD = $(TEST_LIBS)
 TESTS += tests/sia_paper.sh
 EXTRA_DIST += tests/sia_paper.sh
+# External policies over the pipe: Python fifo/las byte-identical to C, protocol
+# errors, live (exec_policy_2000.sh takes minutes: run by hand).
+TESTS += tests/exec_policy.sh tests/live_exec.sh
+EXTRA_DIST += tests/exec_policy.sh tests/exec_policy_2000.sh tests/live_exec.sh \
+	tests/fixtures/exec/bad_policy.py tests/fixtures/exec/raise_policy.py \
+	tests/fixtures/exec/trace6.csv
