@@ -325,7 +325,7 @@ void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps)
     size_t nt = (size_t)(c->n_types ? c->n_types : 1);
     m->owner = xmalloc(sizeof(int) * g);
     m->gpu_free = xmalloc(g);
-    m->ids = xmalloc(sizeof(int) * g);
+    m->ids = xmalloc(sizeof(int) * 2 * g); /* a placement, and the GPUs a job left */
     for (int i = 0; i < c->n_gpus; i++) {
         m->owner[i] = -1;
         m->gpu_free[i] = 1;
@@ -475,6 +475,18 @@ static void stop_changed(const mech_t *m, const view_t *v, const plan_t *p,
         ops->stopped(ctx);
 }
 
+static int same_set(const int *a, const int *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = a[k] == b[i];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
 /* Where allocation a of view job k goes: its explicit ids (which must be
  * free), the GPUs it left suspended, or the placer's choice. Returns the
  * nodes spanned, or -1 with err set. */
@@ -499,6 +511,9 @@ static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t
                 return apply_error(v, k, policy, "capacity", d, err);
             }
         }
+        /* the GPUs it left suspended, named explicitly: it resumes there */
+        int *left = m->ids + a->gpus;
+        *resumed = ops->resume_on && ops->resume_on(ctx, k, a, left) && same_set(ids, left, a->gpus);
         return placer_nodes_spanned(c, ids, a->gpus);
     }
     if (ops->resume_on && ops->resume_on(ctx, k, a, ids)) {

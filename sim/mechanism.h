@@ -75,7 +75,9 @@ typedef struct mech_exec_ops {
      * processes to exit). */
     void (*stopped)(void *ctx);
     /* NULL, or 1 with the `a->gpus` GPUs queued job k should go back to (it
-     * left them suspended), written to ids. */
+     * left them suspended), written to ids: a plan without explicit ids puts
+     * it there when they are all free, and one that names exactly those GPUs
+     * (in any order) resumes it there too. */
     int (*resume_on)(void *ctx, int k, const plan_alloc_t *a, int *ids);
     /* Queued job k starts as `a` says on GPUs ids (spanning `nodes` nodes;
      * `resumed`: the GPUs resume_on gave) and takes them with

@@ -282,6 +282,18 @@ START_TEST(resumes_on_the_gpus_it_left)
     mls_err_t err = {""};
     ck_assert_int_eq(apply(&f, &p, &err), 0);
     ck_assert_str_eq(f.r.log, "stopped;start 0 on 5,6 nodes 1;resumed;");
+    /* the plan names the same GPUs (another order): it resumes as well */
+    mech_gpus_give(&f.m, 0, (int[]){5, 6}, 2);
+    vj = mech_view_begin(&f.m, 1);
+    job(&f, vj, 0, 0, NULL, 0);
+    mech_view_end(&f.m, 1, 0, MLS_WHY_ROUND);
+    plan_t q;
+    plan_init(&q);
+    plan_run_on(&q, 0, 0, (int[]){6, 5}, 2);
+    f.r.log[0] = '\0';
+    ck_assert_int_eq(apply(&f, &q, &err), 0);
+    ck_assert_str_eq(f.r.log, "stopped;start 0 on 6,5 nodes 1;resumed;");
+    plan_free(&q);
     /* not when one of them is taken: the placer's choice */
     mech_gpus_give(&f.m, 0, (int[]){5, 6}, 2);
     mech_gpus_take(&f.m, 9, (int[]){6}, 1);
