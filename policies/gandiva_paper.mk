@@ -8,3 +8,5 @@ tests_test_gandiva_paper_SOURCES = tests/test_gandiva_paper.c tests/engine_fixtu
 	tests/engine_fixture.h
 tests_test_gandiva_paper_CFLAGS = $(TEST_CFLAGS)
 tests_test_gandiva_paper_LDADD = $(TEST_LIBS)
+TESTS += tests/gandiva_paper.sh
+EXTRA_DIST += tests/gandiva_paper.sh scripts/gandiva-paper.sh
