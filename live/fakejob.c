@@ -212,6 +212,14 @@ static double rate_of(fake_t *f, mls_err_t *err)
 }
 
 /* Waits up to `s` wall seconds for a signal; returns it, or 0. */
+/* 1 when a SIGCONT waits to be read: the job was stopped (SIGSTOP) and has
+ * just been woken. */
+static int cont_pending(void)
+{
+    sigset_t pend;
+    return sigpending(&pend) == 0 && sigismember(&pend, SIGCONT);
+}
+
 static int wait_signal(int sfd, double s)
 {
     struct pollfd p = {sfd, POLLIN, 0};
@@ -351,8 +359,9 @@ static int run(fake_t *f, int sfd)
         int sig = wait_signal(sfd, step);
         double now = mls_wall_seconds(), dt = now - last;
         last = now;
-        if (sig == SIGCONT)
-            dt = 0; /* it was stopped: that time does not count */
+        if (sig == SIGCONT || ((sig == SIGTERM || sig == SIGINT) && cont_pending()))
+            dt = 0; /* it was stopped: that time does not count (a SIGTERM to a
+                       stopped job is read before the SIGCONT that wakes it) */
         if (overhead_left > 0) {
             overhead_left -= dt;
             dt = overhead_left < 0 ? -overhead_left : 0;

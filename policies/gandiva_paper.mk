@@ -10,3 +10,5 @@ tests_test_gandiva_paper_CFLAGS = $(TEST_CFLAGS)
 tests_test_gandiva_paper_LDADD = $(TEST_LIBS)
 TESTS += tests/gandiva_paper.sh
 EXTRA_DIST += tests/gandiva_paper.sh scripts/gandiva-paper.sh
+TESTS += tests/live_gandiva_paper.sh
+EXTRA_DIST += tests/live_gandiva_paper.sh
