@@ -1,9 +1,11 @@
 /* gandiva_paper.c: the Gandiva scheduler as its paper describes it (Xiao et
  * al., "Gandiva: Introspective Cluster Scheduling for Deep Learning", OSDI
- * 2018): §3 (the mechanisms: suspend-resume and time-slicing, packing,
- * migration, grow-shrink), §4 (the scheduling policy: reactive mode on
+ * 2018): §4.1 (the mechanisms: suspend-resume and time-slicing, packing,
+ * migration, grow-shrink), §4.2 (the scheduling policy: reactive mode on
  * arrivals and departures, introspective mode that monitors and improves a
- * placement, over-subscription by jobs of the same size sharing GPU sets).
+ * placement, over-subscription by jobs of the same size sharing GPU sets);
+ * scripts/gandiva-paper.sh redoes §6.1-6.2 (micro-benchmarks, the multi-job
+ * AutoML exploration) in spirit.
  * `gandiva` (Gavel's version: random pairs in equal-share rounds) stays as it
  * is; this file is the paper's system.
  *
@@ -15,12 +17,12 @@
  * minute in the paper) the member with the least time received in the slot
  * runs; the others are suspended and resume on exactly the GPUs they left, so
  * the mechanism charges them only the suspend-resume cost (OVH_SUSPEND, 50-250
- * ms in §5, set per workload with --overheads). Between round boundaries
+ * ms in the paper, set per workload with --overheads). Between round boundaries
  * (arrivals, completions) a slot's running unit is kept: time-slicing happens
  * at quantum boundaries only.
  *
  * The mechanisms, each used here:
- * - Packing (§3.3): in a slot with at least two members whose solo mini-batch
+ * - Packing (§4.1): in a slot with at least two members whose solo mini-batch
  *   rates have been observed (view throughput while they ran alone), two of
  *   them are packed on the slot's GPUs (pack_with) if their memory fits (the
  *   perf model's pair_throughput refusal is the memory check). The packing is
@@ -28,21 +30,23 @@
  *   (introspection): the sum of measured pair rate / measured solo rate over
  *   the two must reach `pack_keep` (1: the pair does more than time-slicing),
  *   else the pair is split and never tried again. Kept pairs stay monitored.
- * - Migration (§3.4): (a) defragmentation: a job that finds no slot on its
+ * - Migration (§4.1): (a) defragmentation: a job that finds no slot on its
  *   fewest nodes and no slot of its size to share, while enough GPUs are free
  *   in pieces, moves the slots off one node to free GPUs elsewhere (fewest
  *   GPUs moved) and starts there; (b) locality: a slot spread over more nodes
- *   than needed moves when a placement on fewer nodes is free. A locality
- *   move is a trial too: the running job's rate after the move is compared
- *   with its rate before; a move that made it slower is reverted (when the
- *   old GPUs are still free) and that job is not moved for locality again.
- *   The mechanism charges a moved job OVH_MIGRATE.
- * - Grow-shrink (§3.5): when no job waits and no slot is shared, a slot whose
+ *   than needed moves when a placement on fewer nodes is free; (c) a slot
+ *   with one job moves to another GPU type that the perf model rates at
+ *   least 25 % faster for it, when such GPUs are free on its fewest nodes.
+ *   Moves (b) and (c) are trials: the running job's measured rate after the
+ *   move is compared with its rate before; a move that made it slower is
+ *   reverted (when the old GPUs are still free) and that job is not moved
+ *   again. The mechanism charges a moved job OVH_MIGRATE.
+ * - Grow-shrink (§4.1): when no job waits and no slot is shared, a slot whose
  *   only member is elastic (max_gpus above its request) grows onto free GPUs
  *   of its type (its own nodes first) to the count the perf model rates
  *   fastest, if that gains at least 5 %; as soon as a job waits or a slot is
  *   shared again, grown slots shrink back to their request (OVH_RESIZE).
- * - Suspend-resume (§3.1): the time-slicing above.
+ * - Suspend-resume (§4.1): the time-slicing above.
  *
  * Simplifications, all of them:
  * - The paper picks packing candidates by their profiled GPU utilization and
@@ -62,8 +66,14 @@
  *   jobs that fit in one node; the moved slots are not reverted.
  * - Grow-shrink uses the perf model's scaling (the paper uses the job's
  *   observed scaling); a grown job shrinks back to its request, not below.
+ * - No reservation: a job of a size with no slot waits until a placement on
+ *   its fewest nodes frees (or defragmentation makes one) while smaller jobs
+ *   keep taking free GPUs; multi-node jobs are never defragmented for.
  * - A node failure dissolves the slots on it; their jobs are placed again.
- * - No GPU-type heterogeneity policy beyond "fastest type with room".
+ * - GPU types (the paper's cluster is homogeneous per job): a new slot takes
+ *   the fastest type with room (the perf model's order), and move (c) above.
+ * - The quantum is the run's round (--round; the paper's is about a minute,
+ *   the simulator's default 360 s): run with --round 60.
  * Mechanism limits met (sim/engine.c, live): packing a partner onto a running
  * job restarts the running one (charged OVH_MIGRATE), and a suspended pair
  * member resumes at OVH_RESTART, not OVH_SUSPEND. */

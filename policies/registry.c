@@ -55,7 +55,7 @@ static const policy_ops_t table[] = {
     {"gandiva", "Xiao et al., OSDI 2018 (Gandiva); Narayanan et al., OSDI 2020 (Gavel's version)",
      "time-slicing with random pairs packed on shared GPUs, split when they lose", "", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva)},
-    {"gandiva-paper", "Xiao et al., OSDI 2018 (Gandiva), sections 3-4",
+    {"gandiva-paper", "Xiao et al., OSDI 2018 (Gandiva), sections 4.1-4.2",
      "over-subscription by time-slicing GPU sets each quantum (--round), packing kept or "
      "reverted by measured rates, migration (defragment, locality), grow-shrink",
      "pack=1: try packing; migrate=1: defragment and move for locality; grow=1: elastic jobs "
