@@ -52,6 +52,7 @@
  * - The paper picks packing candidates by their profiled GPU utilization and
  *   memory; the view has no utilization, so every pair whose memory fits is a
  *   candidate, and introspection alone decides (the paper's fallback too).
+ *   Pairs are formed, measured and split at quantum boundaries only.
  *   Candidates are the two least-served single members of a slot; one pair per
  *   slot; a pair is formed only inside an over-subscribed slot.
  * - Time-slicing is per slot (jobs of the same size and type share a GPU set,
@@ -829,6 +830,9 @@ static void run_slot(const gp_call_t *c, const gp_slot_t *sl, plan_t *p)
     int round = (v->reasons & MLS_WHY_ROUND) != 0;
     int pick = -1, pair = 0;
     double best = INFINITY;
+    /* Times received within 1 % of a quantum are equal: live, they carry ms
+     * of jitter, and a tie must fall the same way as in the simulator. */
+    double tol = 0.01 * (v->round_len > 0 ? v->round_len : 60);
     for (int m = 0; m < sl->n_mem; m++) {
         int64_t id = sl->mem[m].id;
         if (id == sl->pb)
@@ -842,7 +846,7 @@ static void run_slot(const gp_call_t *c, const gp_slot_t *sl, plan_t *p)
         }
         if (!round && holds_slot(v, j, sl))
             k = -INFINITY; /* between quanta the running unit stays */
-        if (pick < 0 || k < best || (k == best && earlier(v, j, pick))) {
+        if (pick < 0 || k < best - tol || (k <= best + tol && earlier(v, j, pick))) {
             pick = j;
             best = k;
             pair = is_pair;
@@ -894,9 +898,11 @@ int gandiva_paper_schedule(void *state, const view_t *v, plan_t *plan, char *err
         snprintf(err, errlen, "gandiva-paper: the view gives no GPU ids (nodes) to place on");
         return -1;
     }
+    int round = (v->reasons & MLS_WHY_ROUND) != 0;
     observe(s, &c);
     clean_slots(s, &c);
-    introspect_pairs(s, &c);
+    if (round) /* trials are judged and made at quantum boundaries only */
+        introspect_pairs(s, &c);
     if (s->migrate)
         introspect_moves(s, &c);
     int *arrival = pu_alloc((size_t)(v->n_jobs ? v->n_jobs : 1), sizeof *arrival);
@@ -917,7 +923,7 @@ int gandiva_paper_schedule(void *state, const view_t *v, plan_t *plan, char *err
         shared |= s->slots[i].n_mem > 1;
     if (s->grow && !waiting && !shared)
         grow_slots(s, &c);
-    if (s->pack)
+    if (s->pack && round)
         try_packing(s, &c);
     for (int i = 0; i < s->n_slots; i++)
         run_slot(&c, &s->slots[i], plan);
