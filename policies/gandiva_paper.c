@@ -105,6 +105,8 @@ typedef struct gp_slot {
     double mig_rate; /* its rate before the move */
     int *old_ids;    /* the GPUs it left (n_ids of them) */
     int old_type;
+    int64_t faster_for; /* the job `faster` was found for (on this type), -1 none */
+    unsigned faster;    /* types the perf model rates >= 25 % faster for it */
 } gp_slot_t;
 
 typedef struct gp_solo {
@@ -131,6 +133,8 @@ typedef struct gp_call {
     const view_t *v;
     int64_t (*byid)[2]; /* (id, index) sorted by id */
     int *sharers;       /* per GPU id: jobs holding it now */
+    int *gnode;         /* per GPU id: its node, -1 none */
+    char *nmark;        /* per node: scratch, all 0 between uses */
     pl_map_t map;       /* free: up and in no slot */
 } gp_call_t;
 
@@ -249,6 +253,11 @@ static double solo_rate(gp_state_t *s, const view_job_t *j, int type, int gpus)
 static void observe(gp_state_t *s, const gp_call_t *c)
 {
     const view_t *v = c->v;
+    int kept = 0; /* forget finished jobs */
+    for (int i = 0; i < s->n_solo; i++)
+        if (jidx(c, s->solo[i].id) >= 0)
+            s->solo[kept++] = s->solo[i];
+    s->n_solo = kept;
     for (int j = 0; j < v->n_jobs; j++) {
         const view_job_t *jb = &v->jobs[j];
         if (jb->state != VIEW_RUNNING || !jb->cur_gpu_ids || jb->cur_gpus != jb->gpus_requested ||
@@ -264,20 +273,14 @@ static void observe(gp_state_t *s, const gp_call_t *c)
     }
 }
 
-static int in_slot(const gp_slot_t *sl, int64_t id)
+/* Marks, per view job, whether it is in a slot (after clean_slots). */
+static char *slotted(const gp_state_t *s, const gp_call_t *c)
 {
-    for (int i = 0; i < sl->n_mem; i++)
-        if (sl->mem[i].id == id)
-            return 1;
-    return 0;
-}
-
-static int slot_of(const gp_state_t *s, int64_t id)
-{
+    char *in = pu_alloc((size_t)(c->v->n_jobs ? c->v->n_jobs : 1), 1);
     for (int i = 0; i < s->n_slots; i++)
-        if (in_slot(&s->slots[i], id))
-            return i;
-    return -1;
+        for (int m = 0; m < s->slots[i].n_mem; m++)
+            in[jidx(c, s->slots[i].mem[m].id)] = 1;
+    return in;
 }
 
 /* Time received in the slot. */
@@ -320,7 +323,7 @@ static gp_slot_t *new_slot(gp_state_t *s, gp_call_t *c, int type, int size, cons
     sl->old_ids = pu_alloc(n, sizeof *sl->old_ids);
     sl->type = type;
     sl->size = sl->n_ids = size;
-    sl->pa = sl->pb = sl->mig_job = -1;
+    sl->pa = sl->pb = sl->mig_job = sl->faster_for = -1;
     memcpy(sl->ids, ids, sizeof *ids * (size_t)size);
     take_ids(c, ids, size, 1);
     return sl;
@@ -349,23 +352,25 @@ static void remove_member(gp_slot_t *sl, int64_t id)
         sl->mig_job = -1;
 }
 
-static int node_of(const view_t *v, int gpu)
+static int node_of(const gp_call_t *c, int gpu)
 {
-    for (int k = 0; k < v->n_nodes; k++)
-        if (gpu >= v->nodes[k].first_gpu && gpu < v->nodes[k].first_gpu + v->nodes[k].gpus)
-            return k;
-    return -1;
+    return c->gnode[gpu];
 }
 
-static int nodes_spanned(const view_t *v, const int *ids, int n)
+/* Nodes the GPUs span. */
+static int nodes_spanned(gp_call_t *c, const int *ids, int n)
 {
     int cnt = 0;
     for (int i = 0; i < n; i++) {
-        int nd = node_of(v, ids[i]), seen = 0;
-        for (int k = 0; k < i && !seen; k++)
-            seen = node_of(v, ids[k]) == nd;
-        cnt += !seen;
+        int nd = node_of(c, ids[i]);
+        if (nd >= 0 && !c->nmark[nd]) {
+            c->nmark[nd] = 1;
+            cnt++;
+        }
     }
+    for (int i = 0; i < n; i++)
+        if (node_of(c, ids[i]) >= 0)
+            c->nmark[node_of(c, ids[i])] = 0;
     return cnt;
 }
 
@@ -381,7 +386,7 @@ static void clean_slots(gp_state_t *s, gp_call_t *c)
                 remove_member(sl, sl->mem[m].id);
         int up = 1;
         for (int g = 0; g < sl->n_ids && up; g++) {
-            int nd = node_of(v, sl->ids[g]);
+            int nd = node_of(c, sl->ids[g]);
             up = nd >= 0 && v->nodes[nd].up;
         }
         if (!sl->n_mem || !up) {
@@ -462,6 +467,7 @@ static void introspect_moves(gp_state_t *s, gp_call_t *c)
         take_ids(c, sl->ids, sl->n_ids, 0);
         memcpy(sl->ids, sl->old_ids, sizeof *sl->ids * (size_t)sl->n_ids);
         sl->type = sl->old_type;
+        sl->faster_for = -1;
         take_ids(c, sl->ids, sl->n_ids, 1);
     }
 }
@@ -526,7 +532,7 @@ static int clear_node(gp_state_t *s, gp_call_t *c, int n, int need, int apply)
             const gp_slot_t *sl = &s->slots[i];
             int on = !done[i];
             for (int g = 0; g < sl->n_ids && on; g++)
-                on = node_of(v, sl->ids[g]) == n;
+                on = node_of(c, sl->ids[g]) == n;
             if (on && (pick < 0 || sl->n_ids > s->slots[pick].n_ids))
                 pick = i;
         }
@@ -621,13 +627,13 @@ static int units_of(const gp_slot_t *sl)
 
 /* Jobs without a slot get one: a new slot, a defragmented node, or a share of
  * a slot of their size. Returns how many still wait. */
-static int admit(gp_state_t *s, gp_call_t *c, const int *arrival)
+static int admit(gp_state_t *s, gp_call_t *c, const int *arrival, const char *in_slot)
 {
     const view_t *v = c->v;
     int waiting = 0;
     for (int i = 0; i < v->n_jobs; i++) {
         int j = arrival[i];
-        if (!pu_ever_fits(v, j) || slot_of(s, v->jobs[j].id) >= 0)
+        if (in_slot[j] || !pu_ever_fits(v, j))
             continue;
         if (place_new(s, c, j) || (s->migrate && defragment(s, c, j)) ||
             (s->slice && join_slot(s, c, j)))
@@ -674,6 +680,7 @@ static void move_slot(gp_call_t *c, gp_slot_t *sl, int type, const int *ids)
     take_ids(c, sl->ids, sl->n_ids, 0);
     memcpy(sl->ids, ids, sizeof *ids * (size_t)sl->n_ids);
     sl->type = type;
+    sl->faster_for = -1;
     take_ids(c, sl->ids, sl->n_ids, 1);
     sl->mig_job = -1;
     for (int m = 0; m < sl->n_mem; m++) {
@@ -688,10 +695,10 @@ static void move_slot(gp_call_t *c, gp_slot_t *sl, int type, const int *ids)
 /* A better place for slot sl now: fewer nodes of its type, or, for a lone
  * member, a type the perf model rates 25 % faster on its fewest nodes.
  * Writes the type and ids; 0 when none. */
-static int better_place(gp_call_t *c, const gp_slot_t *sl, int *type, int *ids)
+static int better_place(gp_call_t *c, gp_slot_t *sl, int *type, int *ids)
 {
     const view_t *v = c->v;
-    int now = nodes_spanned(v, sl->ids, sl->n_ids);
+    int now = nodes_spanned(c, sl->ids, sl->n_ids);
     take_ids(c, sl->ids, sl->n_ids, 0); /* its own GPUs count as free */
     int found = 0;
     if (now > pu_min_nodes(v, sl->type, sl->n_ids)) {
@@ -700,10 +707,18 @@ static int better_place(gp_call_t *c, const gp_slot_t *sl, int *type, int *ids)
         *type = sl->type;
     }
     int j = jidx(c, sl->mem[0].id);
-    double here = pu_rate(v, j, sl->type);
-    for (int t = 0; t < v->n_types && !found && sl->n_mem == 1 && sl->n_ids == sl->size; t++) {
-        double r = pu_rate(v, j, t);
-        if (t == sl->type || !(r > 1.25 * here))
+    if (sl->faster_for != sl->mem[0].id && sl->n_mem == 1) { /* rates are fixed: once */
+        double here = pu_rate(v, j, sl->type);
+        sl->faster = 0;
+        for (int t = 0; t < v->n_types && t < 32; t++)
+            if (t != sl->type && pu_rate(v, j, t) > 1.25 * here)
+                sl->faster |= 1u << t;
+        sl->faster_for = sl->mem[0].id;
+    }
+    for (int t = 0; t < v->n_types && t < 32 && !found && sl->n_mem == 1 &&
+                    sl->n_ids == sl->size;
+         t++) {
+        if (!(sl->faster & (1u << t)))
             continue;
         int nodes = pl_fit(v, &c->map, t, sl->n_ids, ids);
         found = nodes > 0 && nodes <= pu_min_nodes(v, t, sl->n_ids);
@@ -746,22 +761,22 @@ static void grow_slots(gp_state_t *s, gp_call_t *c)
         int nc = 0; /* free GPUs of the type: the slot's nodes first */
         for (int pass = 0; pass < 2; pass++)
             for (int g = 0; g < v->n_gpus; g++) {
-                int nd = node_of(v, g), mine = 0;
+                int nd = node_of(c, g), mine = 0;
                 if (nd < 0 || !c->map.free[g] || v->nodes[nd].type != sl->type)
                     continue;
                 for (int k = 0; k < sl->n_ids && !mine; k++)
-                    mine = node_of(v, sl->ids[k]) == nd;
+                    mine = node_of(c, sl->ids[k]) == nd;
                 if (mine == (pass == 0))
                     cand[nc++] = g;
             }
         double cur = v->perf->throughput(v->perf->ctx, jb, sl->type, sl->n_ids,
-                                         nodes_spanned(v, sl->ids, sl->n_ids), 0);
+                                         nodes_spanned(c, sl->ids, sl->n_ids), 0);
         int best = sl->n_ids;
         double best_rate = cur * 1.05;
         for (int n = sl->n_ids + 1; n <= jb->max_gpus && n - sl->n_ids <= nc; n++) {
             memcpy(sl->ids + sl->n_ids, cand, sizeof *cand * (size_t)(n - sl->n_ids));
             double r = v->perf->throughput(v->perf->ctx, jb, sl->type, n,
-                                           nodes_spanned(v, sl->ids, n), 0);
+                                           nodes_spanned(c, sl->ids, n), 0);
             if (r > best_rate) {
                 best = n;
                 best_rate = r;
@@ -878,6 +893,14 @@ static void call_init(gp_call_t *c, const view_t *v)
         for (int g = 0; pu_holds(jb) && jb->cur_gpu_ids && g < jb->cur_gpus; g++)
             c->sharers[jb->cur_gpu_ids[g]]++;
     }
+    c->gnode = pu_alloc((size_t)(v->n_gpus > 0 ? v->n_gpus : 1), sizeof *c->gnode);
+    for (int g = 0; g < v->n_gpus; g++)
+        c->gnode[g] = -1;
+    for (int k = 0; k < v->n_nodes; k++)
+        for (int g = v->nodes[k].first_gpu;
+             g < v->nodes[k].first_gpu + v->nodes[k].gpus && g < v->n_gpus; g++)
+            c->gnode[g] = k;
+    c->nmark = pu_alloc((size_t)(v->n_nodes > 0 ? v->n_nodes : 1), 1);
     pl_init(&c->map, v, NULL);
 }
 
@@ -885,6 +908,8 @@ static void call_free(gp_call_t *c)
 {
     free(c->byid);
     free(c->sharers);
+    free(c->gnode);
+    free(c->nmark);
     pl_free(&c->map);
 }
 
@@ -907,14 +932,16 @@ int gandiva_paper_schedule(void *state, const view_t *v, plan_t *plan, char *err
         introspect_moves(s, &c);
     int *arrival = pu_alloc((size_t)(v->n_jobs ? v->n_jobs : 1), sizeof *arrival);
     pu_arrival_order(v, arrival);
+    char *in_slot = slotted(s, &c);
     int need = 0;
-    for (int i = 0; i < v->n_jobs; i++)
-        need |= pu_ever_fits(v, i) && slot_of(s, v->jobs[i].id) < 0;
+    for (int i = 0; i < v->n_jobs && !need; i++)
+        need = !in_slot[i] && pu_ever_fits(v, i);
     for (int i = 0; i < s->n_slots; i++)
         need |= s->slots[i].n_mem > 1;
     if (need)
         shrink_all(s, &c);
-    int waiting = admit(s, &c, arrival);
+    int waiting = admit(s, &c, arrival, in_slot);
+    free(in_slot);
     rebalance(s, &c);
     if (s->migrate)
         improve_placement(s, &c);
