@@ -233,12 +233,16 @@ static int no_locality(const gp_state_t *s, int64_t id)
     return 0;
 }
 
+/* s->solo is kept sorted by id (the first member of gp_solo_t). */
+static gp_solo_t *solo_in(gp_solo_t *solo, int n, int64_t id)
+{
+    gp_solo_t key = {id, 0, 0, 0};
+    return bsearch(&key, solo, (size_t)n, sizeof *solo, cmp_id);
+}
+
 static gp_solo_t *solo_of(gp_state_t *s, int64_t id)
 {
-    for (int i = 0; i < s->n_solo; i++)
-        if (s->solo[i].id == id)
-            return &s->solo[i];
-    return NULL;
+    return solo_in(s->solo, s->n_solo, id);
 }
 
 /* Observed solo rate of job j on `gpus` GPUs of `type`, NAN when unseen. */
@@ -258,19 +262,21 @@ static void observe(gp_state_t *s, const gp_call_t *c)
         if (jidx(c, s->solo[i].id) >= 0)
             s->solo[kept++] = s->solo[i];
     s->n_solo = kept;
+    int sorted = kept; /* solo[0..sorted) is sorted by id */
     for (int j = 0; j < v->n_jobs; j++) {
         const view_job_t *jb = &v->jobs[j];
         if (jb->state != VIEW_RUNNING || !jb->cur_gpu_ids || jb->cur_gpus != jb->gpus_requested ||
             !(jb->throughput > 0) || c->sharers[jb->cur_gpu_ids[0]] != 1)
             continue;
-        gp_solo_t *o = solo_of(s, jb->id);
+        gp_solo_t *o = solo_in(s->solo, sorted, jb->id); /* view ids are unique */
         if (!o) {
             s->solo = grow_array(s->solo, s->n_solo, &s->cap_solo, sizeof *s->solo);
             o = &s->solo[s->n_solo++];
-            o->id = jb->id;
         }
         *o = (gp_solo_t){jb->id, jb->cur_type, jb->cur_gpus, jb->throughput};
     }
+    if (s->n_solo > sorted)
+        qsort(s->solo, (size_t)s->n_solo, sizeof *s->solo, cmp_id);
 }
 
 /* Marks, per view job, whether it is in a slot (after clean_slots). */
@@ -565,10 +571,15 @@ static int clear_node(gp_state_t *s, gp_call_t *c, int n, int need, int apply)
 static int defragment(gp_state_t *s, gp_call_t *c, int j)
 {
     const view_t *v = c->v;
-    int g = v->jobs[j].gpus_requested, best = -1, best_moved = INT_MAX;
-    for (int n = 0; n < v->n_nodes; n++) {
+    int g = v->jobs[j].gpus_requested, best = -1, best_moved = INT_MAX, spare = 0;
+    char *ok = pu_alloc((size_t)(v->n_types ? v->n_types : 1), 1);
+    for (int t = 0; t < v->n_types; t++)
+        ok[t] = (char)usable_type(v, j, t);
+    for (int id = 0; id < v->n_gpus; id++) /* moves free no GPUs: enough must be */
+        spare += c->map.free[id] && c->gnode[id] >= 0 && ok[v->nodes[c->gnode[id]].type];
+    for (int n = 0; n < v->n_nodes && spare >= g; n++) {
         const view_node_t *nd = &v->nodes[n];
-        if (!nd->up || nd->gpus < g || !usable_type(v, j, nd->type))
+        if (!nd->up || nd->gpus < g || !ok[nd->type])
             continue;
         int moved = clear_node(s, c, n, g, 0);
         if (moved > 0 && moved < best_moved) {
@@ -576,6 +587,7 @@ static int defragment(gp_state_t *s, gp_call_t *c, int j)
             best_moved = moved;
         }
     }
+    free(ok);
     if (best < 0)
         return 0;
     clear_node(s, c, best, g, 1);
