@@ -8,7 +8,7 @@
 # rates) and kept or split, and suspended jobs move to GPUs that free up.
 # Each job's JCT is compared with `mlsched simulate` on the same trace with
 # the same costs: per-job and mean relative differences are printed, the mean
-# must stay under 5 % (measured 2.1-2.3 %). Costs: the daemon resumes a suspended
+# must stay under 5 % (measured 0.75-1.03 %). Costs: the daemon resumes a suspended
 # job with SIGCONT only when the plan leaves its placement to the daemon
 # (live/daemon.c place()); gandiva-paper names GPU ids, so live every resume
 # ends the stopped process (SIGTERM) and restarts it from its checkpoint with
