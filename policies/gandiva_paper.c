@@ -99,8 +99,8 @@ typedef struct gp_slot {
     int *ids; /* cap: view n_gpus */
     gp_member_t *mem;
     int n_mem, cap_mem;
-    int64_t pa, pb; /* packed pair (ids), -1 none */
-    int trial;      /* 1 while the pair has not been measured */
+    int64_t pa, pb;  /* packed pair (ids), -1 none */
+    int trial;       /* 1 while the pair has not been measured */
     int64_t mig_job; /* locality-migration trial: job measured, -1 none */
     double mig_rate; /* its rate before the move */
     int *old_ids;    /* the GPUs it left (n_ids of them) */
@@ -727,8 +727,7 @@ static int better_place(gp_call_t *c, gp_slot_t *sl, int *type, int *ids)
                 sl->faster |= 1u << t;
         sl->faster_for = sl->mem[0].id;
     }
-    for (int t = 0; t < v->n_types && t < 32 && !found && sl->n_mem == 1 &&
-                    sl->n_ids == sl->size;
+    for (int t = 0; t < v->n_types && t < 32 && !found && sl->n_mem == 1 && sl->n_ids == sl->size;
          t++) {
         if (!(sl->faster & (1u << t)))
             continue;
@@ -787,8 +786,8 @@ static void grow_slots(gp_state_t *s, gp_call_t *c)
         double best_rate = cur * 1.05;
         for (int n = sl->n_ids + 1; n <= jb->max_gpus && n - sl->n_ids <= nc; n++) {
             memcpy(sl->ids + sl->n_ids, cand, sizeof *cand * (size_t)(n - sl->n_ids));
-            double r = v->perf->throughput(v->perf->ctx, jb, sl->type, n,
-                                           nodes_spanned(c, sl->ids, n), 0);
+            double r =
+                v->perf->throughput(v->perf->ctx, jb, sl->type, n, nodes_spanned(c, sl->ids, n), 0);
             if (r > best_rate) {
                 best = n;
                 best_rate = r;
