@@ -363,9 +363,13 @@ static int run(fake_t *f, int sfd)
         int sig = wait_signal(sfd, step);
         double now = mls_wall_seconds(), dt = now - last;
         last = now;
-        if (sig == SIGCONT || ((sig == SIGTERM || sig == SIGINT) && cont_pending()))
-            dt = 0; /* it was stopped: that time does not count (a SIGTERM to a
-                       stopped job is read before the SIGCONT that wakes it) */
+        if (sig == SIGCONT || ((sig == SIGTERM || sig == SIGINT) && dt > step + 0.1 &&
+                               cont_pending()))
+            dt = 0; /* it was stopped: that time does not count. A SIGTERM to a
+                       stopped job is read before the SIGCONT that wakes it; the
+                       local executor sends SIGCONT after every SIGTERM, so a
+                       job that was not stopped (no gap in its steps) counts
+                       its last step */
         else
             f->ticked = realtime();
         if (overhead_left > 0) {

@@ -929,6 +929,10 @@ int gandiva_paper_schedule(void *state, const view_t *v, plan_t *plan, char *err
     gp_state_t *s = state;
     gp_call_t c;
     call_init(&c, v);
+    if (v->n_nodes == 0 || v->n_types == 0) { /* nothing to place on */
+        call_free(&c);
+        return 0;
+    }
     if (!c.map.on) {
         call_free(&c);
         snprintf(err, errlen, "gandiva-paper: the view gives no GPU ids (nodes) to place on");
