@@ -1,7 +1,8 @@
 /* test_gandiva_paper.c: the gandiva-paper policy run on the engine, against
  * schedules worked out by hand.
  *
- * The perf model here is linear: workload w does rate 1 work unit/s per GPU;
+ * The perf model here is linear: a job does 1 work unit/s per V100 (0.5 per
+ * K80, in the one case with two types);
  * two jobs sharing GPUs each do `pair` times their solo rate (set per test:
  * 0.6, a packing that pays, normalized throughput 1.2; 0.3, one that loses,
  * 0.6). Rounds (the quantum) are 60 s. Each case states its timeline. */
@@ -20,6 +21,7 @@
 typedef struct tperf {
     mls_perf_t base;
     double pair;
+    int n_types; /* 1: v100; 2: v100 and k80 (half as fast) */
 } tperf_t;
 
 static int tp_n_workloads(const mls_perf_t *pm)
@@ -37,33 +39,29 @@ static const char *tp_workload_name(const mls_perf_t *pm, int w)
 
 static int tp_n_types(const mls_perf_t *pm)
 {
-    (void)pm;
-    return 1;
+    return ((const tperf_t *)pm)->n_types;
 }
 
 static const char *tp_type_name(const mls_perf_t *pm, int t)
 {
     (void)pm;
-    (void)t;
-    return "v100";
+    return t == 0 ? "v100" : "k80";
 }
 
 static double tp_throughput(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch)
 {
     (void)pm;
     (void)w;
-    (void)t;
     (void)nodes;
     (void)batch;
-    return gpus;
+    return t == 0 ? gpus : 0.5 * gpus;
 }
 
 static int tp_pair(const mls_perf_t *pm, int a, int b, int t, int gpus, double out[2])
 {
     (void)a;
     (void)b;
-    (void)t;
-    out[0] = out[1] = ((const tperf_t *)pm)->pair * gpus;
+    out[0] = out[1] = ((const tperf_t *)pm)->pair * (t == 0 ? gpus : 0.5 * gpus);
     return 0;
 }
 
@@ -100,6 +98,7 @@ static void world_init(world_t *w, int nodes, int gpus_per_node, double pair, do
     w->perf = calloc(1, sizeof *w->perf);
     w->perf->base.ops = &tp_ops;
     w->perf->pair = pair;
+    w->perf->n_types = 1;
     engine_config_defaults(&w->cfg);
     w->cfg.round_len = 60;
     overheads_init(&w->ovh, other);
@@ -257,6 +256,29 @@ START_TEST(grow_and_shrink)
 }
 END_TEST
 
+/* Migration to a faster type: one V100 and one K80 (half as fast). A (100
+ * units) takes the V100, B (400) the K80 at 0.5/s. A ends at 100; B (50 done)
+ * moves to the V100 (migrate 10 s), resumes at 110 and ends at 460 (800 on
+ * the K80). At the next round its measured rate (1/s, up from 0.5) keeps the
+ * move. */
+START_TEST(migration_to_a_faster_type)
+{
+    world_t w;
+    world_init(&w, 1, 1, 0.6, 0, 10);
+    cluster_free(&w.cluster);
+    mls_err_t err = {{0}};
+    ck_assert_int_eq(cluster_from_spec(&w.cluster, "v100=1x1,k80=1x1", &err), 0);
+    w.perf->n_types = 2;
+    fixture_job(&w.trace, 0, 0, 0, 1, 100);
+    fixture_job(&w.trace, 1, 0, 0, 1, 400);
+    world_run(&w, NULL);
+    expect(&w, 0, 100);
+    expect(&w, 1, 460);
+    ck_assert_int_eq(w.res.jobs[1].restarts, 1);
+    world_free(&w);
+}
+END_TEST
+
 START_TEST(bad_params_rejected)
 {
     const policy_ops_t *p = policy_find("gandiva-paper");
@@ -279,6 +301,7 @@ int main(void)
                             packing_kept_by_measured_rates,
                             packing_reverted_by_measured_rates,
                             migration_defragments_for_a_waiting_job,
+                            migration_to_a_faster_type,
                             grow_and_shrink,
                             bad_params_rejected};
     return check_main("gandiva_paper", tests, sizeof tests / sizeof *tests);
