@@ -12,8 +12,9 @@
  * before the job saw it, is applied from `since`: the progress made since
  * then (at most the progress time since the previous change) is redone at
  * the new rate, so the daemon's reaction time does not show in the job's
- * progress. A malformed pack file is reported once and the job goes on at
- * its current rate.
+ * progress; a job that was stopped (SIGSTOP) counts only the progress it
+ * made before the stop. A malformed pack file is reported once and the job
+ * goes on at its current rate.
  *
  * Goodput models (the pollux catalog): the job runs at the model's goodput
  * for its GPUs, nodes, batch and accumulation steps ($MLSCHED_ACCUM_STEPS)
@@ -58,6 +59,8 @@ typedef struct fake {
     double solo;    /* work units per daemon s alone */
     double rate;    /* ... now (the pair rate while it has a partner) */
     double active;  /* wall s of progress since the rate last changed */
+    double ticked;  /* wall (realtime) time progress was last counted up to: a
+                       stopped job's clock stops there */
     const char *pack_file;
     live_pack_t pack;         /* what the pack file said last */
     struct timespec pack_mtime; /* the pack file last read: mtime, inode, size */
@@ -217,6 +220,14 @@ static double rate_of(fake_t *f, mls_err_t *err)
 }
 
 /* Waits up to `s` wall seconds for a signal; returns it, or 0. */
+/* 1 when a SIGCONT waits to be read: the job was stopped (SIGSTOP) and has
+ * just been woken. */
+static int cont_pending(void)
+{
+    sigset_t pend;
+    return sigpending(&pend) == 0 && sigismember(&pend, SIGCONT);
+}
+
 static int wait_signal(int sfd, double s)
 {
     struct pollfd p = {sfd, POLLIN, 0};
@@ -250,7 +261,7 @@ static int check_pack(fake_t *f)
     if (pk.partner == f->pack.partner && pk.owner == f->pack.owner &&
         !strcmp(pk.workload, f->pack.workload))
         return 0;
-    double old = f->rate, back = realtime() - pk.since;
+    double old = f->rate, back = f->ticked - pk.since;
     f->pack = pk;
     f->rate = pack_rate(f, &pk);
     if (!(back > 0))
@@ -324,7 +335,7 @@ static int check_batch(fake_t *f)
     }
     if (b.batch == f->batch && b.accum == f->accum)
         return 0;
-    double old = f->rate, back = realtime() - b.since;
+    double old = f->rate, back = f->ticked - b.since;
     f->batch = b.batch;
     f->accum = b.accum;
     if (!(back > 0))
@@ -348,6 +359,7 @@ static int run(fake_t *f, int sfd)
     if (overhead_left < 0)
         overhead_left = 0;
     double last = mls_wall_seconds(), last_report = 0;
+    f->ticked = realtime();
     for (;;) {
         double left_work = f->work - f->done;
         double step = overhead_left > 0 ? overhead_left : left_work / (f->rate * f->scale);
@@ -356,8 +368,15 @@ static int run(fake_t *f, int sfd)
         int sig = wait_signal(sfd, step);
         double now = mls_wall_seconds(), dt = now - last;
         last = now;
-        if (sig == SIGCONT)
-            dt = 0; /* it was stopped: that time does not count */
+        if (sig == SIGCONT || ((sig == SIGTERM || sig == SIGINT) && dt > step + 0.1 &&
+                               cont_pending()))
+            dt = 0; /* it was stopped: that time does not count. A SIGTERM to a
+                       stopped job is read before the SIGCONT that wakes it; the
+                       local executor sends SIGCONT after every SIGTERM, so a
+                       job that was not stopped (no gap in its steps) counts
+                       its last step */
+        else
+            f->ticked = realtime();
         if (overhead_left > 0) {
             overhead_left -= dt;
             dt = overhead_left < 0 ? -overhead_left : 0;

@@ -708,14 +708,15 @@ static void exec_stopped(void *ctx)
 }
 
 /* A suspended job resumes in place when the plan gives it the same type,
- * count and batch, unpaired, and its GPUs are free. */
+ * count and batch and its GPUs are free (a pair's joiner restarts: it joins
+ * through exec_join). */
 static int exec_resume_on(void *ctx, int k, const plan_alloc_t *a, int *ids)
 {
     daemon_t *d = ctx;
     const live_job_t *j = view_job(d, k);
     if (!j->suspended || j->type != a->type || j->ngpus != a->gpus ||
-        (a->batch_size && a->batch_size != j->batch) || a->pack_with >= 0)
-        return 0;
+        (a->batch_size && a->batch_size != j->batch))
+        return 0; /* a pair's owner resumes too: its pack file names the partner */
     memcpy(ids, j->gpu_ids, sizeof(int) * (size_t)a->gpus);
     return 1;
 }

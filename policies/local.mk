@@ -16,3 +16,4 @@ libmlsched_a_SOURCES += policies/allox.c policies/autoscale.c policies/drf.c pol
 	policies/shockwave_market.c policies/sjf.c policies/srtf.c policies/themis.c \
 	policies/tiresias.c
 libmlsched_a_SOURCES += policies/sia.c policies/sia.h
+libmlsched_a_SOURCES += policies/gandiva_paper.c

@@ -55,6 +55,13 @@ static const policy_ops_t table[] = {
     {"gandiva", "Xiao et al., OSDI 2018 (Gandiva); Narayanan et al., OSDI 2020 (Gavel's version)",
      "time-slicing with random pairs packed on shared GPUs, split when they lose", "", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva)},
+    {"gandiva-paper", "Xiao et al., OSDI 2018 (Gandiva), sections 4.1-4.2",
+     "over-subscription by time-slicing GPU sets each quantum (--round), packing kept or "
+     "reverted by measured rates, migration (defragment, locality), grow-shrink",
+     "pack=1: try packing; migrate=1: defragment and move for locality; grow=1: elastic jobs "
+     "take idle GPUs; slice=1: over-subscribe by time-slicing (0: jobs wait); "
+     "pack_keep=1.0: measured normalized throughput a packing must reach to stay",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva_paper)},
     {"tiresias-las", "Gu et al., NSDI 2019 (Tiresias), sections 3-4",
      "discretized 2D-LAS: GPU-second priority queues, FIFO within; consolidates skewed models",
      "queues=3: priority queues; limits=3250,7200,18000: GPU-s demotion limits (queues-1 used); "

@@ -731,7 +731,7 @@ static void exec_rebatch(void *ctx, int k, int batch, int accum)
 static void stop_job(engine_t *e, sim_job_t *j)
 {
     advance(e, j);
-    j->left_gpus = j->partner < 0 ? j->ngpus : 0; /* gpu_ids keeps the ids */
+    j->left_gpus = j->ngpus; /* gpu_ids keeps the ids (a joiner's: its partner's) */
     j->left_type = j->type;
     release_gpus(e, j);
     j->state = JOB_QUEUED;

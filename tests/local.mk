@@ -155,3 +155,12 @@ TESTS += tests/exec_policy.sh tests/live_exec.sh
 EXTRA_DIST += tests/exec_policy.sh tests/exec_policy_2000.sh tests/live_exec.sh \
 	tests/fixtures/exec/bad_policy.py tests/fixtures/exec/raise_policy.py \
 	tests/fixtures/exec/trace6.csv
+# gandiva-paper: unit tests on the engine, the paper's micro-benchmarks, live.
+check_PROGRAMS += tests/test_gandiva_paper
+TESTS += tests/test_gandiva_paper
+tests_test_gandiva_paper_SOURCES = tests/test_gandiva_paper.c tests/engine_fixture.c \
+	tests/engine_fixture.h
+tests_test_gandiva_paper_CFLAGS = $(TEST_CFLAGS)
+tests_test_gandiva_paper_LDADD = $(TEST_LIBS)
+TESTS += tests/gandiva_paper.sh tests/live_gandiva_paper.sh
+EXTRA_DIST += tests/gandiva_paper.sh tests/live_gandiva_paper.sh
