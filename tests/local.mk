@@ -149,3 +149,11 @@ tests_test_sia_CFLAGS = $(TEST_CFLAGS)
 tests_test_sia_LDADD = $(TEST_LIBS)
 TESTS += tests/sia_paper.sh
 EXTRA_DIST += tests/sia_paper.sh
+
+# DeepPool (Park et al., MLSys 2022, issue 15): the multiplexed pair rates of the
+# table backend's "multiplex" section and the deeppool policy's plans on tiny views.
+check_PROGRAMS += tests/test_deeppool
+TESTS += tests/test_deeppool
+tests_test_deeppool_CFLAGS = $(TEST_CFLAGS)
+tests_test_deeppool_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/fixtures/deeppool/tiny.json tests/fixtures/deeppool/bad.json
