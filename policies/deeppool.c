@@ -31,9 +31,10 @@
  *    fraction; see sim/view_perf.h): its current partner when it still has
  *    one, else the oldest waiting background job, else the oldest one running
  *    alone (which restarts). The two name each other in pack_with.
- * 3. The other background jobs run alone on the GPUs left, in arrival order,
- *    on their requested count (a job that holds its count keeps it), skipping
- *    those that do not fit.
+ * 3. The other background jobs run alone on the GPUs left, on their
+ *    requested count: first those that hold that count keep it (background
+ *    jobs do not preempt each other), then waiting ones in arrival order,
+ *    skipping those that do not fit.
  *
  * Simplifications (every one):
  * - The burst-parallel plan (which layer runs on how many GPUs) is not made
@@ -179,11 +180,17 @@ int deeppool_schedule(void *state, const view_t *v, plan_t *plan, char *err, siz
     }
     if (s->multiplex) /* 2. background jobs on the foregrounds' idle cycles */
         multiplex(s, v, plan, arrival, plan->n);
-    for (int i = 0; i < v->n_jobs; i++) { /* 3. background jobs alone, low priority */
-        int j = arrival[i];
-        if (!is_fg(s, &v->jobs[j]) && plan_find(plan, j) < 0 && pu_ever_fits(v, j))
-            pu_place(v, &r, plan, j);
-    }
+    for (int pass = 0; pass < 2; pass++) /* 3. background jobs alone: running ones first */
+        for (int i = 0; i < v->n_jobs; i++) {
+            int j = arrival[i];
+            const view_job_t *jb = &v->jobs[j];
+            if (is_fg(s, jb) || plan_find(plan, j) >= 0 || !pu_ever_fits(v, j))
+                continue;
+            if (pass == 0 && jb->cur_gpus == jb->gpus_requested)
+                pu_keep(v, &r, plan, j);
+            else if (pass == 1)
+                pu_start(v, &r, plan, j);
+        }
     pu_room_free(&r);
     free(arrival);
     return 0;
