@@ -157,3 +157,6 @@ TESTS += tests/test_deeppool
 tests_test_deeppool_CFLAGS = $(TEST_CFLAGS)
 tests_test_deeppool_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/fixtures/deeppool/tiny.json tests/fixtures/deeppool/bad.json
+# its comparison with data parallelism (scripts/deeppool.sh, ~3 s)
+TESTS += tests/deeppool.sh
+EXTRA_DIST += tests/deeppool.sh
