@@ -50,6 +50,10 @@
  *   loses a fixed interference fraction, the background gets exactly the idle
  *   fraction of its solo rate (no memory check beyond what the perf model
  *   refuses; no adaptive throttling of the background).
+ * - The shared mechanism restarts both jobs of a pair at any change of the
+ *   pair (sim/mechanism.c, mark_kept), so a foreground pays its restart
+ *   overhead each time a new background job joins it; DeepPool's foreground
+ *   keeps running. scripts/deeppool.sh runs without restart overhead.
  * - Foreground jobs do not preempt each other and are not resized once
  *   running; a waiting foreground does not block later ones (no head-of-line
  *   blocking); a foreground job that never fits is skipped.

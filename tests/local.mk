@@ -160,3 +160,7 @@ EXTRA_DIST += tests/fixtures/deeppool/tiny.json tests/fixtures/deeppool/bad.json
 # its comparison with data parallelism (scripts/deeppool.sh, ~3 s)
 TESTS += tests/deeppool.sh
 EXTRA_DIST += tests/deeppool.sh
+# deeppool live on fake jobs (local executor, ~13 s): within 5 % of the simulator's JCT
+TESTS += tests/live_deeppool.sh
+EXTRA_DIST += tests/live_deeppool.sh tests/fixtures/deeppool/live.json \
+	tests/fixtures/deeppool/live.csv
