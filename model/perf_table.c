@@ -407,8 +407,8 @@ static int read_multiplex(table_t *tb, const cJSON *mux, const char *path, mls_e
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(mux, "interference");
     const cJSON *idle = cJSON_GetObjectItemCaseSensitive(mux, "idle");
     if (!cJSON_IsObject(mux) || !cJSON_IsObject(idle))
-        return mls_fail(err, "%s: multiplex: must be an object with \"idle\" (and \"interference\")",
-                        path);
+        return mls_fail(
+            err, "%s: multiplex: must be an object with \"idle\" (and \"interference\")", path);
     if (it && (!cJSON_IsNumber(it) || !(it->valuedouble >= 0 && it->valuedouble < 1)))
         return mls_fail(err, "%s: multiplex / interference: must be a fraction in [0, 1)", path);
     tb->interference = it ? it->valuedouble : 0;

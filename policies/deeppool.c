@@ -143,8 +143,8 @@ static int pick_partner(const dp_state_t *s, const view_t *v, const plan_t *p,
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < v->n_jobs; i++) {
             int b = arrival[i];
-            if (is_fg(s, &v->jobs[b]) || pu_holds(&v->jobs[b]) != pass ||
-                plan_find(p, b) >= 0 || !pu_ever_fits(v, b))
+            if (is_fg(s, &v->jobs[b]) || pu_holds(&v->jobs[b]) != pass || plan_find(p, b) >= 0 ||
+                !pu_ever_fits(v, b))
                 continue;
             if (pass == 1 && v->jobs[b].cur_partner >= 0)
                 continue; /* paired with another foreground, which keeps it */
@@ -155,8 +155,7 @@ static int pick_partner(const dp_state_t *s, const view_t *v, const plan_t *p,
 }
 
 /* Step 2: one background job on the idle cycles of each foreground allocation. */
-static void multiplex(const dp_state_t *s, const view_t *v, plan_t *p, const int *arrival,
-                      int n_fg)
+static void multiplex(const dp_state_t *s, const view_t *v, plan_t *p, const int *arrival, int n_fg)
 {
     for (int k = 0; k < n_fg; k++) {
         int b = pick_partner(s, v, p, &p->allocs[k], arrival);

@@ -104,10 +104,11 @@ static int mux_of(const mls_perf_t *perf, int w, int t, int gpus, double *idle, 
  * cycles f's burst-parallel plan leaves idle, at low priority). Solo rates are
  * taken on the fewest nodes (nodes = 1: the consolidated rate), as pair
  * entries are. -1 when either cannot run there or nothing is left idle. */
-static int mux_pair(const mls_perf_t *perf, int f, int g, int t, int gpus, double idle,
-                    double slow, double *rf, double *rg)
+static int mux_pair(const mls_perf_t *perf, int f, int g, int t, int gpus, double idle, double slow,
+                    double *rf, double *rg)
 {
-    double sf = perf_throughput(perf, f, t, gpus, 1, 0), sg = perf_throughput(perf, g, t, gpus, 1, 0);
+    double sf = perf_throughput(perf, f, t, gpus, 1, 0),
+           sg = perf_throughput(perf, g, t, gpus, 1, 0);
     if (!(sf > 0) || !(sg > 0) || !(idle > 0))
         return -1;
     *rf = sf * (1 - slow);

@@ -118,16 +118,22 @@ static void fx_init(fx_t *f)
     f->pm = load_tiny(&f->fg, &f->bg, &other, &t);
     f->typemap[0] = t;
     f->node_gpus[0] = 4;
-    f->src = (view_perf_src_t){.perf = f->pm, .n_types = 1, .typemap = f->typemap,
-                               .type_node_gpus = f->node_gpus};
+    f->src = (view_perf_src_t){
+        .perf = f->pm, .n_types = 1, .typemap = f->typemap, .type_node_gpus = f->node_gpus};
     view_perf_bind(&f->perf, &f->src);
     f->types[0] = (view_gpu_type_t){"v100", 8, 8, 16.0};
     f->nodes[0] = (view_node_t){0, 4, 0, 0, 1, 32, 256.0};
     f->nodes[1] = (view_node_t){0, 4, 4, 0, 1, 32, 256.0};
     for (int i = 0; i < 8; i++)
         f->holder[i] = -1;
-    f->v = (view_t){.round_len = 0, .n_types = 1, .types = f->types, .n_nodes = 2,
-                    .nodes = f->nodes, .n_gpus = 8, .gpu_holder = f->holder, .jobs = f->jobs,
+    f->v = (view_t){.round_len = 0,
+                    .n_types = 1,
+                    .types = f->types,
+                    .n_nodes = 2,
+                    .nodes = f->nodes,
+                    .n_gpus = 8,
+                    .gpu_holder = f->holder,
+                    .jobs = f->jobs,
                     .perf = &f->perf};
 }
 
@@ -135,12 +141,24 @@ static void fx_init(fx_t *f)
 static int fx_job(fx_t *f, int w, double prio, int gpus, int min, int max)
 {
     int j = f->v.n_jobs++;
-    f->jobs[j] = (view_job_t){.id = 10 + j, .submit = j, .workload = w, .priority = prio,
-                              .deadline = INFINITY, .duration_estimate = NAN,
-                              .gpus_requested = gpus, .min_gpus = min, .max_gpus = max,
-                              .cur_type = -1, .cur_partner = -1, .first_start = NAN,
-                              .last_start = NAN, .throughput = NAN, .total_work = NAN,
-                              .remaining_work = NAN, .grad_noise_scale = NAN, .epoch = NAN,
+    f->jobs[j] = (view_job_t){.id = 10 + j,
+                              .submit = j,
+                              .workload = w,
+                              .priority = prio,
+                              .deadline = INFINITY,
+                              .duration_estimate = NAN,
+                              .gpus_requested = gpus,
+                              .min_gpus = min,
+                              .max_gpus = max,
+                              .cur_type = -1,
+                              .cur_partner = -1,
+                              .first_start = NAN,
+                              .last_start = NAN,
+                              .throughput = NAN,
+                              .total_work = NAN,
+                              .remaining_work = NAN,
+                              .grad_noise_scale = NAN,
+                              .epoch = NAN,
                               .accum_steps = -1};
     return j;
 }
@@ -229,7 +247,7 @@ START_TEST(policy_foreground_preempts_background)
     int d = fx_job(&f, f.bg, 1, 4, 4, 4);
     fx_run(&f, a, 0, 4, b);
     fx_run(&f, b, 0, 4, a);
-    fx_run(&f, c, 4, 4, -1); /* a background job alone on the other node */
+    fx_run(&f, c, 4, 4, -1);              /* a background job alone on the other node */
     int e = fx_job(&f, f.fg, 2, 4, 4, 4); /* a second foreground arrives */
     plan_t p;
     fx_plan(&f, NULL, &p);
