@@ -5,7 +5,9 @@
  * implement perf_ops_t:
  *   - table   (model/perf_table.c): Gavel's throughput JSON, as measured files
  *             are published (../shared/data/gavel/throughputs, Shockwave's);
- *             work units are iterations; pair entries give space sharing.
+ *             work units are iterations; pair entries give space sharing; an
+ *             optional "multiplex" section marks foreground workloads for
+ *             DeepPool's GPU multiplexing (ops->multiplex).
  *   - pollux  (model/perf_pollux.c): Pollux's fitted goodput model (OSDI 2021,
  *             §3); work units are samples at the initial batch size M0
  *             ("M0-equivalent samples"), and the rate depends on progress,
@@ -81,6 +83,15 @@ typedef struct perf_ops {
     /* The largest GPU count at which workload w has data on type t (beyond
      * it, rates are extrapolated); 0 when none. NULL: no limit. */
     int (*max_gpus)(const mls_perf_t *pm, int w, int t);
+    /* GPU multiplexing (DeepPool, Park et al., MLSys 2022): when the model
+     * marks w as a foreground workload with a known idle fraction on `gpus`
+     * GPUs of type t (the share of its GPUs' time its burst-parallel plan
+     * leaves idle), writes that fraction to *idle and the foreground's
+     * slowdown under a background job sharing its GPUs to *interference, and
+     * returns 0; -1 when w is no such workload there. view_perf_pair() rates
+     * such a pair from this model instead of `pair`. */
+    int (*multiplex)(const mls_perf_t *pm, int w, int t, int gpus, double *idle,
+                     double *interference);
 } perf_ops_t;
 
 struct mls_perf {

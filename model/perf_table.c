@@ -25,7 +25,22 @@
  * copies of the measured 8-GPU job). At M and below nothing changes.
  *
  * A pair entry of 0 means the pair cannot share (Gavel: out of memory).
- * Lookups are array reads for isolated rates and one hash probe for pairs. */
+ * Lookups are array reads for isolated rates and one hash probe for pairs.
+ *
+ * GPU multiplexing (DeepPool): an optional top-level key "multiplex" (a
+ * reserved name, never a GPU type) marks foreground workloads:
+ *
+ *   "multiplex": {"interference": 0.1,
+ *                 "idle": {"v100": {"('VGG-16 burst (batch size 32)', 8)": 0.47}}}
+ *
+ * idle: the fraction of its GPUs' time the foreground's burst-parallel plan
+ * leaves idle on that many GPUs (in [0, 1)); a count without an entry takes
+ * the nearest smaller one's (the idle share grows with the count, so this
+ * errs low). interference: the foreground's slowdown (in [0, 1)) while a
+ * background job soaks up those cycles. A workload listed there is a
+ * foreground; view_perf_pair() rates a foreground paired with any other
+ * workload from these two numbers (ops->multiplex), not from pair entries.
+ * Files without the key behave exactly as before. */
 #include "model/json_util.h"
 #include "model/perf.h"
 #include "model/strtab.h"
@@ -55,7 +70,11 @@ typedef struct table {
     char (*model)[96]; /* model name of each workload ("ResNet-50") */
     int *batch;        /* its batch size, 0 when the name has none */
     int *largest;      /* [type][workload]: the largest measured scale factor, 0 none */
+    double *idle;      /* [type][workload][sf]: multiplex idle fraction, NAN = none */
+    double interference;
 } table_t;
+
+#define MUX_KEY "multiplex"
 
 static double *iso_at(const table_t *tb, int t, int uncons, int w, int sf)
 {
@@ -147,6 +166,8 @@ static int collect_names(table_t *tb, const cJSON *root, const char *path, mls_e
     {
         char type[64], name[256];
         int uncons, sf;
+        if (!strcmp(gpu->string, MUX_KEY))
+            continue;
         if (!cJSON_IsObject(gpu))
             return mls_fail(err, "%s: \"%s\": must be an object of workloads", path,
                             gpu->string);
@@ -333,6 +354,7 @@ static void t_destroy(mls_perf_t *pm)
     free(tb->model);
     free(tb->batch);
     free(tb->largest);
+    free(tb->idle);
     perf_named_free(&tb->base, &tb->workloads, &tb->types);
     free(tb);
 }
@@ -345,12 +367,89 @@ static int t_max_gpus(const mls_perf_t *pm, int w, int t)
     return largest_sf(tb, t, w);
 }
 
+/* ---- multiplex section --------------------------------------------------------- */
+
+static double *idle_at(const table_t *tb, int t, int w, int sf)
+{
+    return &tb->idle[((size_t)t * tb->workloads.n + (size_t)w) * (MAX_SF + 1) + (size_t)sf];
+}
+
+static int read_idle_type(table_t *tb, const cJSON *gpu, const char *path, mls_err_t *err)
+{
+    char type[64], name[256];
+    int uncons, sf;
+    split_type(gpu->string, type, sizeof type, &uncons);
+    int t = strtab_find(&tb->types, type);
+    if (t < 0 || uncons || !cJSON_IsObject(gpu))
+        return mls_fail(err, "%s: multiplex / idle / \"%s\": not a GPU type of the table", path,
+                        gpu->string);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, gpu)
+    {
+        int w = parse_key(e->string, name, sizeof name, &sf) < 0
+                    ? -1
+                    : strtab_find(&tb->workloads, name);
+        if (w < 0)
+            return mls_fail(err, "%s: multiplex / idle / %s / \"%s\": not a workload of the table",
+                            path, gpu->string, e->string);
+        if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0 && e->valuedouble < 1))
+            return mls_fail(err, "%s: multiplex / idle / %s / \"%s\": must be a fraction in [0, 1)",
+                            path, gpu->string, e->string);
+        *idle_at(tb, t, w, sf) = e->valuedouble;
+    }
+    return 0;
+}
+
+static int read_multiplex(table_t *tb, const cJSON *mux, const char *path, mls_err_t *err)
+{
+    if (!mux)
+        return 0;
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(mux, "interference");
+    const cJSON *idle = cJSON_GetObjectItemCaseSensitive(mux, "idle");
+    if (!cJSON_IsObject(mux) || !cJSON_IsObject(idle))
+        return mls_fail(
+            err, "%s: multiplex: must be an object with \"idle\" (and \"interference\")", path);
+    if (it && (!cJSON_IsNumber(it) || !(it->valuedouble >= 0 && it->valuedouble < 1)))
+        return mls_fail(err, "%s: multiplex / interference: must be a fraction in [0, 1)", path);
+    tb->interference = it ? it->valuedouble : 0;
+    size_t n = tb->types.n * tb->workloads.n * (MAX_SF + 1);
+    tb->idle = xmalloc(sizeof(double) * n);
+    for (size_t i = 0; i < n; i++)
+        tb->idle[i] = NAN;
+    const cJSON *gpu;
+    cJSON_ArrayForEach(gpu, idle)
+    {
+        if (read_idle_type(tb, gpu, path, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int t_multiplex(const mls_perf_t *pm, int w, int t, int gpus, double *idle,
+                       double *interference)
+{
+    const table_t *tb = (const table_t *)pm;
+    if (!tb->idle || w < 0 || t < 0 || gpus < 1 || (size_t)w >= tb->workloads.n ||
+        (size_t)t >= tb->types.n)
+        return -1;
+    for (int sf = gpus < MAX_SF ? gpus : MAX_SF; sf >= 1; sf--) {
+        double f = *idle_at(tb, t, w, sf);
+        if (!isnan(f)) {
+            *idle = f;
+            *interference = tb->interference;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 static const perf_ops_t table_ops = {.backend = "table",
                                      PERF_NAMED_OPS,
                                      .throughput = t_throughput,
                                      .pair = t_pair,
                                      .destroy = t_destroy,
-                                     .max_gpus = t_max_gpus};
+                                     .max_gpus = t_max_gpus,
+                                     .multiplex = t_multiplex};
 
 static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err)
 {
@@ -367,6 +466,8 @@ static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err
     {
         char type[64];
         int uncons;
+        if (!strcmp(gpu->string, MUX_KEY))
+            continue;
         split_type(gpu->string, type, sizeof type, &uncons);
         int t = strtab_find(&tb->types, type);
         cJSON_ArrayForEach(entry, gpu)
@@ -380,7 +481,7 @@ static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err
     for (size_t t = 0; t < tb->types.n; t++)
         for (size_t w = 0; w < tb->workloads.n; w++)
             tb->largest[t * tb->workloads.n + w] = scan_largest_sf(tb, (int)t, (int)w);
-    return 0;
+    return read_multiplex(tb, cJSON_GetObjectItemCaseSensitive(root, MUX_KEY), path, err);
 }
 
 int perf_table_load(mls_perf_t **pm, const char *path, mls_err_t *err)

@@ -46,5 +46,6 @@ MLS_POLICY_ENTRY_POINTS(elastic_dp);
 MLS_POLICY_ENTRY_POINTS(elastic_fixed_batch);
 MLS_POLICY_ENTRY_POINTS(autoscale);
 MLS_POLICY_ENTRY_POINTS(sia);
+MLS_POLICY_ENTRY_POINTS(deeppool);
 
 #endif

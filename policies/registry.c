@@ -162,6 +162,13 @@ static const policy_ops_t table[] = {
      "without GPUs; restart_delay=30: s in the restart factor; time_limit=10: s for GLPK's "
      "branch and cut; explore=1: at most twice the GPUs a job has held (0: off)",
      0, MLS_CADENCE_ROUNDS, ENTRY(sia)},
+    {"deeppool", "Park et al., MLSys 2022 (DeepPool: burst parallel training)",
+     "foreground jobs (priority > fg_priority) get burst allocations of up to max_gpus first; "
+     "one background job per foreground soaks up its idle cycles (pack_with, the perf model's "
+     "multiplex rates); other background jobs run alone on what is left, preempted first",
+     "fg_priority=1: jobs with a higher priority are foreground; multiplex=1: pack background "
+     "jobs with foregrounds (0: burst parallelism only)",
+     0, MLS_CADENCE_EVENTS, ENTRY(deeppool)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

@@ -92,13 +92,43 @@ static double vp_goodput(void *ctx, const view_job_t *vj, int type, int gpus, in
     return x * vp_efficiency(ctx, vj, (double)gpus * batch * (accum > 0 ? accum + 1 : 1));
 }
 
+/* 1 when the model marks w a multiplexing foreground on gpus GPUs of type t. */
+static int mux_of(const mls_perf_t *perf, int w, int t, int gpus, double *idle, double *slow)
+{
+    return perf->ops->multiplex && perf->ops->multiplex(perf, w, t, gpus, idle, slow) == 0;
+}
+
+/* GPU multiplexing (DeepPool): foreground f and background g on the same
+ * `gpus` GPUs. f runs at its solo rate slowed by the interference factor; g
+ * at its solo rate on those GPUs times f's idle fraction (it runs only in the
+ * cycles f's burst-parallel plan leaves idle, at low priority). Solo rates are
+ * taken on the fewest nodes (nodes = 1: the consolidated rate), as pair
+ * entries are. -1 when either cannot run there or nothing is left idle. */
+static int mux_pair(const mls_perf_t *perf, int f, int g, int t, int gpus, double idle, double slow,
+                    double *rf, double *rg)
+{
+    double sf = perf_throughput(perf, f, t, gpus, 1, 0),
+           sg = perf_throughput(perf, g, t, gpus, 1, 0);
+    if (!(sf > 0) || !(sg > 0) || !(idle > 0))
+        return -1;
+    *rf = sf * (1 - slow);
+    *rg = sg * idle;
+    return 0;
+}
+
 int view_perf_pair(const mls_perf_t *perf, int a, int b, int t, int gpus, double out[2])
 {
-    if (!perf || !perf->ops->pair || a < 0 || b < 0 || t < 0 || gpus <= 0)
+    if (!perf || a < 0 || b < 0 || t < 0 || gpus <= 0)
         return -1;
-    double r[2] = {0, 0};
-    if (perf->ops->pair(perf, a, b, t, gpus, r) < 0)
+    double r[2] = {0, 0}, ia, sa, ib, sb;
+    int fa = mux_of(perf, a, t, gpus, &ia, &sa), fb = mux_of(perf, b, t, gpus, &ib, &sb);
+    if (fa != fb) { /* one foreground, one background: the multiplexing model */
+        if (fa ? mux_pair(perf, a, b, t, gpus, ia, sa, &r[0], &r[1])
+               : mux_pair(perf, b, a, t, gpus, ib, sb, &r[1], &r[0]))
+            return -1;
+    } else if (!perf->ops->pair || perf->ops->pair(perf, a, b, t, gpus, r) < 0) {
         return -1;
+    }
     out[0] = r[0];
     out[1] = r[1];
     return 0;

@@ -30,7 +30,12 @@ typedef struct view_perf_src {
 
 /* Space sharing: the rates of perf workloads a and b sharing the same `gpus`
  * GPUs of perf type t, a's in out[0] and b's in out[1] (the simulator rates
- * the job that holds the GPUs as a, the one that joined it as b). Returns 0,
+ * the job that holds the GPUs as a, the one that joined it as b). When the
+ * model marks exactly one of them a multiplexing foreground on these GPUs
+ * (perf_ops_t.multiplex: DeepPool's GPU multiplexing), the rates come from
+ * that model, in either order: the foreground at its solo rate x (1 -
+ * interference), the background at its solo rate on these GPUs x the
+ * foreground's idle fraction; otherwise from the model's pair data. Returns 0,
  * or -1 when they cannot share (no pair data, an index out of range, the
  * model refuses the pair); out is then untouched. */
 int view_perf_pair(const mls_perf_t *perf, int a, int b, int t, int gpus, double out[2]);

@@ -164,3 +164,18 @@ tests_test_gandiva_paper_CFLAGS = $(TEST_CFLAGS)
 tests_test_gandiva_paper_LDADD = $(TEST_LIBS)
 TESTS += tests/gandiva_paper.sh tests/live_gandiva_paper.sh
 EXTRA_DIST += tests/gandiva_paper.sh tests/live_gandiva_paper.sh
+
+# DeepPool (Park et al., MLSys 2022, issue 15): the multiplexed pair rates of the
+# table backend's "multiplex" section and the deeppool policy's plans on tiny views.
+check_PROGRAMS += tests/test_deeppool
+TESTS += tests/test_deeppool
+tests_test_deeppool_CFLAGS = $(TEST_CFLAGS)
+tests_test_deeppool_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/fixtures/deeppool/tiny.json tests/fixtures/deeppool/bad.json
+# its comparison with data parallelism (scripts/deeppool.sh, ~3 s)
+TESTS += tests/deeppool.sh
+EXTRA_DIST += tests/deeppool.sh
+# deeppool live on fake jobs (local executor, ~13 s): within 5 % of the simulator's JCT
+TESTS += tests/live_deeppool.sh
+EXTRA_DIST += tests/live_deeppool.sh tests/fixtures/deeppool/live.json \
+	tests/fixtures/deeppool/live.csv

@@ -1,0 +1,87 @@
+#!/bin/sh
+# live_deeppool.sh: DeepPool's multiplexing carried out live. Six fake jobs
+# (tests/fixtures/deeppool/live.csv: two VGG-16 foregrounds at priority 2 on 4
+# GPUs, four ResNet-50 background jobs, one of them rigid at 2 GPUs so it can
+# share no foreground) on v100=1x4 under deeppool with the perf model
+# tests/fixtures/deeppool/live.json (the scenario's curves up to 4 GPUs and
+# its "multiplex" section), local executor, time scale 100, event cadence.
+# Each job's JCT is compared with `mlsched simulate` on the same trace, cluster
+# and model: the mean per-job relative difference must stay under 5 %. At
+# least one background job must really have shared a foreground's GPUs (a
+# 'pack' event whose partner started at the same time), every job finishes
+# exactly once, no run fails and no plan is rejected.
+set -u
+: "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
+if ! command -v sqlite3 >/dev/null 2>&1; then
+    echo "SKIP: the sqlite3 command is not installed"
+    exit 77
+fi
+tmp=$(mktemp -d /tmp/mls-deeppool-XXXXXX)
+pid=""
+cleanup() {
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+fail=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+F="$SRCDIR/tests/fixtures/deeppool"
+trace="$F/live.csv"
+model="$F/live.json"
+cluster=v100=1x4
+opts="--round 0 --throughputs $model"
+want=$(grep -c '^[0-9]' "$trace")
+"$MLSCHED" live serve --cluster $cluster --policy deeppool $opts --time-scale "${LIVE_TIME_SCALE:-100}" \
+    --state "$tmp/live.db" --socket "$tmp/s/sock" -q 2>"$tmp/live.log" &
+pid=$!
+i=0
+until "$MLSCHED" live status --socket "$tmp/s/sock" >/dev/null 2>&1; do
+    i=$((i + 1))
+    [ $i -gt 100 ] && { bad "daemon did not come up: $(cat "$tmp/live.log")"; exit 1; }
+    sleep 0.1
+done
+"$MLSCHED" live submit --socket "$tmp/s/sock" --trace "$trace" --throughputs "$model" >/dev/null || bad "submit --trace failed"
+"$MLSCHED" live drain --socket "$tmp/s/sock" || bad "drain failed"
+i=0
+while kill -0 "$pid" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 1200 ] && { bad "daemon still running after 120 s"; break; }
+    sleep 0.1
+done
+wait "$pid" || bad "daemon exited $?: $(cat "$tmp/live.log")"
+pid=""
+db="$tmp/live.db"
+"$MLSCHED" simulate --trace "$trace" --cluster $cluster --policy deeppool $opts -q \
+    --db "$tmp/sim.db" >/dev/null || bad "simulate failed"
+n=$(sqlite3 "$db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
+[ "$n" = "$want" ] || bad "$n of $want jobs done exactly once"
+n=$(sqlite3 "$db" "SELECT count(*) FROM events WHERE event='fail'")
+[ "$n" = 0 ] || bad "$n failed runs: $(cat "$tmp/live.log")"
+n=$(sqlite3 "$db" "SELECT count(*) FROM decisions WHERE error IS NOT NULL")
+[ "$n" = 0 ] || bad "$n plans not carried out: $(sqlite3 "$db" \
+    'SELECT error FROM decisions WHERE error IS NOT NULL LIMIT 3')"
+packs=$(sqlite3 "$db" "SELECT count(*) FROM events WHERE event='pack'")
+[ "$packs" -gt 0 ] || bad "no background job ever shared a foreground's GPUs (no 'pack' event)"
+n=$(sqlite3 "$db" "SELECT count(*) FROM events p JOIN events s
+    ON s.event = 'start' AND s.t = p.t AND s.id = CAST(substr(p.detail, 10) AS INTEGER)
+    WHERE p.event = 'pack'")
+[ "$n" = "$packs" ] || bad "$n of $packs pack events have their partner's start"
+echo "deeppool: $packs pairs ran packed"
+echo "deeppool: job  sim_jct  live_jct  diff"
+sqlite3 -separator ' ' "$db" "ATTACH '$tmp/sim.db' AS s;
+    SELECT j.id, printf('%.1f', s.jct), printf('%.1f', j.jct),
+           printf('%+.2f%%', 100.0 * (j.jct - s.jct) / s.jct)
+    FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;" | sed 's/^/  /'
+res=$(sqlite3 "$db" "ATTACH '$tmp/sim.db' AS s;
+    SELECT printf('%.2f %.2f', 100.0 * avg(abs(j.jct - s.jct) / s.jct),
+                  100.0 * (avg(j.jct) - avg(s.jct)) / avg(s.jct))
+    FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
+set -- $res
+echo "deeppool: mean |live - sim| / sim = $1 %, avg JCT difference = $2 %"
+awk -v d="${1:-100}" 'BEGIN { exit !(d < 5) }' || bad "mean per-job JCT difference $1 % is not under 5 %"
+if grep -q "fake-job: .*pack" "$tmp/live.db.d"/*.log 2>/dev/null; then
+    bad "a fake job complained of its pack file: $(grep -h "fake-job" "$tmp/live.db.d"/*.log | head -3)"
+fi
+[ $fail -eq 0 ] || exit 1
+echo "live_deeppool: ok"
