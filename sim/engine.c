@@ -663,18 +663,6 @@ static double start_overhead(sim_job_t *j)
     return j->ovh[kind];
 }
 
-static int same_set(const int *a, const int *b, int n)
-{
-    for (int i = 0; i < n; i++) {
-        int found = 0;
-        for (int k = 0; k < n && !found; k++)
-            found = a[k] == b[i];
-        if (!found)
-            return 0;
-    }
-    return 1;
-}
-
 /* The batch a (re)started job runs at: the plan's, or its own. */
 static void take_batch(engine_t *e, sim_job_t *j, const plan_alloc_t *a)
 {
@@ -755,7 +743,7 @@ static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, i
     sim_job_t *j = view_job(e, k);
     (void)resumed;
     if (j->change == OVH_RESTART && j->left_gpus == a->gpus && j->left_type == a->type &&
-        same_set(j->gpu_ids, ids, a->gpus))
+        mech_same_gpus(j->gpu_ids, ids, a->gpus))
         j->change = OVH_SUSPEND;
     j->left_gpus = 0;
     j->type = a->type;

@@ -475,7 +475,7 @@ static void stop_changed(const mech_t *m, const view_t *v, const plan_t *p,
         ops->stopped(ctx);
 }
 
-static int same_set(const int *a, const int *b, int n)
+int mech_same_gpus(const int *a, const int *b, int n)
 {
     for (int i = 0; i < n; i++) {
         int found = 0;
@@ -513,7 +513,7 @@ static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t
         }
         /* the GPUs it left suspended, named explicitly: it resumes there */
         int *left = m->ids + a->gpus;
-        *resumed = ops->resume_on && ops->resume_on(ctx, k, a, left) && same_set(ids, left, a->gpus);
+        *resumed = ops->resume_on && ops->resume_on(ctx, k, a, left) && mech_same_gpus(ids, left, a->gpus);
         return placer_nodes_spanned(c, ids, a->gpus);
     }
     if (ops->resume_on && ops->resume_on(ctx, k, a, ids)) {

@@ -136,6 +136,9 @@ void mech_view_end(mech_t *m, int n, double now, unsigned reasons);
 /* A job finished: one more entry of the view's history. */
 void mech_finished_add(mech_t *m, const view_finished_t *f);
 
+/* 1 when a[0..n) and b[0..n) are the same GPUs, in any order. */
+int mech_same_gpus(const int *a, const int *b, int n);
+
 /* Job `who` (the caller's numbering) holds ids: the owner of each, no longer free. */
 void mech_gpus_take(mech_t *m, int who, const int *ids, int n);
 /* The GPUs among ids that `who` owns are free again. */
