@@ -3,8 +3,11 @@
  * Each run of the database is keyed by what defines the experiment (trace file
  * name and checksum, policy, parameters, seed, cluster, round, overhead); each
  * of its summary metrics is compared with the golden file's value. A metric
- * that moved either way by more than the tolerance (relative) is a regression:
- * regress is about change that would otherwise go unnoticed. Runs missing on
+ * that moved either way by more than the tolerance (relative) fails the gate:
+ * regress is about change that would otherwise go unnoticed. Each move is
+ * printed signed and named by the metric's direction (improved or regressed;
+ * within the tolerance: moved), and a golden run missing from the database
+ * is counted apart from a run the golden file does not have. Runs missing on
  * either side are reported too. --update rewrites the golden file (atomically)
  * from the database. Wall-clock figures (decision time) are never compared.
  *
@@ -27,6 +30,8 @@ static const char *const metrics[] = {"avg_jct",        "p50_jct",         "p99_
                                       "unfair_fraction", "worst_ftf",      "jain_index",
                                       "preemptions"};
 #define N_METRICS (sizeof metrics / sizeof metrics[0])
+/* +1: more is better, -1: less is better (each metric above, in order). */
+static const int better[N_METRICS] = {-1, -1, -1, -1, -1, +1, -1, -1, +1, -1};
 
 typedef struct run_vals {
     char key[1024];
@@ -102,42 +107,69 @@ static int write_golden(const char *path, const run_vals_t *runs, size_t n, mls_
     return rc;
 }
 
-/* Relative change, 0 when both are missing. */
+/* Signed relative change, 0 when both are missing, NAN when one is. */
 static double rel_change(double old, double now)
 {
     if (isnan(old) && isnan(now))
         return 0;
     if (isnan(old) || isnan(now))
-        return INFINITY;
+        return NAN;
     double scale = fabs(old) > 1e-12 ? fabs(old) : 1;
-    return fabs(now - old) / scale;
+    return (now - old) / scale;
+}
+
+typedef struct tally {
+    int improved, regressed, gone, within, missing, not_golden;
+} tally_t;
+
+/* One metric's line: beyond the tolerance it improved or regressed (by the
+ * metric's direction) or appeared/disappeared; within it, it moved. */
+static void report_metric(size_t m, double old, double now, double tol, const char *key,
+                          tally_t *t)
+{
+    double d = rel_change(old, now);
+    if (!isnan(d) && fabs(d) <= 1e-12)
+        return;
+    const char *status;
+    if (isnan(d)) {
+        status = "changed";
+        t->gone++;
+    } else if (fabs(d) <= tol) {
+        status = "moved";
+        t->within++;
+    } else if ((d > 0) == (better[m] > 0)) {
+        status = "improved";
+        t->improved++;
+    } else {
+        status = "regressed";
+        t->regressed++;
+    }
+    char change[32];
+    if (isnan(d))
+        snprintf(change, sizeof change, "%s", isnan(old) ? "new" : "gone");
+    else
+        snprintf(change, sizeof change, "%+.2f%%", 100 * d);
+    printf("%-10s %-16s %14.6g %14.6g %9s  %s\n", status, metrics[m], old, now, change, key);
 }
 
 static int compare(const cJSON *golden_runs, const run_vals_t *runs, size_t n, double tol,
                    int allow_new)
 {
-    int bad = 0, moved = 0;
+    tally_t t = {0};
     printf("%-10s %-16s %14s %14s %9s  %s\n", "status", "metric", "golden", "now", "change",
            "run");
     for (size_t i = 0; i < n; i++) {
         const cJSON *g = cJSON_GetObjectItemCaseSensitive(golden_runs, runs[i].key);
         if (!g) {
-            printf("%-10s %-16s %14s %14s %9s  %s\n", allow_new ? "new" : "NOT-GOLDEN", "-", "-",
-                   "-", "-", runs[i].key);
-            bad += !allow_new;
+            printf("%-10s %-16s %14s %14s %9s  %s\n", allow_new ? "new run" : "NOT-GOLDEN", "-",
+                   "-", "-", "-", runs[i].key);
+            t.not_golden += !allow_new;
             continue;
         }
         for (size_t m = 0; m < N_METRICS; m++) {
             const cJSON *gv = cJSON_GetObjectItemCaseSensitive(g, metrics[m]);
-            double old = cJSON_IsNumber(gv) ? gv->valuedouble : NAN;
-            double d = rel_change(old, runs[i].v[m]);
-            if (d <= tol && d <= 1e-12)
-                continue;
-            int over = d > tol;
-            moved++;
-            bad += over;
-            printf("%-10s %-16s %14.6g %14.6g %8.2f%%  %s\n", over ? "REGRESSED" : "moved",
-                   metrics[m], old, runs[i].v[m], 100 * d, runs[i].key);
+            report_metric(m, cJSON_IsNumber(gv) ? gv->valuedouble : NAN, runs[i].v[m], tol,
+                          runs[i].key, &t);
         }
     }
     const cJSON *g;
@@ -148,12 +180,15 @@ static int compare(const cJSON *golden_runs, const run_vals_t *runs, size_t n, d
             found = !strcmp(runs[i].key, g->string);
         if (!found) {
             printf("%-10s %-16s %14s %14s %9s  %s\n", "MISSING", "-", "-", "-", "-", g->string);
-            bad++;
+            t.missing++;
         }
     }
-    printf("regress: %zu runs, %d metrics moved, %d beyond %.3g%% or missing\n", n, moved, bad,
-           100 * tol);
-    return bad;
+    int beyond = t.improved + t.regressed + t.gone;
+    printf("regress: %zu runs; %d metrics beyond %.3g%% (%d regressed, %d improved, %d new or "
+           "gone), %d moved within it; %d golden runs missing, %d runs not in the golden file\n",
+           n, beyond, 100 * tol, t.regressed, t.improved, t.gone, t.within, t.missing,
+           t.not_golden);
+    return beyond + t.missing + t.not_golden;
 }
 
 static int parse_tolerance(void *base, size_t off, const char *s, const char *who)
@@ -195,7 +230,8 @@ static const opt_cmd_t command = {
     .who = "regress",
     .usage = "--db FILE --golden G.json [--tolerance 2%] [--update] [--allow-new]",
     .about = "Compares every summary metric of every run in the database with the\n"
-             "golden file; prints what moved and by how much; exits 1 when a metric\n"
+             "golden file; prints each change signed, as improved or regressed by the\n"
+             "metric's direction (moved: within the tolerance); exits 1 when a metric\n"
              "moved beyond the tolerance (either way) or a run is missing on either\n"
              "side, 0 otherwise. --update rewrites the golden file from the database.",
     .opts = options,
