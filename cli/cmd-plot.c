@@ -160,6 +160,23 @@ static int write_blocks(plot_ctx_t *c, const char *file, const char *sql, int nc
     return fclose(f) == 0 ? 0 : mls_fail(err, "%s/%s: write error", c->out_dir, file);
 }
 
+/* The last non-empty line of a file, trimmed (a static buffer), or "no message". */
+static const char *last_line(const char *path)
+{
+    static char line[512];
+    char buf[512];
+    FILE *f = fopen(path, "r");
+    snprintf(line, sizeof line, "no message");
+    while (f && fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\r\n")] = '\0';
+        if (buf[strspn(buf, " \t^")])
+            snprintf(line, sizeof line, "%s", buf + strspn(buf, " \t"));
+    }
+    if (f)
+        fclose(f);
+    return line;
+}
+
 static int run_gnuplot(const plot_ctx_t *c, const char *figure, const char *vars,
                        mls_err_t *err)
 {
@@ -180,12 +197,17 @@ static int run_gnuplot(const plot_ctx_t *c, const char *figure, const char *vars
             figure, terminal(c->format), out, vars, body);
     fclose(f);
     free(body);
+    char log[4200];
+    snprintf(log, sizeof log, "%s/%s.log", c->out_dir, figure);
     pid_t pid = fork();
     if (pid == 0) {
         if (chdir(c->out_dir) != 0)
             _exit(126);
-        char gp[4200];
+        char gp[4200], lg[4200];
         snprintf(gp, sizeof gp, "%s.gp", figure);
+        snprintf(lg, sizeof lg, "%s.log", figure);
+        if (!freopen(lg, "w", stderr))
+            _exit(126);
         execlp("gnuplot", "gnuplot", gp, (char *)NULL);
         _exit(127);
     }
@@ -193,8 +215,14 @@ static int run_gnuplot(const plot_ctx_t *c, const char *figure, const char *vars
     waitpid(pid, &status, 0);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
         return mls_fail(err, "gnuplot not found: install the Debian package gnuplot-nox");
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return mls_fail(err, "gnuplot failed on %s", dst);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        /* one figure gnuplot cannot draw (e.g. no valid point) is skipped with
+         * its reason; the others and the exit status are about the runs */
+        printf("plot: %s skipped: gnuplot could not draw it: %s (script %s)\n", figure,
+               last_line(log), dst);
+        return 0;
+    }
+    unlink(log);
     printf("plot: %s/%s\n", c->out_dir, out);
     return 0;
 }
