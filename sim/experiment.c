@@ -181,7 +181,10 @@ static void on_progress(void *ctx, const runner_task_t *t, size_t n, double elap
     if (p->quiet || (!p->tty && done == p->last_done && elapsed - p->last_print < 10))
         return;
     char eta[32], slow[48] = "";
-    fmt_eta(eta, sizeof eta, frac > 0 ? elapsed * ((double)n - frac) / frac : NAN);
+    double left = frac > 0 ? elapsed * ((double)n - frac) / frac : NAN;
+    /* the estimate counts finished jobs; a run whose last jobs are long would
+     * show 0m00s for as long as they run: say unknown instead */
+    fmt_eta(eta, sizeof eta, running && left < 1 ? NAN : left);
     if (running && isfinite(slowest))
         snprintf(slow, sizeof slow, ", slowest at t=%.1f h", slowest);
     fprintf(stderr, "%s%s: %zu/%zu runs done%s, %zu running%s, ETA %s%s", p->tty ? "\r" : "",
