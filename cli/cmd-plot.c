@@ -369,11 +369,15 @@ static int fig_users(plot_ctx_t *c, mls_err_t *err)
             run = &c->runs[i];
             break;
         }
+    /* every user at every sample of the run, 0 when it holds nothing, so a
+     * series does not stop (or bridge a gap) where the user's jobs do */
     const char *sql =
-        "SELECT j.user, tl.t / 3600.0, 100.0 * sum(j.gpus) / r.n_gpus FROM timeline tl"
-        " JOIN runs r ON r.run_id = tl.run_id JOIN jobs j ON j.run_id = tl.run_id"
+        "SELECT u.user, tl.t / 3600.0, 100.0 * coalesce(sum(j.gpus), 0) / r.n_gpus"
+        " FROM timeline tl JOIN runs r ON r.run_id = tl.run_id"
+        " CROSS JOIN (SELECT DISTINCT user FROM jobs WHERE run_id = ?1) u"
+        " LEFT JOIN jobs j ON j.run_id = tl.run_id AND j.user = u.user"
         " AND j.first_start <= tl.t AND (j.finish IS NULL OR j.finish > tl.t)"
-        " WHERE tl.run_id = ?1 GROUP BY j.user, tl.t ORDER BY j.user, tl.t";
+        " WHERE tl.run_id = ?1 GROUP BY u.user, tl.t ORDER BY u.user, tl.t";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
         return mls_fail(err, "query failed: %s", sqlite3_errmsg(c->db));
