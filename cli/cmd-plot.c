@@ -101,8 +101,9 @@ static void make_titles(plot_ctx_t *c)
         if (!is_first_of_policy(c, i))
             continue;
         size_t tl = strlen(c->titles), ol = strlen(c->oracle);
+        int says_oracle = strstr(c->runs[i].policy, "oracle") != NULL;
         snprintf(c->titles + tl, sizeof c->titles - tl, "%s%s%s", tl ? " " : "",
-                 c->runs[i].policy, c->runs[i].oracle ? "(oracle)" : "");
+                 c->runs[i].policy, c->runs[i].oracle && !says_oracle ? "(oracle)" : "");
         snprintf(c->oracle + ol, sizeof c->oracle - ol, "%s%d", ol ? " " : "",
                  c->runs[i].oracle);
     }
@@ -473,6 +474,10 @@ static int exec_plot(int argc, char **argv)
         rc = load_runs(&c, &err);
     if (rc == 0) {
         make_titles(&c);
+        if ((size_t)n_policies(&c) < c.n) /* a sweep or several seeds: say which run is drawn */
+            printf("plot: the CDFs and the timeline show each policy's first run (lowest seed,"
+                   " then run id; label '%s' for %s); --label GLOB picks the runs\n",
+                   c.runs[0].label, c.runs[0].policy);
         rc = fig_cdfs(&c, &err);
     }
     if (rc == 0)

@@ -35,6 +35,10 @@ awk 'NF == 4 && $3 < $2 && $2 < $4 { ok = 1 } END { exit !ok }' "$tmp/plots/jct_
 [ $? -eq 1 ] && grep -q "none.db" "$tmp/err" || { echo "FAIL: missing db not reported"; fail=1; }
 "$MLSCHED" plot --db "$tmp/r.db" --out "$tmp/p3" --format gif 2>/dev/null
 [ $? -eq 2 ] || { echo "FAIL: bad format not a usage error"; fail=1; }
+# a sweep database: plot says which run of each policy the CDFs show
+grep -q "plot: the CDFs and the timeline show each policy's first run" "$tmp/plot.out" 2>/dev/null ||
+    "$MLSCHED" plot --db "$tmp/r.db" --out "$tmp/p5" | grep -q "show each policy's first run" ||
+    { echo "FAIL: plot did not say which run of a sweep it drew"; fail=1; }
 # a figure gnuplot cannot draw (the baseline's metrics are 0: relative bars of
 # NaN) is skipped with its reason; compare still exits 0, its runs succeeded
 "$MLSCHED" trace generate --jobs 30 --rate 2/h --seed 1 -o "$tmp/light.csv" >/dev/null
