@@ -163,7 +163,6 @@ static int *map_types(const mls_cluster_t *c, const mls_perf_t *perf)
 int engine_check_trace(const mls_trace_t *trace, const mls_cluster_t *cluster,
                        const mls_perf_t *perf, mls_err_t *err)
 {
-    const char *tp = trace->path ? trace->path : "trace";
     int *typemap = map_types(cluster, perf);
     int any = 0, rc = 0;
     for (int t = 0; t < cluster->n_types; t++)
@@ -174,30 +173,31 @@ int engine_check_trace(const mls_trace_t *trace, const mls_cluster_t *cluster,
     for (size_t i = 0; i < trace->n && rc == 0; i++) {
         const mls_job_t *j = &trace->jobs[i];
         const char *wname = trace->workloads.names[j->workload];
+        char tp[600]; /* "PATH:LINE: job ID" */
+        trace_job_where(trace, i, tp, sizeof tp);
         int pw = perf_workload_index(perf, wname);
         int largest = 0;
         for (int t = 0; t < cluster->n_types; t++)
             if (cluster->types[t].total_gpus > largest)
                 largest = cluster->types[t].total_gpus;
         if (pw < 0)
-            rc = mls_fail(err, "%s: job %lld: workload '%s': unknown to the perf model %s", tp,
-                          (long long)j->id, wname, perf->source);
+            rc = mls_fail(err, "%s: workload '%s': unknown to the perf model %s", tp, wname,
+                          perf->source);
         else if (j->min_gpus > largest)
             rc = mls_fail(err,
-                          "%s: job %lld: gpus: needs %d GPUs but the largest GPU type of the "
-                          "cluster has %d",
-                          tp, (long long)j->id, j->min_gpus, largest);
+                          "%s: gpus: needs %d GPUs but the largest GPU type of the cluster has %d",
+                          tp, j->min_gpus, largest);
         else if (j->mode != ADAPT_STATIC && perf->ops->goodput)
             rc = mls_fail(err,
-                          "%s: job %lld: mode: %s adaptation changes the batch of table "
-                          "workloads; the %s perf model %s picks batches itself (use static)",
-                          tp, (long long)j->id, j->mode == ADAPT_GNS ? "gns" : "accordion",
+                          "%s: mode: %s adaptation changes the batch of table workloads; the "
+                          "%s perf model %s picks batches itself (use static)",
+                          tp, j->mode == ADAPT_GNS ? "gns" : "accordion",
                           perf->ops->backend, perf->source);
         else if (best_rate(cluster, perf, typemap, pw, j->gpus, j->batch_size) <= 0)
             rc = mls_fail(err,
-                          "%s: job %lld: workload '%s' on %d GPUs: the perf model gives it no "
+                          "%s: workload '%s' on %d GPUs: the perf model gives it no "
                           "throughput on any GPU type of the cluster",
-                          tp, (long long)j->id, wname, j->gpus);
+                          tp, wname, j->gpus);
     }
     free(typemap);
     return rc;

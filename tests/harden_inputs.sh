@@ -88,6 +88,15 @@ sim --trace "$tmp/t.csv" --cluster "$tmp/c_nul.json"
 sim --trace "$tmp/t.csv" --cluster "v100=1x4,"
 [ $? -eq 1 ] && grep -qF "cluster spec: 'v100=1x4,': an empty group" "$tmp/err" || no "spec comma: $(cat "$tmp/err")"
 sim --trace "$tmp/t.csv" --cluster v100=1x4 || no "the good trace should run: $(cat "$tmp/err")"
+# errors about a job the cluster or the perf model cannot run name its line
+printf 'id,submit_time,workload,gpus,total_work\n0,0,A3C,1,10\n1,0,NoSuchNet,1,10\n' >"$tmp/t_wl.csv"
+sim --trace "$tmp/t_wl.csv" --cluster v100=1x4
+[ $? -eq 1 ] && grep -qF "t_wl.csv:3: job 1: workload 'NoSuchNet': unknown" "$tmp/err" ||
+    no "unknown workload: $(cat "$tmp/err")"
+printf 'id,submit_time,workload,gpus,total_work\n0,0,A3C,1,10\n1,0,A3C,64,10\n' >"$tmp/t_big.csv"
+sim --trace "$tmp/t_big.csv" --cluster v100=1x4
+[ $? -eq 1 ] && grep -qF "t_big.csv:3: job 1: gpus: needs 64 GPUs" "$tmp/err" ||
+    no "oversize job: $(cat "$tmp/err")"
 
 [ $fail -eq 0 ] && echo "harden_inputs: all passed"
 exit $fail
