@@ -114,6 +114,10 @@ static const opt_t options[] = {
              "--dispatch wants parallel or sequential, got '%s'",
              "a gang's computations dispatched in parallel (one\n"
              "latency, default) or sequential (the i-th after i)"),
+    OPT_NUM(OPT_DOUBLE, "feedback-work", 0, "N", S, cfg.feedback_work, 0, 1e300, OPT_ABOVE_LO,
+            "--feedback-work wants work units > 0, got '%s'",
+            "early feedback (Gandiva): each job's time to its first\n"
+            "N work units (default 100; table `early_feedback`)"),
     OPT_SHARED_DB(S, db, "results database to append to (SQLite)"),
     OPT_STRING("label", 0, "TEXT", S, label, "free text stored with the run"),
     OPT_FLAG("ignore-extra-columns", 0, S, extra_columns,
@@ -208,7 +212,8 @@ static void mark_extrapolated(const mls_trace_t *t, const mls_cluster_t *cl,
 static void print_summary(const sim_opts_t *o, const policy_ops_t *pol,
                           const run_summary_t *s, int64_t run_id, const extrap_run_t *x)
 {
-    char a[32], b[32], c[32], d[32], q[32];
+    char a[32], b[32], c[32], d[32], q[32], fb[32];
+    fmt_time(fb, sizeof fb, s->avg_feedback);
     fmt_time(a, sizeof a, s->avg_jct);
     fmt_time(b, sizeof b, s->p50_jct);
     fmt_time(c, sizeof c, s->p99_jct);
@@ -225,6 +230,8 @@ static void print_summary(const sim_opts_t *o, const policy_ops_t *pol,
     printf("p99 JCT           %s\n", c);
     printf("makespan          %s\n", d);
     printf("avg queueing      %s\n", q);
+    printf("early feedback    %s to a job's first %g work units, on average (Gandiva)\n", fb,
+           o->cfg.feedback_work);
     printf("utilization       %.1f %%\n", 100 * s->utilization);
     printf("unfair fraction   %.1f %% (rho > %.2f), worst rho %.2f, Jain %.3f\n",
            100 * s->unfair_fraction, MLS_UNFAIR_RHO, s->worst_ftf, s->jain_index);
@@ -260,6 +267,7 @@ static void print_json(const policy_ops_t *pol, const run_summary_t *s, int64_t 
     json_num("p99_jct", s->p99_jct, 0);
     json_num("makespan", s->makespan, 0);
     json_num("avg_queue_delay", s->avg_queue_delay, 0);
+    json_num("avg_feedback", s->avg_feedback, 0);
     json_num("utilization", s->utilization, 0);
     json_num("unfair_fraction", s->unfair_fraction, 0);
     json_num("worst_ftf", s->worst_ftf, 0);
@@ -320,7 +328,8 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                        o->label,
                        o->cfg.faults ? faults : NULL,
                        o->overheads_file ? ovh : NULL,
-                       x->measured};
+                       x->measured,
+                       o->cfg.feedback_work};
     int rc = store_write_run(o->db, &info, trace, res, run_id, err);
     free(params);
     free(cj);

@@ -52,6 +52,7 @@ typedef struct sim_job {
     double work_done, last_update, overhead_end;
     double stint_prod, ckpt_work; /* progress time this stint, work at the last checkpoint */
     double first_start, last_start, finish;
+    double feedback_at; /* when it first reached cfg->feedback_work work units, NAN not yet */
     double attained_time, attained_service;
     double isolated_time, contention_at_submit, contention;
     int preemptions, restarts;
@@ -106,6 +107,7 @@ void engine_config_defaults(engine_config_t *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->round_len = 360;
     cfg->restart_overhead = 20;
+    cfg->feedback_work = 100;
     cfg->seed = 1;
     cfg->measure_lo = 0;
     cfg->measure_hi = -1;
@@ -217,6 +219,9 @@ static void advance(engine_t *e, sim_job_t *j)
         if (c > 0 && floor(p1 / c) > floor(p0 / c))
             j->ckpt_work = j->work_done + j->rate * (floor(p1 / c) * c - p0);
         j->stint_prod = p1;
+        double w = e->cfg->feedback_work;
+        if (isnan(j->feedback_at) && j->work_done < w && j->work_done + j->rate * (t - from) >= w)
+            j->feedback_at = from + (w - j->work_done) / j->rate;
         j->work_done += j->rate * (t - from);
         e->progress_mark++;
     }
@@ -509,6 +514,8 @@ static void on_completion(engine_t *e, int idx)
     contention_update(e);
     j->work_done = j->work_total;
     j->finish = e->now;
+    if (isnan(j->feedback_at)) /* all its work was less than the feedback mark */
+        j->feedback_at = j->finish;
     double life = j->finish - j->spec->submit;
     j->contention = life > 0 ? (e->contention_integral - j->contention_at_submit) / life : 1;
     mech_finished_add(&e->mech, &(view_finished_t){j->spec->user, j->spec->workload,
@@ -1196,7 +1203,7 @@ static void setup(engine_t *e)
         j->gns = NAN;
         setup_adapt(e, j);
         j->gpu_ids = xmalloc(sizeof(int) * (size_t)j->spec->max_gpus);
-        j->first_start = j->last_start = j->finish = NAN;
+        j->first_start = j->last_start = j->finish = j->feedback_at = NAN;
         if (j->ad_on || e->perf->ops->goodput)
             j->isolated_time = j->ovh[OVH_START] + solo_time(e, j);
         else
@@ -1261,7 +1268,8 @@ static void collect(engine_t *e, sim_result_t *out)
                             j->preemptions,
                             j->restarts,
                             is_measured(e->cfg, s->id),
-                            done};
+                            done,
+                            isfinite(j->feedback_at) ? j->feedback_at - s->submit : NAN};
     }
     out->n_gpus = e->cluster->n_gpus;
     out->summary.makespan = e->now;

@@ -41,6 +41,9 @@ typedef struct engine_config {
      * parallel (0) all after one. */
     double dispatch_latency;
     int dispatch_sequential;
+    /* Gandiva's early feedback: the time each job takes from its submission
+     * to its first feedback_work work units (job_result_t.feedback). */
+    double feedback_work;
 } engine_config_t;
 
 void engine_config_defaults(engine_config_t *cfg);

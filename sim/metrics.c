@@ -40,7 +40,8 @@ void metrics_summarize(sim_result_t *r)
     run_summary_t *s = &r->summary;
     double *jct = xmalloc(sizeof(double) * (r->n_jobs ? r->n_jobs : 1));
     size_t n = 0;
-    double queue = 0, last_finish = 0;
+    double queue = 0, last_finish = 0, feedback = 0;
+    size_t n_feedback = 0;
     s->unfinished = 0;
     s->deadline_jobs = s->deadlines_met = 0;
     s->preemptions = s->restarts = 0;
@@ -52,6 +53,10 @@ void metrics_summarize(sim_result_t *r)
             continue;
         s->preemptions += j->preemptions;
         s->restarts += j->restarts;
+        if (isfinite(j->feedback)) {
+            feedback += j->feedback;
+            n_feedback++;
+        }
         if (!j->finished) {
             s->unfinished++;
             continue;
@@ -70,6 +75,7 @@ void metrics_summarize(sim_result_t *r)
     s->p95_jct = quantile(jct, n, 0.95);
     s->p99_jct = quantile(jct, n, 0.99);
     s->avg_queue_delay = n ? queue / n : NAN;
+    s->avg_feedback = n_feedback ? feedback / (double)n_feedback : NAN;
     if (s->makespan <= 0)
         s->makespan = last_finish;
     s->utilization = (s->makespan > 0 && r->n_gpus > 0)

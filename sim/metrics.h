@@ -34,6 +34,8 @@ typedef struct job_result {
     int preemptions, restarts;
     int measured; /* in the --measure window */
     int finished;
+    double feedback; /* s from submit to its first feedback_work work units (Gandiva's early
+                        feedback; its whole work when it has fewer), NAN not reached */
 } job_result_t;
 
 typedef struct timeline_sample {
@@ -54,6 +56,7 @@ typedef struct run_summary {
     long events, decisions;
     double decision_time_total, decision_time_mean, decision_time_max; /* s, wall clock */
     double wall_seconds;
+    double avg_feedback; /* mean job_result_t.feedback over the measured jobs that have one */
 } run_summary_t;
 
 typedef struct sim_result {

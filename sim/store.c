@@ -50,7 +50,9 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS extrapolation("
     " run_id INTEGER PRIMARY KEY, jobs INTEGER, gpu_seconds REAL, gpu_seconds_share REAL);"
     "CREATE TABLE IF NOT EXISTS extrapolated_jobs("
-    " run_id INTEGER, job_id INTEGER, measured_gpus INTEGER, PRIMARY KEY(run_id, job_id));";
+    " run_id INTEGER, job_id INTEGER, measured_gpus INTEGER, PRIMARY KEY(run_id, job_id));"
+    "CREATE TABLE IF NOT EXISTS early_feedback("
+    " run_id INTEGER, job_id INTEGER, work REAL, seconds REAL, PRIMARY KEY(run_id, job_id));";
 
 static int db_fail(sqlite3 *db, const char *path, const char *what, mls_err_t *err)
 {
@@ -257,6 +259,30 @@ static int insert_extrapolation(sqlite3 *db, int64_t run_id, const sim_result_t 
     return rc;
 }
 
+/* Each job's time from submission to its first `work` work units (Gandiva's
+ * early feedback; jobs that never got there have no row). */
+static int insert_feedback(sqlite3 *db, int64_t run_id, const sim_result_t *res, double work)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "INSERT INTO early_feedback VALUES(?,?,?,?)", -1, &st, NULL) !=
+        SQLITE_OK)
+        return -1;
+    int rc = 0;
+    for (size_t k = 0; k < res->n_jobs && rc == 0; k++) {
+        const job_result_t *j = &res->jobs[k];
+        if (!isfinite(j->feedback))
+            continue;
+        sqlite3_bind_int64(st, 1, run_id);
+        sqlite3_bind_int64(st, 2, j->id);
+        sqlite3_bind_double(st, 3, work);
+        sqlite3_bind_double(st, 4, j->feedback);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int store_write_run(const char *db_path, const run_info_t *info, const mls_trace_t *trace,
                     const sim_result_t *res, int64_t *run_id, mls_err_t *err)
 {
@@ -276,7 +302,9 @@ int store_write_run(const char *db_path, const run_info_t *info, const mls_trace
              insert_jobs(db, *run_id, trace, res) < 0 ||
              insert_timeline(db, *run_id, res) < 0 ||
              insert_summary(db, *run_id, &res->summary) < 0 ||
-             insert_extrapolation(db, *run_id, res, info->extrapolated) < 0) {
+             insert_extrapolation(db, *run_id, res, info->extrapolated) < 0 ||
+             (info->feedback_work > 0 &&
+              insert_feedback(db, *run_id, res, info->feedback_work) < 0)) {
         rc = db_fail(db, db_path, "cannot write the run", err);
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     } else if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {

@@ -19,7 +19,10 @@
  *                               extrapolated, perf.h): how many, their
  *                               GPU-seconds and share of the run's
  *   extrapolated_jobs(run_id, job_id, measured_gpus)  one row per such job
- * The last two tables were added without a schema version bump: they are new
+ *   early_feedback(run_id, job_id, work, seconds)  each job's time from its
+ *                               submission to its first `work` work units
+ *                               (Gandiva's early-feedback metric)
+ * The last three tables were added without a schema version bump: they are new
  * tables (CREATE TABLE IF NOT EXISTS), no existing table changes, so a
  * version-1 database written before them opens and gets them on its next
  * run, and `merge` copies them as it copies any table with a run_id (creating
@@ -57,6 +60,7 @@ typedef struct run_info {
      * workload when its GPUs are above it (extrapolated), else 0; NULL: not
      * known, no extrapolation rows written */
     const int *extrapolated;
+    double feedback_work; /* the early-feedback mark of the run; <= 0: no rows */
 } run_info_t;
 
 #define MLS_SCHEMA_VERSION 1

@@ -80,6 +80,24 @@ START_TEST(fifo_no_overhead)
 }
 END_TEST
 
+/* Early feedback (Gandiva): the time from submission to a job's first 40
+ * work units. fifo, 20 s overhead: j0 and j1 start at 0 and move from 20:
+ * 60 s; j2 (20 units, fewer than 40) waits for j1 (done at 50), restarts
+ * 50..70 and ends at 90: its feedback is its JCT, 80 s. */
+START_TEST(early_feedback)
+{
+    world_t w;
+    three_jobs(&w, 20);
+    w.cfg.feedback_work = 40;
+    run_policy(&w, "fifo");
+    ck_assert(fabs(w.res.jobs[0].feedback - 60) < 1e-9);
+    ck_assert(fabs(w.res.jobs[1].feedback - (20 + 30)) < 1e-9); /* 30 units: at its end, 50 */
+    ck_assert(fabs(w.res.jobs[2].feedback - 80) < 1e-9);
+    ck_assert(fabs(w.res.summary.avg_feedback - (60 + 50 + 80) / 3.0) < 1e-9);
+    world_free(&w);
+}
+END_TEST
+
 /* fifo, 20 s restart overhead: j0 0..120, j1 0..50, j2 50+20+20 = 90. */
 START_TEST(fifo_overhead)
 {
@@ -497,6 +515,7 @@ static Suite *engine_suite(void)
     TCase *tc = tcase_create("schedules");
     tcase_add_test(tc, fifo_no_overhead);
     tcase_add_test(tc, fifo_overhead);
+    tcase_add_test(tc, early_feedback);
     tcase_add_test(tc, srtf_no_overhead);
     tcase_add_test(tc, srtf_overhead);
     tcase_add_test(tc, las_no_overhead);
