@@ -237,7 +237,7 @@ static int no_locality(const gp_state_t *s, int64_t id)
 static gp_solo_t *solo_in(gp_solo_t *solo, int n, int64_t id)
 {
     gp_solo_t key = {id, 0, 0, 0};
-    return bsearch(&key, solo, (size_t)n, sizeof *solo, cmp_id);
+    return n > 0 ? bsearch(&key, solo, (size_t)n, sizeof *solo, cmp_id) : NULL; /* none yet */
 }
 
 static gp_solo_t *solo_of(gp_state_t *s, int64_t id)
