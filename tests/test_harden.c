@@ -197,7 +197,8 @@ START_TEST(perf_inputs)
                                   "\"('A3C', 1)\":{\"null\":99}}}");
     ck_assert_int_eq(perf_load(&pm, p, &err), -1);
     want(&err, "key '('A3C', 1)' appears twice in v100");
-    p = put("u.json", "{\"v100\":{\"('A3C', 1)\":{\"null\":10}}}\n\0{}", 41);
+    static const char nul_json[] = "{\"v100\":{\"('A3C', 1)\":{\"null\":10}}}\n\0{}";
+    p = put("u.json", nul_json, sizeof nul_json - 1);
     ck_assert_int_eq(perf_load(&pm, p, &err), -1);
     want(&err, "u.json:2: a NUL byte");
     /* a catalog and the Pollux catalog are JSON files too: the same loader */

@@ -141,7 +141,8 @@ static void job(fixture_t *f, view_job_t *vj, int k, int n, const int *gpus, int
     j->cur_type = n ? 0 : -1;
     j->cur_gpus = n;
     j->state = n ? VIEW_RUNNING : VIEW_QUEUED;
-    memcpy(f->ids[k], gpus, sizeof(int) * (size_t)n);
+    if (n)
+        memcpy(f->ids[k], gpus, sizeof(int) * (size_t)n);
     j->cur_gpu_ids = n ? f->ids[k] : NULL;
     if (n && !joins)
         mech_gpus_take(&f->m, k, gpus, n);
