@@ -5,6 +5,7 @@
 #include "policies/policy_util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void idmap_init(idmap_t *m)
 {
@@ -74,4 +75,21 @@ int idmap_put(idmap_t *m, int64_t key)
         grow(m);
     insert(m->keys, m->vals, m->cap, key, m->n);
     return m->n++;
+}
+
+int *idmap_int(idmap_t *m, int **vals, size_t *cap, int64_t key)
+{
+    int k = idmap_put(m, key);
+    if ((size_t)k >= *cap) {
+        size_t c = *cap ? 2 * *cap : 64;
+        while (c <= (size_t)k)
+            c *= 2;
+        int *v = pu_alloc(c, sizeof *v);
+        if (*cap)
+            memcpy(v, *vals, *cap * sizeof *v);
+        free(*vals);
+        *vals = v;
+        *cap = c;
+    }
+    return &(*vals)[k];
 }

@@ -25,5 +25,8 @@ void idmap_free(idmap_t *m);
 int idmap_get(const idmap_t *m, int64_t key);
 /* The key's index, adding it with index m->n when new. */
 int idmap_put(idmap_t *m, int64_t key);
+/* The int a policy keeps per key in its array *vals (capacity *cap, grown
+ * alongside the map, new entries 0): its slot for key, added when new. */
+int *idmap_int(idmap_t *m, int **vals, size_t *cap, int64_t key);
 
 #endif

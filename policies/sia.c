@@ -384,19 +384,7 @@ void sia_destroy(void *state)
 
 static int *held_slot(sia_state_t *s, int64_t id)
 {
-    int k = idmap_put(&s->ids, id);
-    if ((size_t)k >= s->held_cap) {
-        size_t cap = s->held_cap ? 2 * s->held_cap : 64;
-        while (cap <= (size_t)k)
-            cap *= 2;
-        int *m = pu_alloc(cap, sizeof *m);
-        if (s->held_cap)
-            memcpy(m, s->max_held, s->held_cap * sizeof *m);
-        free(s->max_held);
-        s->max_held = m;
-        s->held_cap = cap;
-    }
-    return &s->max_held[k];
+    return idmap_int(&s->ids, &s->max_held, &s->held_cap, id);
 }
 
 /* ---- one round ------------------------------------------------------------------ */
