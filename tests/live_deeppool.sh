@@ -26,6 +26,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 F="$SRCDIR/tests/fixtures/deeppool"
 trace="$F/live.csv"
 model="$F/live.json"
@@ -35,21 +36,8 @@ want=$(grep -c '^[0-9]' "$trace")
 "$MLSCHED" live serve --cluster $cluster --policy deeppool $opts --time-scale "${LIVE_TIME_SCALE:-100}" \
     --state "$tmp/live.db" --socket "$tmp/s/sock" -q 2>"$tmp/live.log" &
 pid=$!
-i=0
-until "$MLSCHED" live status --socket "$tmp/s/sock" >/dev/null 2>&1; do
-    i=$((i + 1))
-    [ $i -gt 100 ] && { bad "daemon did not come up: $(cat "$tmp/live.log")"; exit 1; }
-    sleep 0.1
-done
-"$MLSCHED" live submit --socket "$tmp/s/sock" --trace "$trace" --throughputs "$model" >/dev/null || bad "submit --trace failed"
-"$MLSCHED" live drain --socket "$tmp/s/sock" || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 1200 ] && { bad "daemon still running after 120 s"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "daemon exited $?: $(cat "$tmp/live.log")"
+live_wait_up "$tmp/s/sock" "$pid" "$tmp/live.log"
+live_run_trace "$tmp/s/sock" "$pid" "$tmp/live.log" "$trace" "$model"
 pid=""
 db="$tmp/live.db"
 "$MLSCHED" simulate --trace "$trace" --cluster $cluster --policy deeppool $opts -q \
@@ -68,18 +56,7 @@ n=$(sqlite3 "$db" "SELECT count(*) FROM events p JOIN events s
     WHERE p.event = 'pack'")
 [ "$n" = "$packs" ] || bad "$n of $packs pack events have their partner's start"
 echo "deeppool: $packs pairs ran packed"
-echo "deeppool: job  sim_jct  live_jct  diff"
-sqlite3 -separator ' ' "$db" "ATTACH '$tmp/sim.db' AS s;
-    SELECT j.id, printf('%.1f', s.jct), printf('%.1f', j.jct),
-           printf('%+.2f%%', 100.0 * (j.jct - s.jct) / s.jct)
-    FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;" | sed 's/^/  /'
-res=$(sqlite3 "$db" "ATTACH '$tmp/sim.db' AS s;
-    SELECT printf('%.2f %.2f', 100.0 * avg(abs(j.jct - s.jct) / s.jct),
-                  100.0 * (avg(j.jct) - avg(s.jct)) / avg(s.jct))
-    FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
-set -- $res
-echo "deeppool: mean |live - sim| / sim = $1 %, avg JCT difference = $2 %"
-awk -v d="${1:-100}" 'BEGIN { exit !(d < 5) }' || bad "mean per-job JCT difference $1 % is not under 5 %"
+live_jct_compare deeppool "$db" "$tmp/sim.db" 5
 if grep -q "fake-job: .*pack" "$tmp/live.db.d"/*.log 2>/dev/null; then
     bad "a fake job complained of its pack file: $(grep -h "fake-job" "$tmp/live.db.d"/*.log | head -3)"
 fi

@@ -31,6 +31,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 trace="$SRCDIR/tests/fixtures/live/trace-pack.csv"
 # A fake job stopped (SIGSTOP) and then ended (SIGTERM, SIGCONT: what the
 # daemon does to a suspended job it does not resume) counts no progress for
@@ -55,21 +56,8 @@ want=$(grep -c '^[0-9]' "$trace")
     --preempt suspend --time-scale "$scale" --state "$tmp/g.db" --socket "$tmp/g/sock" -q \
     2>"$tmp/g.log" &
 pid=$!
-i=0
-until "$MLSCHED" live status --socket "$tmp/g/sock" >/dev/null 2>&1; do
-    i=$((i + 1))
-    [ $i -gt 100 ] && { bad "daemon did not come up: $(cat "$tmp/g.log")"; exit 1; }
-    sleep 0.1
-done
-"$MLSCHED" live submit --socket "$tmp/g/sock" --trace "$trace" >/dev/null || bad "submit failed"
-"$MLSCHED" live drain --socket "$tmp/g/sock" || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 1200 ] && { bad "daemon still running after 120 s"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "daemon exited $?: $(cat "$tmp/g.log")"
+live_wait_up "$tmp/g/sock" "$pid" "$tmp/g.log"
+live_run_trace "$tmp/g/sock" "$pid" "$tmp/g.log" "$trace"
 pid=""
 
 printf '{"default": {"start": 20, "restart": 20, "resize": 20, "migrate": 20, "suspend": 0.25}}\n' \
@@ -85,17 +73,6 @@ n=$(sqlite3 "$tmp/g.db" "SELECT count(*) FROM events WHERE event='pack'")
 [ "$n" -gt 0 ] || bad "no pair was packed"
 n=$(sqlite3 "$tmp/g.db" "SELECT count(*) FROM events WHERE event='fail'")
 [ "$n" = 0 ] || bad "$n failed runs: $(cat "$tmp/g.log")"
-echo "gandiva-paper: job  sim_jct  live_jct  diff"
-sqlite3 -separator ' ' "$tmp/g.db" "ATTACH '$tmp/sim.db' AS s;
-    SELECT j.id, printf('%.1f', s.jct), printf('%.1f', j.jct),
-           printf('%+.2f%%', 100.0 * (j.jct - s.jct) / s.jct)
-    FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;" | sed 's/^/  /'
-res=$(sqlite3 "$tmp/g.db" "ATTACH '$tmp/sim.db' AS s;
-    SELECT printf('%.2f %.2f', 100.0 * avg(abs(j.jct - s.jct) / s.jct),
-                  100.0 * (avg(j.jct) - avg(s.jct)) / avg(s.jct))
-    FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
-set -- $res
-echo "gandiva-paper: mean |live - sim| / sim = $1 %, avg JCT difference = $2 %"
-awk -v d="${1:-100}" 'BEGIN { exit !(d < 5) }' || bad "mean per-job JCT difference $1 % is not under 5 %"
+live_jct_compare gandiva-paper "$tmp/g.db" "$tmp/sim.db" 5
 [ $fail -eq 0 ] || exit 1
 echo "live_gandiva_paper: ok"

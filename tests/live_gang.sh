@@ -26,6 +26,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 fx="$SRCDIR/tests/fixtures/pathways"
 trace=$fx/gang-live.csv cluster=$fx/islands.json
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
@@ -34,22 +35,8 @@ scale=${LIVE_TIME_SCALE:-100}
 "$MLSCHED" live serve --cluster "$cluster" --throughputs "$tp" --policy pathways \
     --time-scale "$scale" --state "$tmp/live.db" --socket "$tmp/sock" -q 2>"$tmp/log" &
 pid=$!
-i=0
-until "$MLSCHED" live status --socket "$tmp/sock" >/dev/null 2>&1; do
-    i=$((i + 1))
-    [ $i -gt 100 ] && { bad "daemon did not come up: $(cat "$tmp/log")"; exit 1; }
-    sleep 0.1
-done
-"$MLSCHED" live submit --socket "$tmp/sock" --trace "$trace" --throughputs "$tp" >/dev/null ||
-    bad "submit --trace failed"
-"$MLSCHED" live drain --socket "$tmp/sock" || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 1200 ] && { bad "daemon still running after 120 s"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "daemon exited $?: $(cat "$tmp/log")"
+live_wait_up "$tmp/sock" "$pid" "$tmp/log"
+live_run_trace "$tmp/sock" "$pid" "$tmp/log" "$trace" "$tp"
 pid=""
 
 "$MLSCHED" simulate --trace "$trace" --cluster "$cluster" --throughputs "$tp" --policy pathways \
@@ -62,16 +49,6 @@ for g in "0,1" "2,3"; do
 done
 n=$(sqlite3 "$tmp/live.db" "SELECT count(*) FROM decisions WHERE error IS NOT NULL")
 [ "$n" = 0 ] || bad "$n plans refused: $(sqlite3 "$tmp/live.db" "SELECT error FROM decisions WHERE error IS NOT NULL LIMIT 1")"
-echo "pathways (live, local): job  sim_jct  live_jct  diff"
-sqlite3 -separator ' ' "$tmp/live.db" "ATTACH '$tmp/sim.db' AS s;
-    SELECT j.id, printf('%.1f', s.jct), printf('%.1f', j.jct),
-           printf('%+.2f%%', 100.0 * (j.jct - s.jct) / s.jct)
-    FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;" | sed 's/^/  /'
-res=$(sqlite3 "$tmp/live.db" "ATTACH '$tmp/sim.db' AS s;
-    SELECT printf('%.2f', 100.0 * avg(abs(j.jct - s.jct) / s.jct))
-    FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
-echo "pathways: mean |live - sim| / sim = $res %"
-awk -v d="${res:-100}" 'BEGIN { exit !(d < 5) }' ||
-    bad "mean per-job JCT difference $res % is not under 5 %"
+live_jct_compare pathways "$tmp/live.db" "$tmp/sim.db" 5
 [ $fail -eq 0 ] || exit 1
 echo "live_gang: ok"

@@ -1,0 +1,48 @@
+# live_lib.sh: what the live tests share, sourced after they define MLSCHED
+# and bad(): wait for a daemon to answer, run a trace through it to its end,
+# and compare each job's JCT with `mlsched simulate` on the same trace.
+
+# live_wait_up SOCKET PID LOG: until the daemon answers (10 s at most).
+live_wait_up() {
+    _i=0
+    until "$MLSCHED" live status --socket "$1" >/dev/null 2>&1; do
+        _i=$((_i + 1))
+        kill -0 "$2" 2>/dev/null || { bad "daemon exited: $(cat "$3")"; exit 1; }
+        [ $_i -gt 100 ] && { bad "daemon did not come up: $(cat "$3")"; exit 1; }
+        sleep 0.1
+    done
+}
+
+# live_run_trace SOCKET PID LOG TRACE [THROUGHPUTS]: submits the trace as
+# fake jobs, drains, and waits (120 s at most) for the daemon to exit.
+live_run_trace() {
+    "$MLSCHED" live submit --socket "$1" --trace "$4" ${5:+--throughputs "$5"} >/dev/null ||
+        bad "submit --trace failed"
+    "$MLSCHED" live drain --socket "$1" || bad "drain failed"
+    _i=0
+    while kill -0 "$2" 2>/dev/null; do
+        _i=$((_i + 1))
+        [ $_i -gt 1200 ] && { bad "daemon still running after 120 s"; break; }
+        sleep 0.1
+    done
+    wait "$2" || bad "daemon exited $?: $(cat "$3")"
+}
+
+# live_jct_compare NAME LIVE_DB SIM_DB LIMIT: prints each job's simulated
+# and live JCT and the mean relative difference (live_mean, %), which must
+# stay under LIMIT %.
+live_jct_compare() {
+    echo "$1: job  sim_jct  live_jct  diff"
+    sqlite3 -separator ' ' "$2" "ATTACH '$3' AS s;
+        SELECT j.id, printf('%.1f', s.jct), printf('%.1f', j.jct),
+               printf('%+.2f%%', 100.0 * (j.jct - s.jct) / s.jct)
+        FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;" | sed 's/^/  /'
+    _res=$(sqlite3 "$2" "ATTACH '$3' AS s;
+        SELECT printf('%.2f %.2f', 100.0 * avg(abs(j.jct - s.jct) / s.jct),
+                      100.0 * (avg(j.jct) - avg(s.jct)) / avg(s.jct))
+        FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
+    live_mean=${_res%% *}
+    echo "$1: mean |live - sim| / sim = ${live_mean:-?} %, avg JCT difference = ${_res#* } %"
+    awk -v d="${live_mean:-100}" -v l="$4" 'BEGIN { exit !(d < l) }' ||
+        bad "$1: mean per-job JCT difference ${live_mean:-?} % is not under $4 %"
+}
