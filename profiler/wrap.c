@@ -174,7 +174,9 @@ static int on_line(state_t *st, const char *line, mls_err_t *err)
     st->last_time = now;
     if (pl.has[PG_MEM] && pl.value[PG_MEM] > st->mem_line)
         st->mem_line = pl.value[PG_MEM];
-    if (++st->lines <= o->warmup || st->n_times >= o->iters)
+    /* nothing after enough: lines that came in the same read as the one that
+     * met --iters or the --ci target are not measured (it was racy) */
+    if (++st->lines <= o->warmup || enough(st))
         return 0;
     if (st->n_times == st->cap_times) {
         st->cap_times = st->cap_times ? 2 * st->cap_times : 64;
