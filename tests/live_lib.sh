@@ -2,6 +2,13 @@
 # and bad(): wait for a daemon to answer, run a trace through it to its end,
 # and compare each job's JCT with `mlsched simulate` on the same trace.
 
+# live_timing_asserted: true unless $MLSCHED is a sanitizer build, whose
+# slower processes (and CI's parallel suite beside them) make a tight wall-time
+# comparison a test of the machine's speed; such a build still prints it.
+live_timing_asserted() {
+    ! grep -q __asan_init "${MLSCHED:-./mlsched}" 2>/dev/null
+}
+
 # live_wait_up SOCKET PID LOG: until the daemon answers (10 s at most).
 live_wait_up() {
     _i=0

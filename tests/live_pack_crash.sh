@@ -9,9 +9,12 @@
 # from job 2's exit time ('unpack' at that time, its pack file rewritten with
 # `since` = that wall time), and job 1's fake job, told a second late,
 # redoes its progress since then at its solo rate: job 1's JCT stays within
-# 0.5 % of `mlsched simulate` (measured 0.02-0.04 %; +1.6 % when the job does
-# not correct from `since`), the mean over the jobs within 5 %, every job
-# finishes exactly once, and no run fails.
+# 1 % of `mlsched simulate` (measured 0.02-0.04 % on a quiet machine, 0.45 %
+# with four busy loops beside an ASan build; +1.6 % when the job does not
+# correct from `since`), the mean over the jobs within 5 %, every job
+# finishes exactly once, and no run fails. A sanitizer build prints the JCT
+# differences but does not assert them (live_timing_asserted): job 2 lives
+# 0.8 wall s, and CI's parallel sanitizer suite delays it by a tenth of that.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 if ! command -v sqlite3 >/dev/null 2>&1; then
@@ -33,6 +36,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 sock="$tmp/run/sock"
 trace="$SRCDIR/tests/fixtures/live/trace-pack-crash.csv"
 opts="--cluster v100=1x2 --policy gandiva --round 120"
@@ -110,12 +114,16 @@ q "ATTACH '$tmp/sim.db' AS s; SELECT j.id, printf('%.1f', s.jct), printf('%.1f',
 res=$(q "ATTACH '$tmp/sim.db' AS s; SELECT printf('%.2f', 100.0 * avg(abs(j.jct - s.jct) / s.jct))
     FROM jobs j JOIN s.jobs s ON s.job_id = j.id")
 echo "mean |live - sim| / sim = $res % (daemon SIGKILLed for 1.5 wall s)"
-awk -v d="${res:-100}" 'BEGIN { exit !(d < 5) }' ||
-    bad "mean per-job JCT difference $res % is not under 5 %"
 d1=$(q "ATTACH '$tmp/sim.db' AS s; SELECT printf('%.3f', 100.0 * abs(j.jct - s.jct) / s.jct)
     FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.id = 1")
-awk -v d="${d1:-100}" 'BEGIN { exit !(d < 0.5) }' ||
-    bad "job 1's JCT is $d1 % off the simulator's: it ran alone at the pair rate after job 2 ended"
+if live_timing_asserted; then
+    awk -v d="${res:-100}" 'BEGIN { exit !(d < 5) }' ||
+        bad "mean per-job JCT difference $res % is not under 5 %"
+    awk -v d="${d1:-100}" 'BEGIN { exit !(d < 1) }' ||
+        bad "job 1's JCT is $d1 % off the simulator's: it ran alone at the pair rate after job 2 ended"
+else
+    echo "sanitizer build: the JCT differences are not asserted (job 1: $d1 %)"
+fi
 echo "events:"
 q "SELECT event, count(*) FROM events GROUP BY event" | sed 's/^/  /'
 [ $fail -eq 0 ] || exit 1
