@@ -20,7 +20,7 @@ typedef struct cmp_opts {
 #define C cmp_opts_t
 static const opt_t options[] = {
     OPT_STRING("trace", 't', "FILE", C, x.trace, "canonical trace CSV"),
-    OPT_SHARED_CLUSTER(C, cluster, "cluster JSON or inline spec (v100=32x1,k80=4x8)"),
+    OPT_SHARED_CLUSTER(C, cluster, "cluster JSON, bundled name (36v100) or spec (v100=32x1,k80=4x8)"),
     OPT_STRING("policies", 'p', "LIST", C, x.policies, "all (default) or a comma list of policies"),
     OPT_STRING("seeds", 's', "LIST", C, x.seeds, "comma list of seeds (default 1)"),
     OPT_STRING("baseline", 0, "POLICY", C, baseline,

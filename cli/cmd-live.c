@@ -43,7 +43,7 @@ typedef struct serve_opts {
 
 #define V serve_opts_t
 static const opt_t serve_options[] = {
-    OPT_SHARED_CLUSTER(V, cfg.cluster, "cluster JSON or spec (e.g. v100=1x4)"),
+    OPT_SHARED_CLUSTER(V, cfg.cluster, "cluster JSON, bundled name (36v100) or spec (v100=1x4)"),
     OPT_STRING("policy", 'p', "NAME", V, cfg.policy,
                "a policy from `mlsched policies`, or 'exec:PATH [ARGS]'\n"
                "(docs/exec-policy.md)"),

@@ -7,6 +7,7 @@
  * So `gnuplot DIR/jct_cdf.gp` redraws a figure after a user restyles it. */
 #include "cli/cmd.h"
 #include "cli/opts.h"
+#include "model/datadir.h"
 #include "model/util.h"
 
 #include <errno.h>
@@ -37,14 +38,6 @@ typedef struct plot_ctx {
     char titles[4096], oracle[1024];
 } plot_ctx_t;
 
-static const char *script_dir(void)
-{
-    static const char *const dirs[] = {MLS_SRCDIR "/scripts/plots", MLS_DATADIR "/plots"};
-    for (size_t i = 0; i < 2; i++)
-        if (access(dirs[i], R_OK) == 0)
-            return dirs[i];
-    return dirs[0];
-}
 
 static const char *terminal(const char *format)
 {
@@ -182,7 +175,9 @@ static int run_gnuplot(const plot_ctx_t *c, const char *figure, const char *vars
                        mls_err_t *err)
 {
     char src[4096], dst[4096], out[4096];
-    snprintf(src, sizeof src, "%s/%s.gp", script_dir(), figure);
+    char name[64];
+    snprintf(name, sizeof name, "%s.gp", figure);
+    mls_data_find(MLS_DATA_PLOTS, name, src, sizeof src);
     snprintf(dst, sizeof dst, "%s/%s.gp", c->out_dir, figure);
     snprintf(out, sizeof out, "%s.%s", figure, c->format);
     char *body = mls_read_file(src, err);

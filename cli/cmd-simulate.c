@@ -66,7 +66,7 @@ static int parse_dispatch(void *base, size_t off, const char *s, const char *who
 #define S sim_opts_t
 static const opt_t options[] = {
     OPT_STRING("trace", 't', "FILE", S, trace, "canonical trace CSV (see README: trace format)"),
-    OPT_SHARED_CLUSTER(S, cluster, "cluster JSON, or an inline spec like v100=32x1,k80=4x8"),
+    OPT_SHARED_CLUSTER(S, cluster, "cluster JSON, a bundled cluster by name (36v100, gavel-108; traces/clusters), or an inline spec like v100=32x1,k80=4x8"),
     OPT_STRING("policy", 'p', "NAME", S, policy,
                "a policy from `mlsched policies`, or 'exec:PATH [ARGS]':\n"
                "a program speaking docs/exec-policy.md"),
@@ -380,7 +380,7 @@ static int run(sim_opts_t *o)
     if (o->faults_file || o->faults.rate_per_hour > 0 || o->faults.checkpoint_interval > 0)
         o->cfg.faults = &o->faults;
     if (rc == 0)
-        rc = perf_load(&pm, o->throughputs ? o->throughputs : perf_default_catalog(), &err);
+        rc = perf_load_or_default(&pm, o->throughputs, &err);
     if (rc == 0) /* an exec: policy's process starts here, once for the run */
         rc = policy_resolve(o->policy, &args, &ref, &err);
     pol = ref.ops;

@@ -85,7 +85,7 @@ static int cmd_generate(int argc, char **argv)
     mls_perf_t *pm = NULL;
     mls_trace_t t;
     trace_init(&t);
-    int rc = perf_load(&pm, thr ? thr : perf_default_catalog(), &err);
+    int rc = perf_load_or_default(&pm, thr, &err);
     if (rc == 0)
         rc = trace_generate(&t, pm, &g, &err);
     if (rc == 0)
@@ -131,7 +131,7 @@ static const opt_cmd_t stats_cmd = {
 static int stats_extrap(const mls_trace_t *t, const stats_opts_t *o, mls_perf_t **pm,
                         trace_extrap_t *x, mls_err_t *err)
 {
-    if (perf_load(pm, o->thr ? o->thr : perf_default_catalog(), err) < 0)
+    if (perf_load_or_default(pm, o->thr, err) < 0)
         return -1;
     const char *ref = o->ref ? o->ref : "v100";
     int rt = perf_gpu_type_index(*pm, ref);
@@ -520,7 +520,7 @@ static int import_records_run(const import_format_t *f, import_cli_t *a, int fir
         return 1; /* a machine list alone: no trace */
     }
     if (rc == 0)
-        rc = perf_load(&pm, a->thr ? a->thr : perf_default_catalog(), err);
+        rc = perf_load_or_default(&pm, a->thr, err);
     import_report_t rep = {0};
     rep.bad = *skipped;
     if (rc == 0)

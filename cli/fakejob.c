@@ -193,9 +193,10 @@ static double rate_of(fake_t *f, mls_err_t *err)
     if (f->fixed_rate > 0)
         return f->fixed_rate;
     mls_perf_t *pm;
-    const char *tp = f->throughputs ? f->throughputs : perf_default_catalog();
-    if (!tp || perf_load(&pm, tp, err) < 0)
-        return tp ? -1 : mls_fail(err, "no perf model: give --throughputs or --rate");
+    char catalog[4096];
+    const char *tp = f->throughputs ? f->throughputs : perf_default_catalog(catalog, sizeof catalog);
+    if (perf_load(&pm, tp, err) < 0)
+        return -1;
     int w = perf_workload_index(pm, f->workload);
     int t = perf_gpu_type_index(pm, f->gpu_type ? f->gpu_type : "v100");
     double r = w < 0 || t < 0          ? 0

@@ -7,3 +7,23 @@ libmlsched_a_SOURCES += cli/cmd-compare.c cli/cmd-live.c cli/cmd-merge.c cli/cmd
 	cli/cmd-simulate.c cli/cmd-sweep.c cli/cmd-trace.c cli/cmd.c cli/cmd.h \
 	cli/experiment_opts.c cli/experiment_opts.h cli/fakejob.c cli/fakejob.h cli/opts.c \
 	cli/opts.h
+
+# Man pages: mlsched(1) and one per subcommand, generated from their --help text
+# by help2man at build time (none are written by hand; none when configure did
+# not find help2man).
+MLS_MAN_CMDS = simulate compare sweep report merge plot regress model trace policies \
+	profile live
+if HAVE_HELP2MAN
+man1_MANS = man/mlsched.1 $(MLS_MAN_CMDS:%=man/mlsched-%.1)
+CLEANFILES += $(man1_MANS)
+man/mlsched.1: mlsched$(EXEEXT)
+	@$(MKDIR_P) man
+	$(AM_V_GEN)$(HELP2MAN) --no-info --no-discard-stderr --version-string='$(VERSION)' \
+		-n 'deep-learning cluster scheduling: simulate and run policies on job traces' \
+		-o $@ ./mlsched$(EXEEXT)
+man/mlsched-%.1: mlsched$(EXEEXT)
+	@$(MKDIR_P) man
+	$(AM_V_GEN)$(HELP2MAN) --no-info --no-discard-stderr --version-string='$(VERSION)' \
+		-n "$$(./mlsched$(EXEEXT) --help | sed -n 's/^  $* *//p')" \
+		-o $@ './mlsched$(EXEEXT) $*'
+endif

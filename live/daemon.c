@@ -1446,10 +1446,7 @@ static int setup(daemon_t *d, mls_err_t *err)
         d->cadence |= MLS_CADENCE_EVENTS;
     if (cluster_load(&d->cluster, cfg->cluster, err) < 0)
         return -1;
-    const char *tp = cfg->throughputs ? cfg->throughputs : perf_default_catalog();
-    if (!tp)
-        return mls_fail(err, "no perf model: give --throughputs FILE");
-    if (perf_load(&d->perf, tp, err) < 0)
+    if (perf_load_or_default(&d->perf, cfg->throughputs, err) < 0)
         return -1;
     const mls_cluster_t *c = &d->cluster;
     d->typemap = xmalloc(sizeof(int) * (size_t)c->n_types);

@@ -9,6 +9,8 @@
  * order) unless the file says otherwise. */
 #include "model/cluster.h"
 
+#include "model/datadir.h"
+
 #include "model/json_util.h"
 
 #include <cjson/cJSON.h>
@@ -287,6 +289,22 @@ static int looks_like_spec(const char *s)
     return strchr(s, '=') && !strchr(s, '/') && !strstr(s, ".json");
 }
 
+/* A bundled cluster by name: "36v100" or "36v100.json" is the file of that
+ * name among the bundled clusters (model/datadir.h). A name with a '/' is a
+ * path, never a bundled name. */
+static int bundled_cluster(const char *name, char *buf, size_t n)
+{
+    if (!*name || strchr(name, '/')) {
+        snprintf(buf, n, "a name has no '/'");
+        return -1;
+    }
+    size_t len = strlen(name);
+    char file[512];
+    snprintf(file, sizeof file, "%s%s", name,
+             len > 5 && !strcmp(name + len - 5, ".json") ? "" : ".json");
+    return mls_data_find(MLS_DATA_CLUSTERS, file, buf, n);
+}
+
 int cluster_load(mls_cluster_t *c, const char *path_or_spec, mls_err_t *err)
 {
     struct stat st;
@@ -294,9 +312,14 @@ int cluster_load(mls_cluster_t *c, const char *path_or_spec, mls_err_t *err)
         return cluster_from_json_file(c, path_or_spec, err);
     if (looks_like_spec(path_or_spec))
         return cluster_from_spec(c, path_or_spec, err);
+    char bundled[4096];
+    if (bundled_cluster(path_or_spec, bundled, sizeof bundled) == 0)
+        return cluster_from_json_file(c, bundled, err);
     memset(c, 0, sizeof *c);
-    return mls_fail(err, "%s: no such file, and not a cluster spec like v100=8x4,k80=4x1",
-                    path_or_spec);
+    return mls_fail(err,
+                    "%s: no such file, no bundled cluster of that name (%s), and not a cluster "
+                    "spec like v100=8x4,k80=4x1",
+                    path_or_spec, bundled);
 }
 
 char *cluster_to_json(const mls_cluster_t *c)

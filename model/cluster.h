@@ -11,7 +11,8 @@
  *
  * (every field but gpu_type and count has a default), or from an inline spec
  * "v100=32x1,k80=4x8" (type = nodes x GPUs per node, default properties).
- * cluster_load() takes either: a path that exists is read as JSON. */
+ * cluster_load() takes either, or a bundled cluster's name ("36v100", see
+ * traces/clusters and model/datadir.h): a path that exists is read as JSON. */
 #ifndef MLS_CLUSTER_H
 #define MLS_CLUSTER_H
 

@@ -8,6 +8,8 @@
  * fallback. Adding a backend is one row here. */
 #include "model/perf.h"
 
+#include "model/datadir.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,14 +17,16 @@
 
 #define CATALOG_NAME "default-throughputs.json"
 
-const char *perf_default_catalog(void)
+const char *perf_default_catalog(char *buf, size_t n)
 {
-    static const char *const candidates[] = {MLS_SRCDIR "/traces/catalog/" CATALOG_NAME,
-                                             MLS_DATADIR "/" CATALOG_NAME};
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
-        if (access(candidates[i], R_OK) == 0)
-            return candidates[i];
-    return candidates[0];
+    mls_data_find(MLS_DATA_CATALOG, CATALOG_NAME, buf, n);
+    return buf;
+}
+
+int perf_load_or_default(mls_perf_t **pm, const char *path, mls_err_t *err)
+{
+    char buf[4096];
+    return perf_load(pm, path ? path : perf_default_catalog(buf, sizeof buf), err);
 }
 
 /* The table backend reads any JSON object; its loader says what is wrong. */

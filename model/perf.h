@@ -132,8 +132,11 @@ const perf_backend_t *perf_backend_at(size_t i); /* NULL past the end */
 const perf_backend_t *perf_backend_for(const char *path);
 /* Loads PATH with perf_backend_for(PATH). */
 int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err);
-/* The default catalog shipped with mlsched (Gavel's simulation table). */
-const char *perf_default_catalog(void);
+/* The default catalog shipped with mlsched (Gavel's simulation table), found
+ * as model/datadir.h says; its path is written into buf (size n), returned. */
+const char *perf_default_catalog(char *buf, size_t n);
+/* perf_load(PATH), or of the default catalog when PATH is NULL. */
+int perf_load_or_default(mls_perf_t **pm, const char *path, mls_err_t *err);
 void perf_free(mls_perf_t *pm);
 
 int perf_workload_index(const mls_perf_t *pm, const char *name); /* -1 when absent */

@@ -4,6 +4,7 @@ plotsdir = $(pkgdatadir)/plots
 dist_plots_DATA = scripts/plots/jct_cdf.gp scripts/plots/ftf_cdf.gp \
 	scripts/plots/relative_bars.gp scripts/plots/timeline.gp scripts/plots/jct_vs_load.gp \
 	scripts/plots/user_share.gp
-EXTRA_DIST += scripts/install-deps scripts/quickstart scripts/slurm \
+pkgdata_SCRIPTS = scripts/quickstart
+EXTRA_DIST += scripts/install-deps scripts/install-check scripts/quickstart scripts/slurm \
 	scripts/autoscale-knee.sh scripts/saxena-elastic.sh scripts/sia-table4.sh \
 	scripts/gandiva-paper.sh scripts/deeppool.sh

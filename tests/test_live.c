@@ -156,8 +156,7 @@ START_TEST(check_against_cluster)
     mls_perf_t *pm;
     mls_err_t err;
     ck_assert_int_eq(cluster_load(&c, "v100=1x4", &err), 0);
-    ck_assert_ptr_nonnull(perf_default_catalog());
-    ck_assert_int_eq(perf_load(&pm, perf_default_catalog(), &err), 0);
+    ck_assert_int_eq(perf_load_or_default(&pm, NULL, &err), 0);
     live_request_t r;
     ck_assert_int_eq(parse("{\"op\":\"submit\",\"argv\":[\"a\"],\"workload\":\"A3C\",\"gpus\":1,"
                            "\"work\":1}",

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define FIX MLS_SRCDIR "/tests/fixtures/model/"
@@ -47,6 +48,44 @@ START_TEST(cluster_spec)
     expect_err(cluster_from_spec(&c, "v100", &err), &err, "TYPE=NODESxGPUS");
     expect_err(cluster_from_spec(&c, "v100=2x4y", &err), &err, "unexpected 'y'");
     expect_err(cluster_load(&c, "/no/such.json", &err), &err, "/no/such.json");
+}
+END_TEST
+
+/* A bundled cluster by name, from the source tree when this test (a binary
+ * of the build tree) runs; MLSCHED_DATADIR comes first; an unknown name is an
+ * error naming the place searched. */
+START_TEST(cluster_by_name)
+{
+    mls_cluster_t c;
+    mls_err_t err = {{0}};
+    ck_assert_msg(cluster_load(&c, "gavel-108", &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(c.n_gpus, 108);
+    cluster_free(&c);
+    ck_assert_msg(cluster_load(&c, "36v100.json", &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(c.n_gpus, 36);
+    cluster_free(&c);
+    ck_assert_int_eq(cluster_load(&c, "no-such-cluster", &err), -1);
+    ck_assert_msg(strstr(err.msg, "no bundled cluster of that name") &&
+                      strstr(err.msg, "traces/clusters/no-such-cluster.json"),
+                  "%s", err.msg);
+    char dir[] = "/tmp/mls_data_XXXXXX", path[256];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/clusters", dir);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/clusters/gavel-108.json", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"name\": \"mine\", \"node_groups\": [{\"gpu_type\": \"v100\", \"count\": 2}]}", f);
+    fclose(f);
+    setenv("MLSCHED_DATADIR", dir, 1);
+    ck_assert_msg(cluster_load(&c, "gavel-108", &err) == 0, "%s", err.msg);
+    unsetenv("MLSCHED_DATADIR");
+    ck_assert_int_eq(c.n_gpus, 2);
+    cluster_free(&c);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/clusters", dir);
+    rmdir(path);
+    rmdir(dir);
 }
 END_TEST
 
@@ -210,7 +249,7 @@ static void generate(mls_trace_t *t, uint64_t seed, long jobs, int multi)
 {
     mls_perf_t *pm;
     mls_err_t err = {{0}};
-    ck_assert_msg(perf_load(&pm, perf_default_catalog(), &err) == 0, "%s", err.msg);
+    ck_assert_msg(perf_load_or_default(&pm, NULL, &err) == 0, "%s", err.msg);
     gen_config_t g;
     gen_config_defaults(&g);
     g.seed = seed;
@@ -273,6 +312,7 @@ int main(void)
     const TTest *const tests[] = {
         cluster_spec,
         cluster_json,
+        cluster_by_name,
         table_lookups,
         real_tables,
         trace_quirks,

@@ -8,3 +8,14 @@ libmlsched_a_SOURCES += traces/generate.c traces/generate.h traces/import.c trac
 	traces/import_workloads.c traces/mapping.c traces/mapping.h traces/pollux_apps.c \
 	traces/pollux_apps.h traces/records.c traces/records.h traces/stats.c traces/stats.h
 EXTRA_DIST += traces/catalog traces/clusters traces/samples
+# Installed under $(pkgdatadir), where an installed mlsched finds them (model/datadir.h).
+catalogdir = $(pkgdatadir)/catalog
+catalog_DATA = traces/catalog/default-throughputs.json traces/catalog/pollux.json \
+	traces/catalog/README.md
+clustersdir = $(pkgdatadir)/clusters
+clusters_DATA = traces/clusters/2000gpu.json traces/clusters/36v100.json \
+	traces/clusters/gavel-108.json traces/clusters/philly-352x8.json \
+	traces/clusters/pollux-64t4.json traces/clusters/shockwave-32v100.json \
+	traces/clusters/sia-64.json traces/clusters/sia-hetero-64.json traces/clusters/README.md
+samplesdir = $(pkgdatadir)/samples
+samples_DATA = traces/samples/gavel-mix-200.csv traces/samples/README.md
