@@ -209,6 +209,56 @@ static void mark_extrapolated(const mls_trace_t *t, const mls_cluster_t *cl,
     free(types);
 }
 
+/* Jobs that ran (held GPUs) far longer than the trace says they ran: the
+ * sign of a placement penalty, a perf model on other GPUs than the trace's,
+ * or thrashing preemptions. The worst (largest ratio) is named. */
+#define SLOW_FACTOR 2.0
+typedef struct slow_jobs {
+    long n;
+    size_t worst; /* index into the results, when n > 0 */
+    double worst_ratio;
+} slow_jobs_t;
+
+static slow_jobs_t find_slow_jobs(const mls_trace_t *t, const sim_result_t *res)
+{
+    slow_jobs_t s = {0, 0, 0};
+    for (size_t k = 0; k < res->n_jobs && k < t->n; k++) {
+        const job_result_t *j = &res->jobs[k];
+        double d = t->jobs[k].duration;
+        if (t->jobs[k].id != j->id || !j->finished || !(d > 0) || !isfinite(d))
+            continue;
+        double r = j->run_time / d;
+        if (r > SLOW_FACTOR) {
+            s.n++;
+            if (r > s.worst_ratio) {
+                s.worst_ratio = r;
+                s.worst = k;
+            }
+        }
+    }
+    return s;
+}
+
+static void print_slow_jobs(const slow_jobs_t *s, const sim_result_t *res, const mls_trace_t *t,
+                            const char *db, int64_t run_id)
+{
+    if (!s->n)
+        return;
+    const job_result_t *j = &res->jobs[s->worst];
+    char ran[32], traced[32];
+    fmt_time(ran, sizeof ran, j->run_time);
+    fmt_time(traced, sizeof traced, t->jobs[s->worst].duration);
+    printf("slow jobs         %ld ran over %gx their traced duration; worst: job %lld, %s on %d "
+           "GPUs for a traced %s (%.1fx, %d preemptions): a placement penalty (a job spread "
+           "over nodes), a perf model of other GPUs than the trace's, or preemptions",
+           s->n, SLOW_FACTOR, (long long)j->id, ran, j->gpus, traced, s->worst_ratio,
+           j->preemptions);
+    if (run_id > 0)
+        printf(" (sqlite3 %s \"SELECT * FROM jobs WHERE run_id = %lld AND job_id = %lld\")", db,
+               (long long)run_id, (long long)j->id);
+    printf("\n");
+}
+
 static void print_summary(const sim_opts_t *o, const policy_ops_t *pol,
                           const run_summary_t *s, int64_t run_id, const extrap_run_t *x)
 {
@@ -396,8 +446,11 @@ static int run(sim_opts_t *o)
     if (rc == 0) {
         if (o->json)
             print_json(pol, &res.summary, run_id, &x);
-        else
+        else {
             print_summary(o, pol, &res.summary, run_id, &x);
+            slow_jobs_t slow = find_slow_jobs(&trace, &res);
+            print_slow_jobs(&slow, &res, &trace, o->db, run_id);
+        }
     } else {
         fprintf(stderr, "mlsched simulate: %s\n", err.msg);
     }

@@ -534,6 +534,14 @@ static int import_records_run(const import_format_t *f, import_cli_t *a, int fir
         fprintf(stderr, "mlsched trace import: ");
         import_report_print(&rep, stderr);
         fprintf(stderr, "\n");
+        if (rep.pollux_rigid)
+            fprintf(stderr,
+                    "mlsched trace import: warning: preset pollux: %ld of %ld jobs are rigid "
+                    "(min = max = traced GPUs) and sized by their traced duration on %s: their "
+                    "workloads are not Pollux's applications in the perf model %s, so Pollux "
+                    "cannot resize them; give --throughputs traces/catalog/pollux.json for "
+                    "Pollux's elastic jobs\n",
+                    rep.pollux_rigid, rep.jobs, a->o.reference_gpu, pm->source);
     }
     free(job_vc);
     perf_free(pm);

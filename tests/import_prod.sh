@@ -105,6 +105,15 @@ imp --format philly --status killed,failed --user 2,3 -o "$tmp/w.csv" "$f/dirlab
 imp --format philly --preset pollux --jobs 2 --seed 3 -o "$tmp/pp.csv" "$f/pollux_philly.csv" &&
     [ "$(tail -n +2 "$tmp/pp.csv" | wc -l)" -eq 2 ] && grep -q "2 jobs from 5 records; dropped: 1 CPU-only, 2 left out by the preset" "$tmp/err" ||
     no "pollux preset: $(cat "$tmp/err")"
+grep -q "warning: preset pollux: 2 of 2 jobs are rigid" "$tmp/err" ||
+    no "pollux preset on Gavel's catalog: no warning that its jobs are rigid: $(cat "$tmp/err")"
+# on Pollux's catalog, Pollux's applications are elastic (1..max_replicas), trained to completion
+imp --format philly --preset pollux --jobs 2 --seed 3 --throughputs "$SRCDIR/traces/catalog/pollux.json" \
+    -o "$tmp/pe.csv" "$f/pollux_philly.csv" &&
+    grep -q "2 jobs of Pollux's applications made elastic" "$tmp/err" && ! grep -q warning "$tmp/err" ||
+    no "pollux preset on Pollux's catalog: $(cat "$tmp/err")"
+tail -n +2 "$tmp/pe.csv" | awk -F, '$10 != 1 || ($11 != 64 && !($4 == "ncf" && $11 == 1)) { bad = 1 } END { exit bad }' ||
+    no "pollux preset: not elastic from 1 to max_replicas: $(cols "$tmp/pe.csv" 4,5,10,11)"
 imp --format philly --preset pollux -o "$tmp/pp.csv" "$f/pollux_philly.csv"
 [ $? -eq 1 ] && grep -q "3 jobs in the 8-hour window, fewer than the 160" "$tmp/err" || no "pollux preset too few: $(cat "$tmp/err")"
 imp --format philly --preset blox -o "$tmp/pb.csv" "$f/philly_log.json" &&

@@ -11,9 +11,18 @@
  *             GPU-time < 1000 GPU-hours; keep jobs whose time of day (UTC
  *             wall clock of the trace) falls in [2 h, 10 h); draw 160 of
  *             them (seeded, without replacement); submit = time of day - 2 h;
- *             workloads by GPU-time buckets. Pollux also re-draws the GPU
- *             count of 10+ GPU-hour jobs and picks its own batch sizes; we
- *             keep the traced GPU count.
+ *             workloads by GPU-time buckets. A job whose workload is one of
+ *             Pollux's applications (the perf model is Pollux's catalog,
+ *             traces/catalog/pollux.json) is made as Pollux's simulator
+ *             makes it, and as `--format pollux` does: elastic from 1 GPU
+ *             to max(traced GPUs, the application's max_replicas), its work
+ *             the application's training to completion (not the traced
+ *             duration at a reference GPU's rate), its batch the
+ *             application's initial batch. Any other workload (e.g. the
+ *             Gavel catalog's analogs) keeps a rigid, duration-sized job;
+ *             the report counts those and the CLI warns. Pollux also
+ *             re-draws the GPU count of 10+ GPU-hour jobs; we keep the
+ *             traced GPU count as the starting size.
  *     gavel   Narayanan et al., OSDI'20, as its Philly-derived per-VC traces
  *             show (../shared/data/traces/philly_derived/gavel_msr): traced
  *             arrivals and GPU counts, job type uniform among the models
@@ -67,6 +76,7 @@
 
 #include "model/csv.h"
 #include "traces/import.h"
+#include "traces/pollux_apps.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -624,6 +634,22 @@ static void count_job(const mapper_t *m, int w, const mls_job_t *j, import_repor
     }
 }
 
+/* Preset pollux: a job of one of Pollux's applications as Pollux's simulator
+ * makes it (see the file's top); any other stays rigid and is counted. */
+static void pollux_elastic(mls_job_t *j, const char *workload, import_report_t *rep)
+{
+    const pollux_app_t *app = pollux_app_find(workload);
+    if (!app) {
+        rep->pollux_rigid++;
+        return;
+    }
+    j->min_gpus = 1;
+    j->max_gpus = j->gpus > app->max_replicas ? j->gpus : app->max_replicas;
+    j->work = pollux_app_work(app);
+    j->batch_size = (app->init_batch_size + j->gpus - 1) / j->gpus;
+    rep->pollux_elastic++;
+}
+
 /* Step 5 for one kept record: the job. 0 ok, 1 skipped as bad, -1 error. */
 static int map_one(const import_records_t *rs, const import_record_t *r, const kept_t *k,
                    mapper_t *m, const import_options_t *o, mls_trace_t *out,
@@ -669,6 +695,8 @@ static int map_one(const import_records_t *rs, const import_record_t *r, const k
             return bad(o, rep, err, rc) ? -1 : 1;
         }
     }
+    if (o->rules.pollux_window)
+        pollux_elastic(&j, name, rep);
     j.workload = strtab_intern(&out->workloads, name);
     trace_add(out, &j);
     count_job(m, w, &j, rep);
@@ -786,6 +814,9 @@ void import_report_print(const import_report_t *rep, FILE *fp)
                 any ? ", " : "; adjusted: ", rep->fallback);
     if (rep->kept_named)
         fprintf(fp, "; %ld kept the trace's workload", rep->kept_named);
+    if (rep->pollux_elastic)
+        fprintf(fp, "; preset pollux: %ld jobs of Pollux's applications made elastic (1 GPU to "
+                    "max_replicas, work to completion)", rep->pollux_elastic);
     if (rep->extrapolated)
         fprintf(fp,
                 "; extrapolated: %ld jobs above the GPU counts the perf model measured (up to "

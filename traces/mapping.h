@@ -89,6 +89,8 @@ typedef struct import_report {
     long extrapolated; /* written jobs above their workload's measured GPU count (perf.h) */
     double extrapolated_gpu_hours;
     int extrapolated_max_gpus;
+    long pollux_elastic; /* preset pollux: jobs of Pollux's applications, made elastic */
+    long pollux_rigid;   /* preset pollux: jobs whose workload is none of Pollux's */
 } import_report_t;
 
 void import_options_defaults(import_options_t *o);
