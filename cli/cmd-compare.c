@@ -5,6 +5,7 @@
  * seeds, each metric relative to a baseline policy. */
 #include "cli/cmd.h"
 #include "cli/experiment_opts.h"
+#include "cli/html.h"
 #include "cli/plot.h"
 #include "sim/experiment.h"
 #include "sim/results.h"
@@ -14,7 +15,7 @@
 #include <string.h>
 
 typedef struct cmp_opts {
-    const char *cluster, *plots, *plot_policies, *baseline, *label;
+    const char *cluster, *plots, *plot_policies, *html, *baseline, *label;
     exp_opts_t x; /* the options compare shares with sweep */
 } cmp_opts_t;
 
@@ -31,7 +32,10 @@ static const opt_t options[] = {
                "then draw the runs' figures (as `mlsched plot`) into DIR"),
     OPT_STRING("plot-policies", 0, "LIST", C, plot_policies,
                "only these policies in the --plots figures (names\n"
-               "or patterns)"),
+               "or patterns; the HTML report has them all)"),
+    OPT_STRING("html", 0, "DIR", C, html,
+               "then write the runs' HTML report (as `mlsched report\n"
+               "--html`) into DIR"),
     OPT_STRING("label", 0, "TEXT", C, label, "stored with every run (passed to every simulate)"),
     OPT_INCLUDE(C, x, exp_opts_table),
     OPT_END_ROW};
@@ -154,6 +158,11 @@ static int execute(const cmp_opts_t *o, experiment_t *e, const char *baseline)
             return MLS_EXIT_FAIL;
         }
         printf("figures in %s/\n", o->plots);
+    }
+    html_req_t h = {o->x.db, o->html, baseline, f, RES_BY_ALL};
+    if (o->html && html_report(&h, &err) < 0) {
+        fprintf(stderr, "mlsched compare: HTML report: %s\n", err.msg);
+        return MLS_EXIT_FAIL;
     }
     return rc;
 }

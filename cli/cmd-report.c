@@ -1,9 +1,12 @@
 /* cmd-report.c: `mlsched report` — the comparison table of the runs already
  * in a results database: grouped (a policy's seeds averaged), related to a
  * baseline policy, filtered by policy/trace/cluster/label patterns, printed
- * as aligned text, markdown, CSV or JSON (see results.h). */
+ * as aligned text, markdown, CSV or JSON (see results.h); with --html, also
+ * one self-contained page with the table, the figures and diagnostics
+ * (html.h). */
 #include "cli/cmd.h"
 #include "cli/experiment_opts.h"
+#include "cli/html.h"
 #include "sim/experiment.h"
 #include "sim/results.h"
 
@@ -12,7 +15,7 @@
 #include <string.h>
 
 typedef struct rep_opts {
-    const char *db, *baseline;
+    const char *db, *baseline, *html;
     result_filter_t f;
     result_print_opts_t po;
     unsigned by;
@@ -102,6 +105,10 @@ static const opt_t options[] = {
              "list of trace, cluster, label, params, or 'all'\n"
              "(default); 'label' averages a sweep's generated\n"
              "traces (one per seed) together"),
+    OPT_STRING("html", 0, "DIR", R, html,
+               "also write DIR/index.html: one self-contained page\n"
+               "with the table (sortable), every figure (inline\n"
+               "SVG), the run parameters and per-run diagnostics"),
     OPT_FLAG("ci", 0, R, po.show_ci, "show the 95% confidence interval over seeds"),
     OPT_CALL("metrics", 0, "LIST", R, metrics, parse_metrics, "--metrics: unknown metric in '%s'",
              "columns: keys of run_summary (avg_jct, p50_jct,\n"
@@ -118,7 +125,8 @@ static const opt_cmd_t command = {
              "policy (and parameters, trace, cluster, label), the mean over its seeds, each\n"
              "metric relative to the baseline policy of the same trace/cluster/label.",
     .opts = options,
-    .footer = "Exit status: 0 printed, 1 the database cannot be read, 2 usage.",
+    .footer = "Exit status: 0 printed, 1 the database cannot be read (or the page not\n"
+              "written), 2 usage.",
 };
 
 static int parse_args(int argc, char **argv, rep_opts_t *o)
@@ -167,6 +175,13 @@ static int exec_report(int argc, char **argv)
     results_print(stdout, g, ng, &o.po);
     free(g);
     results_free(&rs);
+    if (o.html) {
+        html_req_t h = {o.db, o.html, baseline, o.f, o.by};
+        if (html_report(&h, &err) < 0) {
+            fprintf(stderr, "mlsched report: %s\n", err.msg);
+            return MLS_EXIT_FAIL;
+        }
+    }
     return MLS_EXIT_OK;
 }
 
