@@ -159,7 +159,7 @@ static int execute(const cmp_opts_t *o, experiment_t *e, const char *baseline)
         }
         printf("figures in %s/\n", o->plots);
     }
-    html_req_t h = {o->x.db, o->html, baseline, f, RES_BY_ALL};
+    html_req_t h = {o->x.db, o->html, baseline, f, RES_BY_ALL, NULL};
     if (o->html && html_report(&h, &err) < 0) {
         fprintf(stderr, "mlsched compare: HTML report: %s\n", err.msg);
         return MLS_EXIT_FAIL;

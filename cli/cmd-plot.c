@@ -5,6 +5,7 @@
  * timeline's time axis. Each figure's data and gnuplot script are written
  * beside it, so `gnuplot DIR/jct_cdf.gp` redraws it after a restyle. */
 #include "cli/cmd.h"
+#include "cli/dbinput.h"
 #include "cli/opts.h"
 #include "cli/plot.h"
 
@@ -25,7 +26,7 @@ static int parse_runs(void *base, size_t off, const char *s, const char *who)
 }
 
 static const opt_t options[] = {
-    OPT_SHARED_DB(plot_req_t, db, "results database"),
+    OPT_SHARED_DB(plot_req_t, db, "results database, or a live state database (its run)"),
     OPT_STRING("out", 'o', "DIR", plot_req_t, out_dir,
                "where figures, data and scripts go (created)"),
     OPT_STRING("format", 'f', "F", plot_req_t, format,
@@ -77,7 +78,14 @@ static int exec_plot(int argc, char **argv)
         return cmd_usage_error("plot", "%s",
                                "--db and --out are required; --format png, svg or pdf");
     mls_err_t err = {{0}};
-    if (plot_draw(&r, &err) < 0) {
+    db_input_t in;
+    int rc = db_input_open(&r.db, 1, &in, &err);
+    if (rc == 0) {
+        r.db = in.path; /* a live state database: its run, exported */
+        rc = plot_draw(&r, &err);
+        db_input_close(&in);
+    }
+    if (rc < 0) {
         fprintf(stderr, "mlsched plot: %s\n", err.msg);
         return MLS_EXIT_FAIL;
     }

@@ -5,6 +5,7 @@
  * one self-contained page with the table, the figures and diagnostics
  * (html.h). */
 #include "cli/cmd.h"
+#include "cli/dbinput.h"
 #include "cli/experiment_opts.h"
 #include "cli/html.h"
 #include "sim/experiment.h"
@@ -15,6 +16,7 @@
 #include <string.h>
 
 typedef struct rep_opts {
+    opt_list_t dbs;
     const char *db, *baseline, *html;
     result_filter_t f;
     result_print_opts_t po;
@@ -87,7 +89,11 @@ static int parse_runs(void *base, size_t off, const char *s, const char *who)
 
 #define R rep_opts_t
 static const opt_t options[] = {
-    OPT_SHARED_DB(R, db, "results database (default results/results.db)"),
+    OPT_LIST("db", 'd', "FILE", R, dbs,
+             "results database (default results/results.db), or\n"
+             "a live state database (`live serve --state`: its\n"
+             "run, labelled live); repeat to compare the runs of\n"
+             "several in one table"),
     OPT_CALL("format", 'f', "FMT", R, po.format, exp_opts_format_call, NULL,
              "table (default), markdown, csv or json"),
     OPT_STRING("baseline", 'b', "POLICY", R, baseline,
@@ -131,9 +137,11 @@ static const opt_cmd_t command = {
 
 static int parse_args(int argc, char **argv, rep_opts_t *o)
 {
-    o->db = "results/results.db";
     o->by = RES_BY_ALL;
-    return opt_parse_only(&command, o, argc, argv);
+    int rc = opt_parse_only(&command, o, argc, argv);
+    if (rc == 0 && !o->dbs.n)
+        o->dbs.v[o->dbs.n++] = "results/results.db";
+    return rc;
 }
 
 /* --baseline, else fifo when some run is fifo, else none. */
@@ -147,6 +155,34 @@ static const char *pick_baseline(const rep_opts_t *o, const result_set_t *rs)
     return NULL;
 }
 
+/* The table of o->db (and the HTML page with --html). */
+static int report(rep_opts_t *o, mls_err_t *err)
+{
+    result_set_t rs;
+    if (results_load(o->db, &o->f, &rs, err) < 0)
+        return -1;
+    if (rs.n == 0) {
+        results_free(&rs);
+        return mls_fail(err, "%s: no runs match", o->dbs.n == 1 ? o->dbs.v[0] : o->db);
+    }
+    const char *baseline = pick_baseline(o, &rs);
+    result_group_t *g;
+    size_t ng;
+    results_group(&rs, o->by, baseline, &g, &ng);
+    o->po.baseline = baseline;
+    o->po.show_rel = baseline != NULL;
+    o->po.by = o->by;
+    results_print(stdout, g, ng, &o->po);
+    free(g);
+    results_free(&rs);
+    char title[1024] = "";
+    for (size_t i = 0; i < o->dbs.n; i++)
+        snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s", i ? " + " : "",
+                 o->dbs.v[i]);
+    html_req_t h = {o->db, o->html, baseline, o->f, o->by, title};
+    return o->html ? html_report(&h, err) : 0;
+}
+
 static int exec_report(int argc, char **argv)
 {
     rep_opts_t o;
@@ -154,35 +190,18 @@ static int exec_report(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc)
         return rc < 0 ? MLS_EXIT_OK : rc;
-    result_set_t rs;
     mls_err_t err = {{0}};
-    if (results_load(o.db, &o.f, &rs, &err) < 0) {
+    db_input_t in;
+    if (db_input_open(o.dbs.v, o.dbs.n, &in, &err) < 0) {
         fprintf(stderr, "mlsched report: %s\n", err.msg);
         return MLS_EXIT_FAIL;
     }
-    if (rs.n == 0) {
-        fprintf(stderr, "mlsched report: %s: no runs match\n", o.db);
-        results_free(&rs);
-        return MLS_EXIT_FAIL;
-    }
-    const char *baseline = pick_baseline(&o, &rs);
-    result_group_t *g;
-    size_t ng;
-    results_group(&rs, o.by, baseline, &g, &ng);
-    o.po.baseline = baseline;
-    o.po.show_rel = baseline != NULL;
-    o.po.by = o.by;
-    results_print(stdout, g, ng, &o.po);
-    free(g);
-    results_free(&rs);
-    if (o.html) {
-        html_req_t h = {o.db, o.html, baseline, o.f, o.by};
-        if (html_report(&h, &err) < 0) {
-            fprintf(stderr, "mlsched report: %s\n", err.msg);
-            return MLS_EXIT_FAIL;
-        }
-    }
-    return MLS_EXIT_OK;
+    o.db = in.path;
+    rc = report(&o, &err);
+    if (rc < 0)
+        fprintf(stderr, "mlsched report: %s\n", err.msg);
+    db_input_close(&in);
+    return rc < 0 ? MLS_EXIT_FAIL : MLS_EXIT_OK;
 }
 
 const cmd_entry_t cmd_report_entry = {"report", "print the comparison table of a results database",

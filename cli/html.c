@@ -330,12 +330,15 @@ static void write_params(FILE *f, const result_set_t *rs, char **cells)
 
 static void job_text(FILE *f, const diag_job_t *j)
 {
-    fprintf(f, "job %lld (%d GPU%s, submitted at %.1f h) held GPUs for %.1f h against %.1f h"
-               " alone on its fastest type (%.1fx), waited %.1f h, %d preemption%s",
-            (long long)j->id, j->gpus, j->gpus == 1 ? "" : "s", j->submit / 3600,
-            j->run_time / 3600,
-            j->isolated / 3600, j->isolated > 0 ? j->run_time / j->isolated : NAN,
-            j->queue_delay / 3600, j->preemptions, j->preemptions == 1 ? "" : "s");
+    fprintf(f, "job %lld (%d GPU%s, submitted at %.1f h) held GPUs for %.1f h", (long long)j->id,
+            j->gpus, j->gpus == 1 ? "" : "s", j->submit / 3600, j->run_time / 3600);
+    if (j->isolated > 0)
+        fprintf(f, " against %.1f h alone on its fastest type (%.1fx)", j->isolated / 3600,
+                j->run_time / j->isolated);
+    else
+        fputs(" (its time alone is not known)", f);
+    fprintf(f, ", waited %.1f h, %d preemption%s", j->queue_delay / 3600, j->preemptions,
+            j->preemptions == 1 ? "" : "s");
 }
 
 static void write_diag(FILE *f, const result_row_t *row, const run_diag_t *d)
@@ -363,7 +366,7 @@ static void write_diag(FILE *f, const result_row_t *row, const run_diag_t *d)
         fprintf(f, "<li>arrivals end at %.1f h, %.0f%% into the run: a batch of work that"
                    " drains rather than a steady load (queue peak %.0f jobs%s%.1f h)</li>\n",
                 d->last_submit / 3600, 100 * d->last_submit / d->makespan, d->q_peak,
-                isnan(d->drained) ? "; still jobs queued at" : ", empty from ",
+                isnan(d->drained) ? "; still jobs queued at " : ", empty from ",
                 (isnan(d->drained) ? d->makespan : d->drained) / 3600);
     else if (!isnan(d->q_end))
         fprintf(f, "<li>not saturated: queue %.0f jobs at mid-arrivals, %.0f at the last arrival"
@@ -418,11 +421,12 @@ static int write_page(FILE *f, const html_req_t *r, const result_set_t *rs,
     time_t now = time(NULL);
     char when[64];
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    const char *title = r->title ? r->title : r->db;
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>mlsched"
           " report: ", f);
-    esc(f, r->db);
+    esc(f, title);
     fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n<h1>mlsched report: ", style_sheet);
-    esc(f, r->db);
+    esc(f, title);
     fprintf(f, "</h1>\n<p>%zu run%s, written %s by mlsched %s. <a href=\"#table\">Comparison</a>"
                " &middot; <a href=\"#figures\">Figures</a> &middot; <a href=\"#params\">Run"
                " parameters</a> &middot; <a href=\"#diagnostics\">Diagnostics</a></p>\n",

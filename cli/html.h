@@ -18,6 +18,7 @@ typedef struct html_req {
     const char *baseline; /* relate metrics and bars to it; NULL: none */
     result_filter_t f;    /* the runs */
     unsigned by;          /* grouping of the table (RES_BY_*) */
+    const char *title;    /* what the page is about; NULL: the database's path */
 } html_req_t;
 
 /* Writes r->dir/index.html (and r->dir/figures/). Returns 0, or -1 with a

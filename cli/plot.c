@@ -759,8 +759,8 @@ static int fig_bars(plot_ctx_t *c, mls_err_t *err)
     free(v);
     int w = 1500, h = 150 + 28 * c->ns < 420 ? 420 : 150 + 28 * c->ns;
     char title[600];
-    snprintf(title, sizeof title, "relative to %s (= 1, dashed); mean over each policy's %s",
-             base, runs_per > 1 ? "runs (seeds, labels)" : "run");
+    snprintf(title, sizeof title, "relative to %s (= 1, dashed); %s", base,
+             runs_per > 1 ? "mean over each policy's runs (seeds, labels)" : "one run per policy");
     FILE *f = begin_script(c, "relative_bars", w, h, title, err);
     if (!f)
         return -1;

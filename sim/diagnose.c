@@ -76,7 +76,7 @@ typedef struct fit {
     double n, sx, sy, sxx, sxy;
     double prev_t, prev_idle, idle_time; /* time with jobs waiting and >= 1/4 GPUs idle */
     double from, to;
-    double peak, drained, prev_q;
+    double peak, drained;
 } fit_t;
 
 static void row_timeline(sqlite3_stmt *st, void *arg)
@@ -89,11 +89,10 @@ static void row_timeline(sqlite3_stmt *st, void *arg)
     f->prev_t = t;
     f->prev_idle = q > 0 && util <= 0.75;
     f->peak = q > f->peak ? q : f->peak;
-    if (t >= f->to && q == 0 && !(f->prev_q == 0))
-        f->drained = t;
+    if (t >= f->to && q == 0 && isnan(f->drained))
+        f->drained = t; /* empty from here, unless it fills again */
     if (q > 0)
         f->drained = NAN;
-    f->prev_q = q;
     if (t < f->from || t > f->to)
         return;
     f->n++;
@@ -106,7 +105,7 @@ static void row_timeline(sqlite3_stmt *st, void *arg)
 static void queue_trend(sqlite3 *db, run_diag_t *d)
 {
     fit_t f = {0};
-    f.prev_t = f.drained = f.prev_q = NAN;
+    f.prev_t = f.drained = NAN;
     f.from = d->last_submit / 2;
     f.to = d->last_submit;
     query(db, "SELECT t, queued_jobs, utilization FROM timeline WHERE run_id = ?1 ORDER BY t",
