@@ -25,11 +25,20 @@ static void esc(FILE *f, const char *s)
 {
     for (; s && *s; s++)
         switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
         }
 }
 
@@ -141,9 +150,10 @@ static void table_row(FILE *f, const result_group_t *g, const result_group_t *al
 static void write_table(FILE *f, const result_group_t *g, size_t n, const char *baseline)
 {
     keys_t k = shown(g, n);
-    fprintf(f, "<h2 id=\"table\">Comparison</h2>\n<p>One row per policy%s: the mean over its"
-               " runs (&plusmn; the 95%% confidence half-width over seeds where there are"
-               " several)",
+    fprintf(f,
+            "<h2 id=\"table\">Comparison</h2>\n<p>One row per policy%s: the mean over its"
+            " runs (&plusmn; the 95%% confidence half-width over seeds where there are"
+            " several)",
             k.params || k.trace || k.cluster || k.label ? " and context" : "");
     if (baseline) {
         fputs(", each metric relative to ", f);
@@ -151,7 +161,8 @@ static void write_table(FILE *f, const result_group_t *g, size_t n, const char *
         fputs(" on the same trace and cluster as (Nx)", f);
     }
     fputs(". Click a column to sort by it.</p>\n<table id=\"comparison\" class=\"sortable\">"
-          "<thead><tr><th class=\"k\">policy</th>", f);
+          "<thead><tr><th class=\"k\">policy</th>",
+          f);
     const char *names[4] = {"params", "trace", "cluster", "label"};
     int on[4] = {k.params, k.trace, k.cluster, k.label};
     for (int i = 0; i < 4; i++)
@@ -230,7 +241,8 @@ static int write_figures(FILE *f, const html_req_t *r, mls_err_t *err)
         return -1;
     fputs("<h2 id=\"figures\">Figures</h2>\n<p>Each policy has the same colour, dash and marker"
           " in every figure (families share a hue). The data and gnuplot script of each figure"
-          " are in <code>figures/</code> beside this page.</p>\n", f);
+          " are in <code>figures/</code> beside this page.</p>\n",
+          f);
     int drawn = 0;
     for (int i = 0; i < PLOT_N_FIGURES; i++) {
         char path[4200];
@@ -253,13 +265,13 @@ static int write_figures(FILE *f, const html_req_t *r, mls_err_t *err)
 
 enum { N_PARAM_COLS = 19 };
 static const char *const param_cols[N_PARAM_COLS] = {
-    "run_id",  "policy",  "params",    "seed",  "trace_path",       "trace_checksum",
-    "n_trace_jobs", "cluster", "n_gpus", "perf_model", "round_len", "cadence",
-    "restart_overhead", "measure", "label", "faults", "overheads", "version", "wall_seconds"};
+    "run_id",         "policy",       "params",           "seed",        "trace_path",
+    "trace_checksum", "n_trace_jobs", "cluster",          "n_gpus",      "perf_model",
+    "round_len",      "cadence",      "restart_overhead", "measure",     "label",
+    "faults",         "overheads",    "version",          "wall_seconds"};
 
 /* The runs' parameter values as text, rows x N_PARAM_COLS. */
-static int load_params(const char *db_path, const result_set_t *rs, char ***cells,
-                       mls_err_t *err)
+static int load_params(const char *db_path, const result_set_t *rs, char ***cells, mls_err_t *err)
 {
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
@@ -288,7 +300,9 @@ static int load_params(const char *db_path, const result_set_t *rs, char ***cell
             if (row && sqlite3_column_type(st, c) == SQLITE_FLOAT) /* 0.0571827219999932 */
                 snprintf(num, sizeof num, "%.4g", sqlite3_column_double(st, c));
             (*cells)[i * N_PARAM_COLS + c] =
-                xstrdup(row && sqlite3_column_type(st, c) == SQLITE_FLOAT ? num : v ? v : "");
+                xstrdup(row && sqlite3_column_type(st, c) == SQLITE_FLOAT ? num
+                        : v                                               ? v
+                                                                          : "");
         }
     }
     sqlite3_finalize(st);
@@ -349,40 +363,45 @@ static void write_diag(FILE *f, const result_row_t *row, const run_diag_t *d)
             row->label[0] ? ", label " : "");
     esc(f, row->label);
     fputs(")</h3><ul>\n", f);
-    fprintf(f, "<li>utilization %.1f%%; GPUs at least a quarter idle while jobs waited for"
-               " %.1f%% of the run%s</li>\n",
+    fprintf(f,
+            "<li>utilization %.1f%%; GPUs at least a quarter idle while jobs waited for"
+            " %.1f%% of the run%s</li>\n",
             100 * d->utilization, 100 * d->idle_waiting,
-            d->idle_waiting > 0.1 ? " (placement constraints or fragmentation keep jobs out)"
-                                  : "");
+            d->idle_waiting > 0.1 ? " (placement constraints or fragmentation keep jobs out)" : "");
     if (d->unfinished)
         fprintf(f, "<li class=\"warn\">%d measured job%s never finished</li>\n", d->unfinished,
                 d->unfinished == 1 ? "" : "s");
     if (d->saturated)
-        fprintf(f, "<li class=\"warn\">saturated: the queue grew from %.0f to %.0f jobs over the"
-                   " second half of the arrivals (to %.1f h); the cluster does not keep up with"
-                   " this load</li>\n",
+        fprintf(f,
+                "<li class=\"warn\">saturated: the queue grew from %.0f to %.0f jobs over the"
+                " second half of the arrivals (to %.1f h); the cluster does not keep up with"
+                " this load</li>\n",
                 d->q_half < 0 ? 0 : d->q_half, d->q_end, d->last_submit / 3600);
     else if (d->burst)
-        fprintf(f, "<li>arrivals end at %.1f h, %.0f%% into the run: a batch of work that"
-                   " drains rather than a steady load (queue peak %.0f jobs%s%.1f h)</li>\n",
+        fprintf(f,
+                "<li>arrivals end at %.1f h, %.0f%% into the run: a batch of work that"
+                " drains rather than a steady load (queue peak %.0f jobs%s%.1f h)</li>\n",
                 d->last_submit / 3600, 100 * d->last_submit / d->makespan, d->q_peak,
                 isnan(d->drained) ? "; still jobs queued at " : ", empty from ",
                 (isnan(d->drained) ? d->makespan : d->drained) / 3600);
     else if (!isnan(d->q_end))
-        fprintf(f, "<li>not saturated: queue %.0f jobs at mid-arrivals, %.0f at the last arrival"
-                   " (least-squares trend)</li>\n",
+        fprintf(f,
+                "<li>not saturated: queue %.0f jobs at mid-arrivals, %.0f at the last arrival"
+                " (least-squares trend)</li>\n",
                 d->q_half < 0 ? 0 : d->q_half, d->q_end < 0 ? 0 : d->q_end);
     if (d->last.id >= 0) {
         int tail = d->p99_finish > 0 && d->makespan > 1.5 * d->p99_finish;
-        fprintf(f, "<li%s>makespan %.1f h%s; the last job to finish: ", tail ? " class=\"warn\"" : "",
+        fprintf(f,
+                "<li%s>makespan %.1f h%s; the last job to finish: ", tail ? " class=\"warn\"" : "",
                 d->makespan / 3600, tail ? ", set by a tail" : "");
         job_text(f, &d->last);
         fprintf(f, "; finished at %.1f h, the 99th percentile at %.1f h</li>\n",
                 d->last.finish / 3600, d->p99_finish / 3600);
     }
     if (d->n_slow) {
-        fprintf(f, "<li class=\"warn\">%d job%s held GPUs for over %.0fx their time alone (slow"
-                   " GPU type, packing, preemptions or a spread placement):<ul>",
+        fprintf(f,
+                "<li class=\"warn\">%d job%s held GPUs for over %.0fx their time alone (slow"
+                " GPU type, packing, preemptions or a spread placement):<ul>",
                 d->n_slow, d->n_slow == 1 ? "" : "s", DIAG_SLOW_RATIO);
         for (int i = 0; i < d->n_slow && i < DIAG_TOP; i++) {
             fputs("<li>", f);
@@ -395,8 +414,7 @@ static void write_diag(FILE *f, const result_row_t *row, const run_diag_t *d)
     fputs("</ul></section>\n", f);
 }
 
-static int write_diagnostics(FILE *f, const html_req_t *r, const result_set_t *rs,
-                             mls_err_t *err)
+static int write_diagnostics(FILE *f, const html_req_t *r, const result_set_t *rs, mls_err_t *err)
 {
     fputs("<h2 id=\"diagnostics\">Diagnostics</h2>\n<p>Per run, what explains its numbers:"
           " utilization and idle GPUs while jobs wait, saturation (the queue still growing when"
@@ -415,21 +433,23 @@ static int write_diagnostics(FILE *f, const html_req_t *r, const result_set_t *r
 
 /* ---- the page ------------------------------------------------------------------ */
 
-static int write_page(FILE *f, const html_req_t *r, const result_set_t *rs,
-                      const result_group_t *g, size_t ng, mls_err_t *err)
+static int write_page(FILE *f, const html_req_t *r, const result_set_t *rs, const result_group_t *g,
+                      size_t ng, mls_err_t *err)
 {
     time_t now = time(NULL);
     char when[64];
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     const char *title = r->title ? r->title : r->db;
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>mlsched"
-          " report: ", f);
+          " report: ",
+          f);
     esc(f, title);
     fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n<h1>mlsched report: ", style_sheet);
     esc(f, title);
-    fprintf(f, "</h1>\n<p>%zu run%s, written %s by mlsched %s. <a href=\"#table\">Comparison</a>"
-               " &middot; <a href=\"#figures\">Figures</a> &middot; <a href=\"#params\">Run"
-               " parameters</a> &middot; <a href=\"#diagnostics\">Diagnostics</a></p>\n",
+    fprintf(f,
+            "</h1>\n<p>%zu run%s, written %s by mlsched %s. <a href=\"#table\">Comparison</a>"
+            " &middot; <a href=\"#figures\">Figures</a> &middot; <a href=\"#params\">Run"
+            " parameters</a> &middot; <a href=\"#diagnostics\">Diagnostics</a></p>\n",
             rs->n, rs->n == 1 ? "" : "s", when, PACKAGE_VERSION);
     write_table(f, g, ng, r->baseline);
     char **cells = NULL;

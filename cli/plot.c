@@ -54,7 +54,7 @@ typedef struct plot_ctx {
     size_t n, cap;
     series_t *ser;
     int ns;
-    size_t maxlen; /* longest series title */
+    size_t maxlen;  /* longest series title */
     char what[512]; /* which runs the per-run figures show */
 } plot_ctx_t;
 
@@ -138,7 +138,7 @@ static int load_runs(plot_ctx_t *c, mls_err_t *err)
                       " coalesce(r.trace_path, ''), coalesce(r.cluster, ''),"
                       " s.avg_jct, s.makespan, s.worst_ftf, s.unfair_fraction"
                       " FROM runs r JOIN summary s ON s.run_id = r.run_id"
-                      " WHERE (?1 IS NULL OR r.label GLOB ?1) AND (?2 IS NULL OR"
+                      " WHERE (?1 IS NULL OR coalesce(r.label, '') GLOB ?1) AND (?2 IS NULL OR"
                       " r.trace_path GLOB ?2) AND (?3 IS NULL OR r.cluster GLOB ?3) AND"
                       " r.run_id >= ?4 AND (?5 = 0 OR r.run_id <= ?5)";
     sqlite3_stmt *st;
@@ -166,8 +166,9 @@ static int load_runs(plot_ctx_t *c, mls_err_t *err)
         snprintf(r->trace, sizeof r->trace, "%s", text_col(st, 5));
         snprintf(r->cluster, sizeof r->cluster, "%s", text_col(st, 6));
         for (int m = 0; m < N_BAR_METRICS; m++)
-            r->m[m] = sqlite3_column_type(st, 7 + m) == SQLITE_NULL ? NAN
-                                                                     : sqlite3_column_double(st, 7 + m);
+            r->m[m] = sqlite3_column_type(st, 7 + m) == SQLITE_NULL
+                          ? NAN
+                          : sqlite3_column_double(st, 7 + m);
         r->style = plot_style(r->policy);
     }
     sqlite3_finalize(st);
@@ -203,8 +204,8 @@ static void describe(plot_ctx_t *c)
     if (one_label && r->label[0])
         snprintf(label, sizeof label, ", label %s", r->label);
     snprintf(c->what, sizeof c->what, "%s%s%s, %s%s%s", one_trace ? base : "several traces",
-             one_cluster && r->cluster[0] ? " on " : "", one_cluster ? r->cluster : "", seed,
-             label, several ? " (first run of each policy)" : "");
+             one_cluster && r->cluster[0] ? " on " : "", one_cluster ? r->cluster : "", seed, label,
+             several ? " (first run of each policy)" : "");
 }
 
 static void make_series(plot_ctx_t *c)
@@ -342,8 +343,8 @@ static void gp_str(FILE *f, const char *s)
  * style i. */
 static void write_series_vars(FILE *f, const plot_ctx_t *c, int markers)
 {
-    fprintf(f, "n = %d\narray name[%d]\narray color[%d]\narray mstep[%d]\narray moff[%d]\n",
-            c->ns, c->ns, c->ns, c->ns, c->ns);
+    fprintf(f, "n = %d\narray name[%d]\narray color[%d]\narray mstep[%d]\narray moff[%d]\n", c->ns,
+            c->ns, c->ns, c->ns, c->ns);
     fprintf(f, "# one fixed style per policy (mlsched's table: family = hue, rank = dash and"
                " marker)\n");
     for (int i = 0; i < c->ns; i++) {
@@ -378,8 +379,8 @@ static void last_line(const char *path, char *line, size_t len)
 
 /* Starts DIR/FIGURE.gp: terminal, output, the figure's title; the caller
  * adds its variables, then finish_script() appends the drawing script. */
-static FILE *begin_script(const plot_ctx_t *c, const char *figure, int w, int h,
-                          const char *title, mls_err_t *err)
+static FILE *begin_script(const plot_ctx_t *c, const char *figure, int w, int h, const char *title,
+                          mls_err_t *err)
 {
     char name[256], term[256];
     snprintf(name, sizeof name, "%s.gp", figure);
@@ -387,8 +388,9 @@ static FILE *begin_script(const plot_ctx_t *c, const char *figure, int w, int h,
     if (!f)
         return NULL;
     terminal(term, sizeof term, c->req->format, w, h);
-    fprintf(f, "# Written by mlsched plot; edit the style below and run: gnuplot %s.gp\n"
-               "set encoding utf8\nterm = \"%s\"\nout = \"%s.%s\"\nfigtitle = ",
+    fprintf(f,
+            "# Written by mlsched plot; edit the style below and run: gnuplot %s.gp\n"
+            "set encoding utf8\nterm = \"%s\"\nout = \"%s.%s\"\nfigtitle = ",
             figure, term, figure, c->req->format);
     gp_str(f, title);
     fputc('\n', f);
@@ -430,8 +432,8 @@ static int run_gnuplot(const plot_ctx_t *c, const char *figure, FILE *f, mls_err
          * others and the exit status are about the runs */
         char why[512];
         last_line(log, why, sizeof why);
-        printf("plot: %s skipped: gnuplot could not draw it: %s (script %s/%s.gp)\n", figure,
-               why, c->req->out_dir, figure);
+        printf("plot: %s skipped: gnuplot could not draw it: %s (script %s/%s.gp)\n", figure, why,
+               c->req->out_dir, figure);
         return 0;
     }
     unlink(log);
@@ -499,6 +501,7 @@ static double run_value(const plot_ctx_t *c, const char *sql, long run)
 
 typedef struct window {
     double lo, hi, end; /* hours: the drawn window, and the runs' last sample */
+    double first;       /* hours: the earliest sample after 0 (a log axis starts there) */
     int cut;            /* hi < end */
 } window_t;
 
@@ -515,7 +518,8 @@ static window_t time_window(const plot_ctx_t *c)
                      " min(CASE WHEN measured = 1 THEN submit END) / 3600.0 END"
                      " FROM jobs WHERE run_id = ?1";
     const char *end = "SELECT max(t) / 3600.0 FROM timeline WHERE run_id = ?1";
-    window_t w = {INFINITY, 0, 0, 0};
+    const char *first = "SELECT min(t) / 3600.0 FROM timeline WHERE run_id = ?1 AND t > 0";
+    window_t w = {INFINITY, 0, 0, INFINITY, 0};
     for (int i = 0; i < c->ns; i++) {
         long id = c->ser[i].run->id;
         double a = run_value(c, lo, id), b = run_value(c, p99, id), e = run_value(c, end, id);
@@ -525,6 +529,9 @@ static window_t time_window(const plot_ctx_t *c)
             w.hi = b;
         if (isfinite(e) && e > w.end)
             w.end = e;
+        double f = run_value(c, first, id);
+        if (isfinite(f) && f < w.first)
+            w.first = f;
     }
     if (!isfinite(w.lo))
         w.lo = 0;
@@ -540,12 +547,13 @@ static window_t time_window(const plot_ctx_t *c)
 static void write_window(FILE *f, const plot_ctx_t *c, const window_t *w)
 {
     double lo = w->lo;
-    if (c->req->log_time && lo < 0.01)
-        lo = 0.01;
+    if (c->req->log_time && lo < w->first)
+        lo = isfinite(w->first) ? w->first : 0.01;
     fprintf(f, "xlo = %.6g\nxhi = %.6g\nlogtime = %d\n", lo, w->hi, c->req->log_time);
     if (w->cut)
-        fprintf(f, "xnote = \"Time (hours; to the 99th-percentile finish, %.0f h; the runs last"
-                   " to %.0f h: --full-time)\"\n",
+        fprintf(f,
+                "xnote = \"Time (hours; to the 99th-percentile finish, %.0f h; the runs last"
+                " to %.0f h: --full-time)\"\n",
                 w->hi / 1.03, w->end);
     else
         fprintf(f, "xnote = \"Time (hours)\"\n");
@@ -587,7 +595,10 @@ static int write_time_marks(plot_ctx_t *c, const window_t *w, mls_err_t *err)
         sqlite3_finalize(st);
         return -1;
     }
-    double lo = c->req->log_time ? log(w->lo < 0.01 ? 0.01 : w->lo) : w->lo;
+    double lo = c->req->log_time ? log(w->lo < w->first && isfinite(w->first) ? w->first
+                                       : w->lo > 0                            ? w->lo
+                                                                              : 0.01)
+                                 : w->lo;
     double hi = c->req->log_time ? log(w->hi) : w->hi;
     for (int i = 0; i < c->ns; i++) {
         fprintf(f, "# %s: hours util%% queued\n", c->ser[i].run->policy);
@@ -604,7 +615,8 @@ static int write_time_marks(plot_ctx_t *c, const window_t *w, mls_err_t *err)
         fprintf(f, "NaN NaN NaN\n\n\n");
     }
     sqlite3_finalize(st);
-    return fclose(f) == 0 ? 0 : mls_fail(err, "%s/timeline_marks.dat: write error", c->req->out_dir);
+    return fclose(f) == 0 ? 0
+                          : mls_fail(err, "%s/timeline_marks.dat: write error", c->req->out_dir);
 }
 
 /* A round tic step near x: 1, 2 or 5 times a power of ten. */
@@ -643,8 +655,10 @@ static int fig_timeline(plot_ctx_t *c, mls_err_t *err)
     FILE *f = begin_script(c, "timeline", w, h, c->what, err);
     if (!f)
         return -1;
-    fprintf(f, "datafile = \"timeline.dat\"\nmarks = \"timeline_marks.dat\"\nkey_x = %.4f\npanels = %d\ncols = %d\nrows = %d\n"
-               "qmax = %.6g\nqstep = %.6g\n",
+    fprintf(f,
+            "datafile = \"timeline.dat\"\nmarks = \"timeline_marks.dat\"\nkey_x = %.4f\npanels = "
+            "%d\ncols = %d\nrows = %d\n"
+            "qmax = %.6g\nqstep = %.6g\n",
             kx, panels, cols, rows, qmax * 1.05, nice_step(qmax / 3));
     write_window(f, c, &win);
     write_series_vars(f, c, 6);
@@ -733,8 +747,10 @@ static int fig_bars(plot_ctx_t *c, mls_err_t *err)
         free(v);
         return -1;
     }
-    fprintf(d, "# y policy color avg_jct makespan worst_rho unfair_fraction (relative to %s"
-               " where its value is > 0, else absolute)\n", base);
+    fprintf(d,
+            "# y policy color avg_jct makespan worst_rho unfair_fraction (relative to %s"
+            " where its value is > 0, else absolute)\n",
+            base);
     int runs_per = 0;
     for (int i = 0; i < c->ns; i++) {
         int same = -1, nr = 0;
@@ -766,8 +782,10 @@ static int fig_bars(plot_ctx_t *c, mls_err_t *err)
         return -1;
     fprintf(f, "datafile = \"relative_bars.dat\"\nbaseline = ");
     gp_str(f, base);
-    fprintf(f, "\nn = %d\nleft = %.4f\nbottom = %.4f\ntop = %.4f\narray mtitle[4]\narray mlog[4]\narray mrel[4]\n"
-               "array xlo[4]\narray xhi[4]\n",
+    fprintf(f,
+            "\nn = %d\nleft = %.4f\nbottom = %.4f\ntop = %.4f\narray mtitle[4]\narray "
+            "mlog[4]\narray mrel[4]\n"
+            "array xlo[4]\narray xhi[4]\n",
             c->ns, (40.0 + 11.0 * (double)longest_title(c)) / w, 45.0 / h, 1 - 95.0 / h);
     for (int m = 0; m < N_BAR_METRICS; m++) {
         fprintf(f, "mtitle[%d] = ", m + 1);
@@ -864,13 +882,12 @@ static int fig_users(plot_ctx_t *c, mls_err_t *err)
             run = c->ser[i].run;
     /* every user at every sample of the run, 0 when it holds nothing, so a
      * series does not stop (or bridge a gap) where the user's jobs do */
-    const char *sql =
-        "SELECT u.user, tl.t / 3600.0, 100.0 * coalesce(sum(j.gpus), 0) / r.n_gpus"
-        " FROM timeline tl JOIN runs r ON r.run_id = tl.run_id"
-        " CROSS JOIN (SELECT DISTINCT user FROM jobs WHERE run_id = ?1) u"
-        " LEFT JOIN jobs j ON j.run_id = tl.run_id AND j.user = u.user"
-        " AND j.first_start <= tl.t AND (j.finish IS NULL OR j.finish > tl.t)"
-        " WHERE tl.run_id = ?1 GROUP BY u.user, tl.t ORDER BY u.user, tl.t";
+    const char *sql = "SELECT u.user, tl.t / 3600.0, 100.0 * coalesce(sum(j.gpus), 0) / r.n_gpus"
+                      " FROM timeline tl JOIN runs r ON r.run_id = tl.run_id"
+                      " CROSS JOIN (SELECT DISTINCT user FROM jobs WHERE run_id = ?1) u"
+                      " LEFT JOIN jobs j ON j.run_id = tl.run_id AND j.user = u.user"
+                      " AND j.first_start <= tl.t AND (j.finish IS NULL OR j.finish > tl.t)"
+                      " WHERE tl.run_id = ?1 GROUP BY u.user, tl.t ORDER BY u.user, tl.t";
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
         return mls_fail(err, "query failed: %s", sqlite3_errmsg(c->db));
@@ -915,8 +932,8 @@ static int fig_users(plot_ctx_t *c, mls_err_t *err)
     FILE *f = begin_script(c, "user_share", w, h, title, err);
     if (!f)
         return -1;
-    fprintf(f, "datafile = \"user_share.dat\"\nusers = \"%s\"\nnusers = %d\nkey_x = %.4f\n",
-            users, n, 1.0 - (double)keyw / w);
+    fprintf(f, "datafile = \"user_share.dat\"\nusers = \"%s\"\nnusers = %d\nkey_x = %.4f\n", users,
+            n, 1.0 - (double)keyw / w);
     write_window(f, &one, &win);
     return run_gnuplot(c, "user_share", f, err);
 }

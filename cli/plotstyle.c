@@ -18,17 +18,20 @@ typedef struct family {
 } family_t;
 
 static const family_t families[] = {
-    {"queue order", "#000000",
+    {"queue order",
+     "#000000",
      {"fifo", "fifo-backfill", "sjf", "qssf", "drf", "allox", "pathways", NULL}},
     {"LAS / Tiresias", "#D55E00", {"las", "tiresias-las", "tiresias-gittins", "srtf", NULL}},
-    {"Gavel LPs", "#0072B2",
+    {"Gavel LPs",
+     "#0072B2",
      {"max-min-fairness", "max-min-fairness-perf", "max-min-fairness-packed",
-      "finish-time-fairness", "min-total-duration", "max-sum-throughput-perf", "fifo-perf",
-      NULL}},
-    {"fair share (Themis)", "#009E73",
+      "finish-time-fairness", "min-total-duration", "max-sum-throughput-perf", "fifo-perf", NULL}},
+    {"fair share (Themis)",
+     "#009E73",
      {"themis", "themis-oracle", "isolated", "gandiva-fair", NULL}},
     {"Gandiva", "#CC79A7", {"gandiva", "gandiva-paper", NULL}},
-    {"elastic", "#E69F00",
+    {"elastic",
+     "#E69F00",
      {"optimus", "optimus-oracle", "elastic-dp", "elastic-fixed-batch", "autoscale", "deeppool",
       NULL}},
     {"goodput (Pollux, Sia)", "#56B4E9", {"pollux", "sia", "shockwave", NULL}},
@@ -36,8 +39,8 @@ static const family_t families[] = {
 
 #define N_FAMILIES (sizeof families / sizeof families[0])
 
-static const char *const dashes[] = {"1",         "(10,5)",      "(3,4)",     "(14,4,3,4)",
-                                     "(20,6)",    "(6,3,2,3,2,3)", "(2,2)", "(24,4,6,4)"};
+static const char *const dashes[] = {"1",      "(10,5)",        "(3,4)", "(14,4,3,4)",
+                                     "(20,6)", "(6,3,2,3,2,3)", "(2,2)", "(24,4,6,4)"};
 static const int points[] = {7, 5, 9, 11, 13, 15, 6, 4};
 
 plot_style_t plot_style(const char *policy)

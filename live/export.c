@@ -61,8 +61,8 @@ static int spec_user(mls_trace_t *t, const char *spec)
 {
     cJSON *o = spec ? cJSON_Parse(spec) : NULL;
     const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "user");
-    int k = strtab_intern(&t->users, cJSON_IsString(u) && u->valuestring[0] ? u->valuestring
-                                                                              : "user");
+    int k =
+        strtab_intern(&t->users, cJSON_IsString(u) && u->valuestring[0] ? u->valuestring : "user");
     cJSON_Delete(o);
     return k;
 }
@@ -170,8 +170,7 @@ static void shift_to_first_arrival(mls_trace_t *t, sim_result_t *r)
     }
 }
 
-int live_export(const char *state_path, const char *results_path, int64_t *run_id,
-                mls_err_t *err)
+int live_export(const char *state_path, const char *results_path, int64_t *run_id, mls_err_t *err)
 {
     if (!live_is_state_db(state_path))
         return mls_fail(err, "%s: not a live state database", state_path);

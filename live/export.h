@@ -25,7 +25,6 @@ int live_is_state_db(const char *path);
 /* Appends the live run of state_path to the results database results_path
  * (created when absent) with label "live"; its run id in *run_id. Returns 0,
  * or -1 with a message naming the file. */
-int live_export(const char *state_path, const char *results_path, int64_t *run_id,
-                mls_err_t *err);
+int live_export(const char *state_path, const char *results_path, int64_t *run_id, mls_err_t *err);
 
 #endif

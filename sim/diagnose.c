@@ -123,8 +123,8 @@ static void queue_trend(sqlite3 *db, run_diag_t *d)
     d->q_half = icpt + slope * f.from;
     d->q_end = icpt + slope * f.to;
     /* grew by at least 5 jobs and by half of where it stood */
-    d->saturated = !d->burst && d->q_end - d->q_half >= 5 &&
-                   d->q_end >= 1.5 * (d->q_half > 1 ? d->q_half : 1);
+    d->saturated =
+        !d->burst && d->q_end - d->q_half >= 5 && d->q_end >= 1.5 * (d->q_half > 1 ? d->q_half : 1);
 }
 
 int run_diagnose(const char *db_path, int64_t run_id, run_diag_t *d, mls_err_t *err)
@@ -140,24 +140,31 @@ int run_diagnose(const char *db_path, int64_t run_id, run_diag_t *d, mls_err_t *
         return -1;
     }
     sqlite3_busy_timeout(db, 60000);
-    int rc = query(db, "SELECT jobs, unfinished, utilization, makespan FROM summary"
-                       " WHERE run_id = ?1", run_id, NAN, row_summary, d);
+    int rc = query(db,
+                   "SELECT jobs, unfinished, utilization, makespan FROM summary"
+                   " WHERE run_id = ?1",
+                   run_id, NAN, row_summary, d);
     if (rc == 1)
-        rc = query(db, "SELECT finish FROM jobs WHERE run_id = ?1 AND measured = 1 AND finish"
-                       " IS NOT NULL ORDER BY finish LIMIT 1 OFFSET (SELECT max(0, (99 * count(*)"
-                       " + 99) / 100 - 1) FROM jobs WHERE run_id = ?1 AND measured"
-                       " = 1 AND finish IS NOT NULL)", run_id, NAN, row_value, &d->p99_finish);
+        rc = query(db,
+                   "SELECT finish FROM jobs WHERE run_id = ?1 AND measured = 1 AND finish"
+                   " IS NOT NULL ORDER BY finish LIMIT 1 OFFSET (SELECT max(0, (99 * count(*)"
+                   " + 99) / 100 - 1) FROM jobs WHERE run_id = ?1 AND measured"
+                   " = 1 AND finish IS NOT NULL)",
+                   run_id, NAN, row_value, &d->p99_finish);
     if (rc >= 0)
         rc = query(db, "SELECT max(submit) FROM jobs WHERE run_id = ?1 AND measured = 1", run_id,
                    NAN, row_value, &d->last_submit);
     if (rc >= 0)
-        rc = query(db, JOB_COLS " WHERE run_id = ?1 AND measured = 1 AND finish IS NOT NULL"
-                                " ORDER BY finish DESC LIMIT 1", run_id, NAN, row_last, d);
+        rc = query(db,
+                   JOB_COLS " WHERE run_id = ?1 AND measured = 1 AND finish IS NOT NULL"
+                            " ORDER BY finish DESC LIMIT 1",
+                   run_id, NAN, row_last, d);
     if (rc >= 0)
-        rc = query(db, JOB_COLS " WHERE run_id = ?1 AND measured = 1 AND isolated_time > 0 AND"
-                                " run_time > ?2 * isolated_time AND run_time > 600"
-                                " ORDER BY run_time / isolated_time DESC", run_id, DIAG_SLOW_RATIO,
-                   row_slow, d);
+        rc = query(db,
+                   JOB_COLS " WHERE run_id = ?1 AND measured = 1 AND isolated_time > 0 AND"
+                            " run_time > ?2 * isolated_time AND run_time > 600"
+                            " ORDER BY run_time / isolated_time DESC",
+                   run_id, DIAG_SLOW_RATIO, row_slow, d);
     if (rc >= 0 && isfinite(d->last_submit))
         queue_trend(db, d);
     if (rc < 0)

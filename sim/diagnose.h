@@ -30,8 +30,8 @@ typedef struct diag_job {
 
 typedef struct run_diag {
     int64_t run_id;
-    int jobs, unfinished;       /* measured jobs finished / not */
-    double utilization;         /* busy GPU-s / (GPUs x makespan) */
+    int jobs, unfinished;        /* measured jobs finished / not */
+    double utilization;          /* busy GPU-s / (GPUs x makespan) */
     double makespan, p99_finish; /* s */
     diag_job_t last;             /* the measured job that finished last (id -1: none) */
     int n_slow;                  /* measured jobs with run_time > DIAG_SLOW_RATIO x isolated */
