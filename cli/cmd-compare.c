@@ -5,6 +5,8 @@
  * seeds, each metric relative to a baseline policy. */
 #include "cli/cmd.h"
 #include "cli/experiment_opts.h"
+#include "cli/html.h"
+#include "cli/plot.h"
 #include "sim/experiment.h"
 #include "sim/results.h"
 
@@ -13,7 +15,7 @@
 #include <string.h>
 
 typedef struct cmp_opts {
-    const char *cluster, *plots, *baseline, *label;
+    const char *cluster, *plots, *plot_policies, *html, *baseline, *label;
     exp_opts_t x; /* the options compare shares with sweep */
 } cmp_opts_t;
 
@@ -26,7 +28,14 @@ static const opt_t options[] = {
     OPT_STRING("baseline", 0, "POLICY", C, baseline,
                "relate every metric to this policy (default fifo\n"
                "when it is run; 'none' for no relative values)"),
-    OPT_STRING("plots", 0, "DIR", C, plots, "then draw figures with `mlsched plot` into DIR"),
+    OPT_STRING("plots", 0, "DIR", C, plots,
+               "then draw the runs' figures (as `mlsched plot`) into DIR"),
+    OPT_STRING("plot-policies", 0, "LIST", C, plot_policies,
+               "only these policies in the --plots figures (names\n"
+               "or patterns; the HTML report has them all)"),
+    OPT_STRING("html", 0, "DIR", C, html,
+               "then write the runs' HTML report (as `mlsched report\n"
+               "--html`) into DIR"),
     OPT_STRING("label", 0, "TEXT", C, label, "stored with every run (passed to every simulate)"),
     OPT_INCLUDE(C, x, exp_opts_table),
     OPT_END_ROW};
@@ -134,10 +143,27 @@ static const char *pick_baseline(const cmp_opts_t *o, char **pol, size_t np)
 static int execute(const cmp_opts_t *o, experiment_t *e, const char *baseline)
 {
     result_print_opts_t po = {o->x.format, NULL, 0, 0, baseline != NULL, baseline, RES_BY_ALL};
-    long merged;
+    merge_stats_t merged;
     int rc = exp_opts_execute(&o->x, e, RES_BY_ALL, baseline, &po, &merged);
-    if (o->plots && merged && exp_plots(o->x.db, o->plots) < 0)
+    if (!merged.runs)
+        return rc;
+    mls_err_t err = {{0}};
+    result_filter_t f = {0};
+    f.run_lo = merged.first_run; /* this experiment's runs, not older ones in the db */
+    f.run_hi = merged.last_run;
+    if (o->plots) {
+        plot_req_t pr = {o->x.db, o->plots, "png", baseline, o->plot_policies, f, 0, 0};
+        if (plot_draw(&pr, &err) < 0) {
+            fprintf(stderr, "mlsched compare: figures: %s\n", err.msg);
+            return MLS_EXIT_FAIL;
+        }
+        printf("figures in %s/\n", o->plots);
+    }
+    html_req_t h = {o->x.db, o->html, baseline, f, RES_BY_ALL, NULL};
+    if (o->html && html_report(&h, &err) < 0) {
+        fprintf(stderr, "mlsched compare: HTML report: %s\n", err.msg);
         return MLS_EXIT_FAIL;
+    }
     return rc;
 }
 

@@ -434,7 +434,7 @@ static int execute(const sweep_opts_t *o, const sweep_plan_t *p, experiment_t *e
     }
     unsigned by = RES_BY_LABEL | RES_BY_CLUSTER | RES_BY_PARAMS;
     result_print_opts_t po = {o->x.format, p->metrics, p->n_metrics, 1, 0, NULL, by};
-    long merged;
+    merge_stats_t merged;
     return exp_opts_execute(&o->x, e, by, NULL, &po, &merged);
 }
 

@@ -119,11 +119,11 @@ int exp_opts_run(const exp_opts_t *o, experiment_t *e, exp_outcome_t *out, mls_e
 }
 
 int exp_opts_execute(const exp_opts_t *o, experiment_t *e, unsigned by, const char *baseline,
-                     const result_print_opts_t *po, long *merged)
+                     const result_print_opts_t *po, merge_stats_t *merged)
 {
     exp_outcome_t out;
     mls_err_t err = {{0}};
-    *merged = 0;
+    memset(merged, 0, sizeof *merged);
     int rc = exp_opts_run(o, e, &out, &err);
     if (rc == 0 && out.submitted)
         return MLS_EXIT_OK;
@@ -133,7 +133,7 @@ int exp_opts_execute(const exp_opts_t *o, experiment_t *e, unsigned by, const ch
         fprintf(stderr, "mlsched %s: %s\n", e->who, err.msg);
         return MLS_EXIT_FAIL;
     }
-    *merged = out.merged.runs;
+    *merged = out.merged;
     if (out.failed)
         fprintf(stderr, "mlsched %s: %zu of %zu runs FAILED (see above); %ld merged into %s\n",
                 e->who, out.failed, e->n_runs, out.merged.runs, o->db);

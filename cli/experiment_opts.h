@@ -52,9 +52,10 @@ void exp_opts_policy_params(const exp_opts_t *o, const char *pol, exp_run_t *r);
 int exp_opts_run(const exp_opts_t *o, experiment_t *e, exp_outcome_t *out, mls_err_t *err);
 /* Runs e, then prints the table of the runs merged into o->db (grouped by
  * `by`, printed per po) and, on stderr, how many runs failed. *merged: the
- * runs merged (0 when Slurm only submitted, or on an error). Returns
+ * runs merged and their run ids (none when Slurm only submitted, or on an
+ * error). Returns
  * MLS_EXIT_OK, or MLS_EXIT_FAIL when a run or the experiment failed. */
 int exp_opts_execute(const exp_opts_t *o, experiment_t *e, unsigned by, const char *baseline,
-                     const result_print_opts_t *po, long *merged);
+                     const result_print_opts_t *po, merge_stats_t *merged);
 
 #endif

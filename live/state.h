@@ -9,7 +9,8 @@
  *
  * Tables:
  *   meta(key, value)        epoch (wall clock of daemon time 0), time_scale,
- *                           draining, next_id
+ *                           draining, next_id, and what runs: policy,
+ *                           cluster, n_gpus (live/export.h reads them)
  *   jobs(id, ...)           spec (the submission as JSON), state, allocation,
  *                           pid and its start time, progress, counters,
  *                           partner (space sharing: both rows of a pair name

@@ -411,33 +411,6 @@ int exp_show(const char *db, const merge_stats_t *m, unsigned by, const char *ba
     return 0;
 }
 
-int exp_plots(const char *db, const char *dir)
-{
-    char exe[PATH_MAX];
-    mls_err_t err = {{0}};
-    if (runner_self_exe(exe, sizeof exe, &err) < 0)
-        return -1;
-    char *probe[] = {"mlsched", "plot", "--help", NULL};
-    int status = -1;
-    if (runner_capture(exe, probe, NULL, NULL, &status, &err) < 0 || status != 0) {
-        printf("plot not available (this mlsched has no `plot` command); no figures drawn\n");
-        return 0;
-    }
-    char *av[] = {"mlsched", "plot", "--db", (char *)db, "--out", (char *)dir, NULL};
-    char *out = NULL, *errtext = NULL;
-    if (runner_capture(exe, av, &out, &errtext, &status, &err) < 0)
-        status = -1;
-    if (out)
-        fputs(out, stdout);
-    if (status != 0)
-        fprintf(stderr, "mlsched plot failed (exit %d): %s\n", status, errtext ? errtext : err.msg);
-    else
-        printf("figures in %s/\n", dir);
-    free(out);
-    free(errtext);
-    return status == 0 ? 0 : -1;
-}
-
 int exp_ncpu(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

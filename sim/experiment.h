@@ -84,8 +84,6 @@ int exp_seeds(const char *s, long **seeds, size_t *n);
 /* Loads the merged runs of `m` from db, groups them by `by` and prints them. */
 int exp_show(const char *db, const merge_stats_t *m, unsigned by, const char *baseline,
              const result_print_opts_t *po, mls_err_t *err);
-/* Runs `mlsched plot --db DB --out DIR` when this binary has `plot`. */
-int exp_plots(const char *db, const char *dir);
 /* Number of online processors (at least 1). */
 int exp_ncpu(void);
 

@@ -102,8 +102,8 @@ TESTS += tests/test_cli
 tests_test_cli_SOURCES = tests/test_cli.c tests/check_main.h
 tests_test_cli_CFLAGS = $(TEST_CFLAGS)
 tests_test_cli_LDADD = $(TEST_LIBS)
-TESTS += tests/compare.sh tests/slurm_array.sh tests/plot.sh
-EXTRA_DIST += tests/compare.sh tests/slurm_array.sh tests/plot.sh
+TESTS += tests/compare.sh tests/slurm_array.sh tests/plot.sh tests/html_report.sh tests/report_live.sh
+EXTRA_DIST += tests/compare.sh tests/slurm_array.sh tests/plot.sh tests/html_report.sh tests/report_live.sh
 
 # The options parser, the shared mechanism, Pathways' gangs (simulated and live),
 # concurrent clients of the live daemon, Shockwave, the elastic policies.

@@ -1,0 +1,26 @@
+/* dbinput.h: the database(s) a report or a figure reads.
+ *
+ * `report --db A --db B` and `plot --db live.db` take results databases and
+ * live state databases (live/export.h). One results database is read where
+ * it is; anything else (several files, or a live state) is first folded
+ * into one temporary results database — the results ones merged as `mlsched
+ * merge` does, each live one exported as a run labelled "live" — which
+ * db_input_close() removes. So a live run and simulated runs of the same
+ * trace land in one table and one figure. */
+#ifndef MLS_DBINPUT_H
+#define MLS_DBINPUT_H
+
+#include "model/util.h"
+
+#include <stddef.h>
+
+typedef struct db_input {
+    char path[4096]; /* the results database to read */
+    int temp;        /* 1: a temporary file, removed by db_input_close */
+} db_input_t;
+
+/* Returns 0, or -1 with a message naming the file that could not be read. */
+int db_input_open(const char *const *paths, size_t n, db_input_t *in, mls_err_t *err);
+void db_input_close(db_input_t *in);
+
+#endif
