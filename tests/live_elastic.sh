@@ -24,15 +24,22 @@
 # LIVE_ELASTIC_MODE=slurm (tests/live_elastic_slurm.sh): elastic-dp,
 # autoscale and sia with --executor slurm on a private Slurm this test starts
 # and always stops (six slurmds, two 4-GPU t4 nodes per daemon:
-# scripts/slurm/start), under the Slurm test lock (tests/slurm_serial.sh),
-# --restart-overhead 60 on both sides (it covers a Slurm start, 0.5-1.7 wall
-# s, as in tests/live_pollux_slurm.sh) at time scale 30 (~50 s); asserted
-# there too: no fresh-sbatch fallback (each job one Slurm job, resized by
-# requeue, update and release); failed runs are printed, not asserted (see
-# README, Pollux live); mean per-job JCT difference under 5 % (not asserted
-# in a sanitizer build: slurm_accuracy_asserted). Measured: elastic-dp
-# 0.xx %, autoscale 0.xx %, sia 0.xx %. Skips (77) without Slurm or root, or
-# when it does not start.
+# scripts/slurm/start), under the Slurm test lock (tests/slurm_serial.sh), at
+# time scale 25 with --restart-overhead 75 on both sides (3 wall s: it covers
+# a Slurm start, 0.2-2.2 wall s here with three daemons releasing jobs at
+# once; 50 left one start in four runs slower than the next decision, and
+# 60, a round, made every restore end on a round boundary, where the
+# simulator sees the job's new throughput and the daemon its first report a
+# moment later); ~65 s. Asserted there too: no fresh-sbatch fallback (each
+# job one Slurm job, resized by requeue, update and release), and no run the
+# daemon counted running for over 5 wall s that Slurm never started (its
+# wrapper's log line); failed runs are printed, not asserted (see README,
+# Pollux live); mean per-job JCT difference under 5 % (not asserted in a
+# sanitizer build: slurm_accuracy_asserted). Measured (load 10-12, beside
+# another helper's Slurm tests, 2 runs): elastic-dp 1.82-2.05 % (jobs end
+# 1.5-1.7 % early: a preempted run works on while its signal travels
+# through Slurm), autoscale 0.98-1.39 %, sia 0.33-0.40 %. Skips (77) without
+# Slurm or root, or when it does not start.
 # LIVE_ELASTIC_POLICIES replaces the policy list.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
@@ -69,7 +76,7 @@ trace="$SRCDIR/tests/fixtures/live/trace-elastic.csv"
 tp="$SRCDIR/traces/catalog/pollux.json"
 cluster=t4=2x4
 if [ "$mode" = slurm ]; then
-    ovh=50
+    ovh=75
     scale=${LIVE_TIME_SCALE:-25}
     policies=${LIVE_ELASTIC_POLICIES:-"elastic-dp autoscale sia"}
 else
@@ -154,16 +161,24 @@ for p in $policies; do
             AND detail LIKE 'fresh%'")
         [ "$n" = 0 ] || bad "$p: $n fresh-sbatch fallbacks: $(sqlite3 "$db" \
             "SELECT detail FROM events WHERE detail LIKE 'fresh%' LIMIT 2")"
-        # every run started really ran: its wrapper logged it (a job resized
-        # to 6 GPUs as 4 + 2 over two nodes, asked of Slurm as 3 per node,
-        # stayed pending while the daemon counted it running)
-        sqlite3 "$db" "SELECT id || ' ' || substr(detail, instr(detail, 'attempt ') + 8,
-            instr(detail, ' pid') - instr(detail, 'attempt ') - 8) FROM events
-            WHERE event = 'start'" | while read -r id att; do
-            grep -q "^mlsched-slurm: job $id attempt $att " "$db.d/job-$id.log" 2>/dev/null ||
-                echo "job $id attempt $att"
-        done >"$tmp/$p.unrun"
-        [ -s "$tmp/$p.unrun" ] && bad "$p: runs never started on Slurm: $(cat "$tmp/$p.unrun" | tr '\n' ';')"
+        # every run the daemon counted for long really ran: its wrapper
+        # logged it (a job resized to 6 GPUs as 4 + 2 over two nodes, asked
+        # of Slurm as 3 per node, stayed pending 900 daemon s while the
+        # daemon counted it running). A run stopped before Slurm started it
+        # (a start slower than the time to the next decision) never runs.
+        sqlite3 "$db" "WITH s AS (SELECT id, t, CAST(substr(detail, instr(detail, 'attempt ') + 8,
+            instr(detail, ' pid') - instr(detail, 'attempt ') - 8) AS INTEGER) AS att
+            FROM events WHERE event = 'start')
+            SELECT s.id, s.att, printf('%.0f', (SELECT min(e.t) FROM events e WHERE e.id = s.id
+                AND e.t >= s.t AND e.event IN ('stop', 'fail', 'finish', 'cancel')
+                AND e.detail LIKE '%attempt ' || s.att) - s.t) FROM s" |
+            tr '|' ' ' | while read -r id att held; do
+                grep -q "^mlsched-slurm: job $id attempt $att " "$db.d/job-$id.log" 2>/dev/null ||
+                    echo "job $id attempt $att (counted running ${held:-?} daemon s)"
+            done >"$tmp/$p.unrun"
+        [ -s "$tmp/$p.unrun" ] && echo "$p: runs never started on Slurm: $(tr '\n' ';' <"$tmp/$p.unrun")"
+        awk -v lim=$((5 * scale)) '$7 == "?" || $7 + 0 > lim { f = 1 } END { exit f }' \
+            "$tmp/$p.unrun" || bad "$p: a run counted running for over 5 wall s never started on Slurm"
     else
         [ "$n" = 0 ] || bad "$p: $n failed runs: $(tail -5 "$tmp/$p.log")"
     fi
