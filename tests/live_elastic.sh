@@ -12,7 +12,8 @@
 # run, no refused plan, and the elastic mechanism really ran live: some job
 # ran at two GPU counts (a resize) for the four elastic policies; shockwave,
 # which keeps each job at its requested GPUs (the trace's jobs are static:
-# adaptive batch modes are not run live), preempted and resumed some job.
+# `live submit --trace` refuses a job of mode accordion or gns, checked
+# here), preempted and resumed some job.
 # Each job's JCT is compared with the simulator's: the mean per-job relative
 # difference must stay under 5 % (not asserted in a sanitizer build:
 # live_timing_asserted). Measured (2-core build machine shared by other
@@ -100,6 +101,21 @@ opts="--throughputs $tp --round 60 --restart-overhead $ovh"
     echo "$iters" | tr ' ' '\n' | awk -v e=$e '$1 >= e && $1 < e + 15000 { f = 1 } END { exit !f }' ||
         bad "the fake job did not report at its epoch boundary $e (reports at $iters)"
 done
+
+# A trace job that adapts its own batch (Shockwave's accordion and gns modes)
+# is refused by `live submit --trace`, naming it, before anything is sent:
+# the fake job keeps its batch, so the run would silently differ from
+# `simulate` on the same trace
+if [ "$mode" = local ]; then
+    printf 'id,submit_time,workload,gpus,total_work,mode\n0,0,ResNet-18 (batch size 32),1,900,static\n1,0,ResNet-18 (batch size 32),1,900,gns\n' \
+        >"$tmp/adaptive.csv"
+    if "$MLSCHED" live submit --socket "$tmp/none/sock" --trace "$tmp/adaptive.csv" \
+        >"$tmp/adaptive.out" 2>&1; then
+        bad "a trace with a gns job was submitted live"
+    fi
+    grep -q "adaptive.csv: job 1: mode gns: .*not run live" "$tmp/adaptive.out" ||
+        bad "submitting a gns job live: $(cat "$tmp/adaptive.out")"
+fi
 
 # executor options per policy: two Slurm nodes of their own each
 exec_opts() {
