@@ -201,17 +201,38 @@ static int trace_base(const char *sock, double given, double *base)
     return 0;
 }
 
+/* A job that adapts its own batch (mode accordion or gns, Shockwave's jobs)
+ * cannot run live: the fake job keeps its batch, so the run would silently
+ * be another experiment than `simulate` on the same trace. Refused whole,
+ * before any job is submitted. */
+static int check_static(const mls_trace_t *tr, const char *path)
+{
+    for (size_t i = 0; i < tr->n; i++)
+        if (tr->jobs[i].mode != ADAPT_STATIC) {
+            fprintf(stderr,
+                    "mlsched live submit: %s: job %lld: mode %s: a job that adapts its own "
+                    "batch size is not run live (the fake job keeps its batch); nothing "
+                    "submitted\n",
+                    path, (long long)tr->jobs[i].id,
+                    tr->jobs[i].mode == ADAPT_ACCORDION ? "accordion" : "gns");
+            return -1;
+        }
+    return 0;
+}
+
 static int submit_trace(const char *sock, const char *path, const char *throughputs,
                         double offset)
 {
     mls_trace_t tr;
     mls_err_t err;
     double base;
-    if (trace_base(sock, offset, &base) < 0)
-        return MLS_EXIT_FAIL;
     trace_init(&tr);
     if (trace_read_csv(&tr, path, 0, &err) < 0) {
         fprintf(stderr, "mlsched live submit: %s\n", err.msg);
+        trace_free(&tr);
+        return MLS_EXIT_FAIL;
+    }
+    if (check_static(&tr, path) < 0 || trace_base(sock, offset, &base) < 0) {
         trace_free(&tr);
         return MLS_EXIT_FAIL;
     }

@@ -295,7 +295,12 @@ static void regoodput(fake_t *f)
 }
 
 /* dt wall seconds of progress, re-rated exactly at epoch boundaries; returns
- * 1 when the rate changed. */
+ * 1 when it crossed one: its rate or the noise scale it reports changed
+ * there (a batch at the workload's M0 trains at full efficiency whatever the
+ * noise scale), and the simulator's view has the new one from the boundary,
+ * so it is reported at once, not at the next report interval (0.5 wall s,
+ * 50 daemon s at time scale 100, during which the daemon's view gave the
+ * policy the previous epoch's noise scale). */
 static int progress(fake_t *f, double dt)
 {
     int changed = 0;
@@ -307,9 +312,8 @@ static int progress(fake_t *f, double dt)
         }
         f->done = f->seg_end;
         dt -= to_end;
-        double old = f->rate;
         regoodput(f);
-        changed |= f->rate != old;
+        changed = 1;
         f->active = 0;
     }
     f->active += dt;

@@ -574,7 +574,8 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
                        note,
                        sizeof note,
                        -1,
-                       NULL};
+                       NULL,
+                       c->gpu_node};
     const live_job_t *owner = j->joined ? find_job(d, j->partner) : NULL;
     if (owner)
         l.partner_attempt = owner->attempt;

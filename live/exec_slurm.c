@@ -42,8 +42,15 @@
  *
  * placement: with --slurm-nodes (the Slurm name of each cluster node, in the
  * cluster's order) a one-node job goes to the node the plan chose; Slurm then
- * picks the GPUs on it (the plan's GPU ids are advisory), and a job over k
- * nodes asks for ceil(N/k) GPUs on each of k nodes.
+ * picks the GPUs on it (the plan's GPU ids are advisory). A job over k nodes
+ * asks for its N GPUs in all (--gpus=N, TresPerJob) on k nodes, the plan's
+ * (with --slurm-nodes), not ceil(N/k) on each: a plan splits N unevenly
+ * (6 GPUs as 4 + 2 beside other jobs), and Slurm, asked for 3 and 3 where
+ * only 2 were free on one node, kept the job pending while the daemon
+ * counted it running (elastic-dp, tests/live_elastic_slurm.sh); without
+ * --slurm-nodes such a job could also land on another daemon's nodes. Slurm
+ * fills the named nodes in order, so the split is the plan's where the
+ * plan's is the only one left free.
  *
  * space sharing (a pair, live/pack.h): Slurm grants a GRES GPU to one job, so
  * the owner is an ordinary --gres=gpu:N job and the joiner a job with no GRES
@@ -325,30 +332,61 @@ static int write_env_file(const char *path, const live_job_t *j, const live_laun
 
 /* Where a run goes: its Slurm name and resources. */
 typedef struct slurm_place {
-    char name[64];     /* mlsched-ID-ATTEMPT */
-    int nodes;         /* how many nodes */
-    int gpus_per_node; /* ceil(N / nodes); 0 for a joiner (it uses its owner's) */
-    const char *node;  /* the Slurm node, or NULL: Slurm picks */
+    char name[64];       /* mlsched-ID-ATTEMPT */
+    int nodes;           /* how many nodes */
+    int gpus_per_node;   /* N on one node; 0 for a joiner (it uses its owner's) or a
+                            job over several nodes */
+    int gpus_per_job;    /* N over several nodes, else 0 */
+    const char *node;    /* the Slurm node(s), or NULL: Slurm picks */
+    char node_list[256]; /* the nodes of a job over several (node points here) */
 } slurm_place_t;
+
+/* The Slurm names of the nodes of a job over several, comma-separated, in
+ * the order of its GPUs; 0, or -1 when one is not named. */
+static int node_list(const slurm_ctx_t *c, const live_job_t *j, const live_launch_t *l,
+                     char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < j->ngpus; i++) {
+        int n = l->gpu_node[j->gpu_ids[i]];
+        int seen = 0;
+        for (int q = 0; q < i && !seen; q++)
+            seen = l->gpu_node[j->gpu_ids[q]] == n;
+        if (seen)
+            continue;
+        if (n < 0 || n >= c->n_node_names || k + strlen(c->node_names[n]) + 2 > len)
+            return -1;
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "," : "", c->node_names[n]);
+    }
+    return 0;
+}
 
 static void place_of(const slurm_ctx_t *c, const live_job_t *j, const live_launch_t *l,
                      slurm_place_t *p)
 {
     snprintf(p->name, sizeof p->name, "mlsched-%lld-%d", (long long)j->id, j->attempt);
     p->nodes = j->nodes > 0 ? j->nodes : 1;
-    p->gpus_per_node = j->joined ? 0 : (j->ngpus + p->nodes - 1) / p->nodes;
+    p->gpus_per_node = j->joined || p->nodes > 1 ? 0 : j->ngpus;
+    p->gpus_per_job = j->joined || p->nodes == 1 ? 0 : j->ngpus;
     p->node = c->node_names && p->nodes == 1 && l->node < c->n_node_names
                   ? c->node_names[l->node]
                   : NULL;
+    if (c->node_names && p->nodes > 1 && l->gpu_node &&
+        node_list(c, j, l, p->node_list, sizeof p->node_list) == 0)
+        p->node = p->node_list;
 }
 
 static int submit_fresh(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p,
                         const char *wrapper, const char *env_file, const char *log,
                         mls_err_t *err)
 {
-    char name[96], gres[64], out_opt[4200], part_opt[256], node_opt[128], nodes_opt[64];
+    char name[96], gres[64], out_opt[4200], part_opt[256], node_opt[272], nodes_opt[64];
     snprintf(name, sizeof name, "--job-name=%s", p->name);
-    snprintf(gres, sizeof gres, "--gres=gpu:%d", p->gpus_per_node);
+    if (p->gpus_per_job > 0)
+        snprintf(gres, sizeof gres, "--gpus=%d", p->gpus_per_job);
+    else
+        snprintf(gres, sizeof gres, "--gres=gpu:%d", p->gpus_per_node);
     snprintf(nodes_opt, sizeof nodes_opt, "--nodes=%d", p->nodes);
     snprintf(out_opt, sizeof out_opt, "--output=%s", log);
     char *argv[32 + LIVE_MAX_ARGV];
@@ -357,7 +395,7 @@ static int submit_fresh(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p,
     argv[n++] = "--parsable";
     argv[n++] = "--requeue";
     argv[n++] = name;
-    if (p->gpus_per_node > 0)
+    if (p->gpus_per_node > 0 || p->gpus_per_job > 0)
         argv[n++] = gres;
     argv[n++] = nodes_opt;
     argv[n++] = out_opt;
@@ -368,7 +406,7 @@ static int submit_fresh(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p,
         argv[n++] = part_opt;
     }
     if (p->node) {
-        snprintf(node_opt, sizeof node_opt, "--nodelist=%s", p->node);
+        snprintf(node_opt, sizeof node_opt, "--nodelist=%.250s", p->node);
         argv[n++] = node_opt;
     }
     argv[n++] = (char *)wrapper;
@@ -591,7 +629,7 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
         run_cmd(cancel, NULL, 0);
         return -1;
     }
-    char jobid[48], name[96], nodes[48], tres[64], reqnodes[160];
+    char jobid[48], name[96], nodes[48], tres[64], tres_job[64], reqnodes[272];
     snprintf(jobid, sizeof jobid, "JobId=%ld", id);
     snprintf(name, sizeof name, "JobName=%s", p->name);
     /* min-max: NumNodes=N alone keeps the max of the first sbatch (--nodes=1) */
@@ -601,9 +639,14 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
         snprintf(tres, sizeof tres, "TresPerNode=gres:gpu:%d", p->gpus_per_node);
     else
         snprintf(tres, sizeof tres, "TresPerNode=");
-    snprintf(reqnodes, sizeof reqnodes, "ReqNodeList=%s", p->node ? p->node : "");
-    char *update[] = {"scontrol", "update", jobid, name,          nodes, tres,
-                      reqnodes,   "StartTime=now", NULL};
+    /* over several nodes: N in all (the other form emptied, as for a joiner) */
+    if (p->gpus_per_job > 0)
+        snprintf(tres_job, sizeof tres_job, "TresPerJob=gres:gpu:%d", p->gpus_per_job);
+    else
+        snprintf(tres_job, sizeof tres_job, "TresPerJob=");
+    snprintf(reqnodes, sizeof reqnodes, "ReqNodeList=%.250s", p->node ? p->node : "");
+    char *update[] = {"scontrol", "update", jobid,    name,           nodes, tres,
+                      tres_job,   reqnodes, "StartTime=now", NULL};
     char *release[] = {"scontrol", "release", j->ext_id, NULL};
     set_parked(c, id, 0);
     if (slurm_cmd(update, "update", why, len) != 0) {

@@ -25,6 +25,8 @@ typedef struct live_launch {
     int partner_attempt;   /* a joiner (j->joined): its partner's current attempt, whose
                               run files tell it the GPUs (Slurm); else unused */
     const char *token;     /* the run's report token (MLSCHED_TOKEN) */
+    const int *gpu_node;   /* the cluster node of each global GPU id (a run over several
+                              nodes names them all on Slurm), or NULL */
 } live_launch_t;
 
 typedef struct live_exec live_exec_t;

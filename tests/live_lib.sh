@@ -23,16 +23,27 @@ live_wait_up() {
 # live_run_trace SOCKET PID LOG TRACE [THROUGHPUTS]: submits the trace as
 # fake jobs, drains, and waits (120 s at most) for the daemon to exit.
 live_run_trace() {
-    "$MLSCHED" live submit --socket "$1" --trace "$4" ${5:+--throughputs "$5"} >/dev/null ||
+    live_submit_trace "$1" "$4" "${5:-}"
+    live_wait_exit "$2" "$3"
+}
+
+# live_submit_trace SOCKET TRACE [THROUGHPUTS]: submits the trace as fake
+# jobs and drains, without waiting (daemons side by side).
+live_submit_trace() {
+    "$MLSCHED" live submit --socket "$1" --trace "$2" ${3:+--throughputs "$3"} >/dev/null ||
         bad "submit --trace failed"
     "$MLSCHED" live drain --socket "$1" || bad "drain failed"
+}
+
+# live_wait_exit PID LOG: waits (120 s at most) for a drained daemon to exit.
+live_wait_exit() {
     _i=0
-    while kill -0 "$2" 2>/dev/null; do
+    while kill -0 "$1" 2>/dev/null; do
         _i=$((_i + 1))
         [ $_i -gt 1200 ] && { bad "daemon still running after 120 s"; break; }
         sleep 0.1
     done
-    wait "$2" || bad "daemon exited $?: $(cat "$3")"
+    wait "$1" || bad "daemon exited $?: $(cat "$2")"
 }
 
 # live_jct_compare NAME LIVE_DB SIM_DB LIMIT: prints each job's simulated

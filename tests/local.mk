@@ -179,3 +179,5 @@ EXTRA_DIST += tests/deeppool.sh
 TESTS += tests/live_deeppool.sh
 EXTRA_DIST += tests/live_deeppool.sh tests/fixtures/deeppool/live.json \
 	tests/fixtures/deeppool/live.csv
+TESTS += tests/live_elastic.sh tests/live_elastic_slurm.sh
+EXTRA_DIST += tests/live_elastic.sh tests/live_elastic_slurm.sh
