@@ -20,7 +20,8 @@ void *pu_alloc(size_t n, size_t size);
 /* Free GPUs per type while a plan is built. */
 typedef struct pu_room {
     int n_types;
-    int *room; /* GPUs of each type on up nodes not yet in the plan */
+    int *room;     /* GPUs of each type on up nodes not yet in the plan */
+    int *node_max; /* most GPUs on one node of each type (any node, up or not), 0 none */
 } pu_room_t;
 
 /* room = GPUs of each type on nodes that are up (types[t].total_gpus when the
