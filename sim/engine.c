@@ -942,9 +942,27 @@ static void sample_timeline(engine_t *e, int force)
     e->next_sample = e->now + e->sample_step;
 }
 
+/* Every active job brought to now, in view order (as build_view() does);
+ * returns how many are queued. */
+static size_t advance_all(engine_t *e)
+{
+    size_t queued = 0;
+    for (size_t k = 0; k < e->n_active; k++) {
+        sim_job_t *j = &e->jobs[e->active[k]];
+        advance(e, j);
+        queued += j->state == JOB_QUEUED;
+    }
+    return queued;
+}
+
 static int decide(engine_t *e, unsigned reasons, mls_err_t *err)
 {
     double dt;
+    if ((e->cadence & MLS_CADENCE_WHEN_QUEUED) && !(reasons & MLS_WHY_FAULT) &&
+        advance_all(e) == 0) { /* the policy would keep everything as it runs */
+        sample_timeline(e, 0);
+        return 0;
+    }
     build_view(e, reasons);
     int rc = mech_decide(&e->mech, e->policy, e->pstate, &e->plan, &sim_exec, e, &dt, err);
     run_summary_t *s = &e->out->summary;
