@@ -269,32 +269,8 @@ static int entry_less(const entry_t *a, const entry_t *b)
     return cmp_entry(a, b) < 0;
 }
 
-/* Sorts q[0..n) by cmp_entry (a total order: seq differs), as qsort would,
- * with typed copies; tmp has room for n. */
-static void sort_entries(entry_t *q, entry_t *tmp, int n)
-{
-    if (n <= 16) {
-        for (int i = 1; i < n; i++) {
-            entry_t x = q[i];
-            int k = i;
-            for (; k > 0 && entry_less(&x, &q[k - 1]); k--)
-                q[k] = q[k - 1];
-            q[k] = x;
-        }
-        return;
-    }
-    int h = n / 2;
-    sort_entries(q, tmp, h);
-    sort_entries(q + h, tmp, n - h);
-    if (!entry_less(&q[h], &q[h - 1]))
-        return;
-    memcpy(tmp, q, sizeof *q * (size_t)h);
-    int a = 0, b = h, o = 0;
-    while (a < h && b < n)
-        q[o++] = entry_less(&q[b], &tmp[a]) ? q[b++] : tmp[a++];
-    while (a < h)
-        q[o++] = tmp[a++];
-}
+/* cmp_entry is a total order (seq differs): the result is qsort's */
+PU_DEFINE_MERGE_SORT(sort_entries, entry_t, entry_less)
 
 static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t,
                        const unsigned char *has_single, entry_t *q)

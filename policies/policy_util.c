@@ -186,34 +186,8 @@ static int item_less(const sort_item_t *a, const sort_item_t *b)
     return cmp_sort_item(a, b) < 0;
 }
 
-/* Merge sort of it[0..n) with scratch tmp[0..n): the items' order is total
- * (ids differ), so the result is qsort's; but it is typed (no generic copies),
- * sorts short spans by insertion, and skips merging halves already in order
- * (a view in arrival order with many equal keys is mostly sorted). */
-static void merge_sort(sort_item_t *it, sort_item_t *tmp, int n)
-{
-    if (n <= 16) {
-        for (int i = 1; i < n; i++) {
-            sort_item_t x = it[i];
-            int k = i;
-            for (; k > 0 && item_less(&x, &it[k - 1]); k--)
-                it[k] = it[k - 1];
-            it[k] = x;
-        }
-        return;
-    }
-    int h = n / 2;
-    merge_sort(it, tmp, h);
-    merge_sort(it + h, tmp, n - h);
-    if (!item_less(&it[h], &it[h - 1]))
-        return;
-    memcpy(tmp, it, sizeof *it * (size_t)h);
-    int a = 0, b = h, o = 0;
-    while (a < h && b < n)
-        it[o++] = item_less(&it[b], &tmp[a]) ? it[b++] : tmp[a++];
-    while (a < h)
-        it[o++] = tmp[a++];
-}
+/* (key, submit, id) is a total order: the result is qsort's */
+PU_DEFINE_MERGE_SORT(merge_sort, sort_item_t, item_less)
 
 void pu_sort(const view_t *v, const double *key, int *idx, int n)
 {
