@@ -213,7 +213,7 @@ static int cmp_entry(const void *pa, const void *pb)
 /* One fill's view of the jobs: each job's pu_rate() on each type (asked
  * once per call), each allocation row's members' view indices. */
 typedef struct fill_ctx {
-    double *rate; /* n_jobs x n_types */
+    double *rate;      /* n_jobs x n_types */
     int (*members)[2]; /* per row: view indices, -1 not active (or no second) */
 } fill_ctx_t;
 

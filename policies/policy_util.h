@@ -54,29 +54,29 @@ int pu_type_order(const view_t *v, int job, int *order);
  * mostly sorted arrays policies order at every call (jobs in arrival order,
  * ranked by keys that change a little) it does much less than qsort. With a
  * total order it returns what qsort returns. */
-#define PU_DEFINE_MERGE_SORT(NAME, TYPE, LESS)                                                    \
-    static void NAME(TYPE *a, TYPE *tmp, int n)                                                   \
-    {                                                                                             \
-        if (n <= 16) {                                                                            \
-            for (int i_ = 1; i_ < n; i_++) {                                                      \
-                TYPE x_ = a[i_];                                                                  \
-                int k_ = i_;                                                                      \
-                for (; k_ > 0 && LESS(&x_, &a[k_ - 1]); k_--)                                     \
-                    a[k_] = a[k_ - 1];                                                            \
-                a[k_] = x_;                                                                       \
-            }                                                                                     \
-            return;                                                                               \
-        }                                                                                         \
-        int h_ = n / 2, l_ = 0, r_ = h_, o_ = 0;                                                  \
-        NAME(a, tmp, h_);                                                                         \
-        NAME(a + h_, tmp, n - h_);                                                                \
-        if (!LESS(&a[h_], &a[h_ - 1]))                                                            \
-            return;                                                                               \
-        memcpy(tmp, a, sizeof *a * (size_t)h_);                                                   \
-        while (l_ < h_ && r_ < n)                                                                 \
-            a[o_++] = LESS(&a[r_], &tmp[l_]) ? a[r_++] : tmp[l_++];                               \
-        while (l_ < h_)                                                                           \
-            a[o_++] = tmp[l_++];                                                                  \
+#define PU_DEFINE_MERGE_SORT(NAME, TYPE, LESS)                                                     \
+    static void NAME(TYPE *a, TYPE *tmp, int n)                                                    \
+    {                                                                                              \
+        if (n <= 16) {                                                                             \
+            for (int i_ = 1; i_ < n; i_++) {                                                       \
+                TYPE x_ = a[i_];                                                                   \
+                int k_ = i_;                                                                       \
+                for (; k_ > 0 && LESS(&x_, &a[k_ - 1]); k_--)                                      \
+                    a[k_] = a[k_ - 1];                                                             \
+                a[k_] = x_;                                                                        \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        int h_ = n / 2, l_ = 0, r_ = h_, o_ = 0;                                                   \
+        NAME(a, tmp, h_);                                                                          \
+        NAME(a + h_, tmp, n - h_);                                                                 \
+        if (!LESS(&a[h_], &a[h_ - 1]))                                                             \
+            return;                                                                                \
+        memcpy(tmp, a, sizeof *a *(size_t)h_);                                                     \
+        while (l_ < h_ && r_ < n)                                                                  \
+            a[o_++] = LESS(&a[r_], &tmp[l_]) ? a[r_++] : tmp[l_++];                                \
+        while (l_ < h_)                                                                            \
+            a[o_++] = tmp[l_++];                                                                   \
     }
 
 /* Sorts n job indices by (key[job] ascending, NAN last; submit; id). */

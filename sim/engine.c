@@ -93,7 +93,7 @@ typedef struct engine {
     double contention_integral, contention_t;
     long measured_left;
 
-    int *vslot;               /* per view slot: the job whose request it holds, -1 none */
+    int *vslot; /* per view slot: the job whose request it holds, -1 none */
     size_t vslot_cap;
     view_perf_src_t vsrc; /* what view->perf answers from (sim/view_perf.h) */
     view_perf_t vperf;
@@ -587,7 +587,6 @@ static int view_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out
     return n;
 }
 
-
 /* What a job's view entry says that never changes while it is active: its
  * request, from the trace. */
 static void fill_view_static(const engine_t *e, const sim_job_t *j, view_job_t *v)
@@ -616,9 +615,7 @@ static void fill_view_now(const engine_t *e, const sim_job_t *j, view_job_t *v)
 {
     int oracle = e->policy->oracle, running = j->state == JOB_RUNNING;
     v->batch_size = j->batch;
-    v->state = !running                   ? VIEW_QUEUED
-               : j->overhead_end > e->now ? VIEW_RESTARTING
-                                          : VIEW_RUNNING;
+    v->state = !running ? VIEW_QUEUED : j->overhead_end > e->now ? VIEW_RESTARTING : VIEW_RUNNING;
     v->cur_type = running ? j->type : -1;
     v->cur_gpus = running ? j->ngpus : 0;
     v->cur_nodes = running ? j->nodes : 0;

@@ -612,8 +612,8 @@ int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
     }
     /* the mechanism's own view (the cluster's GPUs and types): its scratch fits */
     int own = v == &m->view;
-    checker_t c = {v,           p,           policy, m->chk_gpu_node, m->chk_seen_job,
-                   m->chk_seen_gpu, m->chk_want, own,    err};
+    checker_t c = {v,           p,   policy, m->chk_gpu_node, m->chk_seen_job, m->chk_seen_gpu,
+                   m->chk_want, own, err};
     if ((own ? check_plan(&c) : mech_check_plan(v, p, policy, err)) < 0 ||
         (ops->can_do && ops->can_do(ctx, v, p, err) < 0))
         return -1;
