@@ -352,6 +352,7 @@ unsigned opt_cadence_parse(const char *s)
 
 const char *opt_cadence_name(unsigned c)
 {
+    c &= MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS; /* not the hint */
     return c == MLS_CADENCE_EVENTS ? "events" : c == MLS_CADENCE_ROUNDS ? "rounds" : "both";
 }
 

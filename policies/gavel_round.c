@@ -210,24 +210,43 @@ static int cmp_entry(const void *pa, const void *pb)
     return a->seq - b->seq;
 }
 
+/* One fill's view of the jobs: each job's pu_rate() on each type (asked
+ * once per call), each allocation row's members' view indices. */
+typedef struct fill_ctx {
+    double *rate;      /* n_jobs x n_types */
+    int (*members)[2]; /* per row: view indices, -1 not active (or no second) */
+} fill_ctx_t;
+
 /* A single job may run on a type when it fits and its rate is not known 0. */
-static int single_usable(const view_t *v, int j, int t)
+static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
 {
     int g = v->jobs[j].gpus_requested;
     if (g <= 0 || g > v->types[t].total_gpus)
         return 0;
-    double r = pu_rate(v, j, t);
+    double r = c->rate[(size_t)j * v->n_types + t];
     return isnan(r) || r > 0;
 }
 
+/* pu_best_rate() from the cached rates. */
+static double best_rate(const view_t *v, const fill_ctx_t *c, int j)
+{
+    double best = NAN;
+    for (int t = 0; t < v->n_types; t++) {
+        double r = c->rate[(size_t)j * v->n_types + t];
+        if (single_usable(v, c, j, t) && !isnan(r) && (isnan(best) || r > best))
+            best = r;
+    }
+    return best;
+}
+
 /* Types fastest first: by the mean over jobs of rate / the job's best rate. */
-static void type_order(const view_t *v, int *order)
+static void type_order(const view_t *v, const fill_ctx_t *c, int *order)
 {
     double *score = pu_alloc((size_t)v->n_types, sizeof *score);
     for (int j = 0; j < v->n_jobs; j++) {
-        double best = pu_best_rate(v, j);
+        double best = best_rate(v, c, j);
         for (int t = 0; t < v->n_types && best > 0; t++) {
-            double r = pu_rate(v, j, t);
+            double r = c->rate[(size_t)j * v->n_types + t];
             if (r > 0)
                 score[t] += r / best;
         }
@@ -245,15 +264,22 @@ static void type_order(const view_t *v, int *order)
 
 /* The queue of type t: allocation rows with every member active, then every
  * active job without a single row of its own (priority 0). */
-static int build_queue(gr_state_t *s, const view_t *v, const id_idx_t *map, int t,
+static int entry_less(const entry_t *a, const entry_t *b)
+{
+    return cmp_entry(a, b) < 0;
+}
+
+/* cmp_entry is a total order (seq differs): the result is qsort's */
+PU_DEFINE_MERGE_SORT(sort_entries, entry_t, entry_less)
+
+static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t,
                        const unsigned char *has_single, entry_t *q)
 {
     int n = 0;
     double elapsed = v->now - s->reset_time;
     for (int r = 0; r < s->n_rows; r++) {
         gr_row_t *row = &s->rows[r];
-        int a = index_of(map, v->n_jobs, row->id[0]);
-        int b = row->id[1] >= 0 ? index_of(map, v->n_jobs, row->id[1]) : -1;
+        int a = c->members[r][0], b = c->members[r][1];
         double x = t < s->n_types ? row->x[t] : 0.0;
         double recv = t < s->n_types ? row->recv[t] : 0.0;
         double prio = 0.0;
@@ -265,14 +291,14 @@ static int build_queue(gr_state_t *s, const view_t *v, const id_idx_t *map, int 
             row->prio[t] = prio;
         if (a < 0 || (row->id[1] >= 0 && b < 0))
             continue; /* a member finished */
-        if (b < 0 ? !single_usable(v, a, t) : !(x > 0))
+        if (b < 0 ? !single_usable(v, c, a, t) : !(x > 0))
             continue; /* pairs run only where they are allocated */
         q[n++] = (entry_t){r, {a, b}, prio, x * elapsed - recv, x, r};
     }
     for (int j = 0; j < v->n_jobs; j++)
-        if (!has_single[j] && single_usable(v, j, t))
+        if (!has_single[j] && single_usable(v, c, j, t))
             q[n++] = (entry_t){-1 - j, {j, -1}, 0.0, 0.0, 0.0, s->n_rows + j};
-    qsort(q, (size_t)n, sizeof *q, cmp_entry);
+    sort_entries(q, q + n, n);
     return n;
 }
 
@@ -325,17 +351,26 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
     id_idx_t *map = pu_alloc((size_t)J, sizeof *map);
     for (int j = 0; j < J; j++)
         map[j] = (id_idx_t){v->jobs[j].id, j};
-    qsort(map, (size_t)J, sizeof *map, cmp_id_idx);
+    int sorted = 1; /* the view is in (submit, id) order: ids mostly ascend already */
+    for (int j = 1; j < J && sorted; j++)
+        sorted = map[j - 1].id < map[j].id;
+    if (!sorted)
+        qsort(map, (size_t)J, sizeof *map, cmp_id_idx);
+    fill_ctx_t c = {pu_alloc((size_t)J * (size_t)v->n_types, sizeof *c.rate),
+                    pu_alloc((size_t)s->n_rows, sizeof *c.members)};
+    for (int j = 0; j < J; j++)
+        for (int t = 0; t < v->n_types; t++)
+            c.rate[(size_t)j * v->n_types + t] = pu_rate(v, j, t);
     unsigned char *has_single = pu_alloc((size_t)J, 1);
-    for (int r = 0; r < s->n_rows; r++)
-        if (s->rows[r].id[1] < 0) {
-            int a = index_of(map, J, s->rows[r].id[0]);
-            if (a >= 0)
-                has_single[a] = 1;
-        }
+    for (int r = 0; r < s->n_rows; r++) {
+        c.members[r][0] = index_of(map, J, s->rows[r].id[0]);
+        c.members[r][1] = s->rows[r].id[1] >= 0 ? index_of(map, J, s->rows[r].id[1]) : -1;
+        if (s->rows[r].id[1] < 0 && c.members[r][0] >= 0)
+            has_single[c.members[r][0]] = 1;
+    }
     unsigned char *taken = pu_alloc((size_t)J, 1);
     int *order = pu_alloc((size_t)v->n_types, sizeof *order);
-    type_order(v, order);
+    type_order(v, &c, order);
     if (shuffle_types && v->n_types > 1) {
         if (!s->rng) {
             s->rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -347,14 +382,14 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
         }
         gsl_ran_shuffle(s->rng, order, (size_t)v->n_types, sizeof *order);
     }
-    entry_t *q = pu_alloc((size_t)(s->n_rows + J), sizeof *q);
+    entry_t *q = pu_alloc((size_t)(s->n_rows + J) * 2, sizeof *q); /* and sort scratch */
     chosen_t *ch = pu_alloc((size_t)J, sizeof *ch);
     int n_ch = 0;
     pu_room_t room;
     pu_room_init(&room, v);
     for (int oi = 0; oi < v->n_types; oi++) {
         int t = order[oi];
-        int nq = build_queue(s, v, map, t, has_single, q);
+        int nq = build_queue(s, v, &c, t, has_single, q);
         for (int i = 0; i < nq && room.room[t] > 0; i++) {
             const entry_t *e = &q[i];
             int a = e->job[0], b = e->job[1];
@@ -384,6 +419,8 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
     free(order);
     free(taken);
     free(has_single);
+    free(c.rate);
+    free(c.members);
     free(map);
 }
 

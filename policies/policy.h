@@ -42,6 +42,12 @@
 enum {
     MLS_CADENCE_EVENTS = 1, /* after arrivals and completions */
     MLS_CADENCE_ROUNDS = 2, /* at every round boundary (view->round_len) */
+    /* A hint, not a time: the policy keeps every running job exactly as it
+     * runs (type, GPUs, batch) whenever the cluster lost no capacity, and only
+     * starts queued jobs (non-preemptive, no resizing). A call while no job is
+     * queued then changes nothing, and the mechanism may leave it out (never
+     * after a fault). The simulator does; the live daemon calls anyway. */
+    MLS_CADENCE_WHEN_QUEUED = 4,
 };
 
 /* Why this call happened (view->reasons, a bit set). */

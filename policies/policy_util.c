@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void *pu_alloc(size_t n, size_t size)
 {
@@ -20,6 +21,7 @@ void pu_room_init(pu_room_t *r, const view_t *v)
 {
     r->n_types = v->n_types;
     r->room = pu_alloc((size_t)v->n_types, sizeof *r->room);
+    r->node_max = pu_alloc((size_t)v->n_types, sizeof *r->node_max);
     if (v->n_nodes <= 0 || !v->nodes) {
         for (int t = 0; t < v->n_types; t++)
             r->room[t] = v->types[t].total_gpus;
@@ -27,6 +29,8 @@ void pu_room_init(pu_room_t *r, const view_t *v)
     }
     for (int k = 0; k < v->n_nodes; k++) {
         const view_node_t *nd = &v->nodes[k];
+        if (nd->type >= 0 && nd->type < v->n_types && nd->gpus > r->node_max[nd->type])
+            r->node_max[nd->type] = nd->gpus;
         if (nd->up && nd->type >= 0 && nd->type < v->n_types)
             r->room[nd->type] += nd->gpus;
     }
@@ -35,7 +39,8 @@ void pu_room_init(pu_room_t *r, const view_t *v)
 void pu_room_free(pu_room_t *r)
 {
     free(r->room);
-    r->room = NULL;
+    free(r->node_max);
+    r->room = r->node_max = NULL;
     r->n_types = 0;
 }
 
@@ -47,33 +52,46 @@ int pu_room_total(const pu_room_t *r)
     return s;
 }
 
+static int nodes_for(int biggest, int gpus)
+{
+    if (biggest <= 0 || gpus <= biggest)
+        return 1;
+    return (gpus + biggest - 1) / biggest;
+}
+
 int pu_min_nodes(const view_t *v, int type, int gpus)
 {
     int biggest = 0;
     for (int k = 0; k < v->n_nodes; k++)
         if (v->nodes[k].type == type && v->nodes[k].gpus > biggest)
             biggest = v->nodes[k].gpus;
-    if (biggest <= 0 || gpus <= biggest)
-        return 1;
-    return (gpus + biggest - 1) / biggest;
+    return nodes_for(biggest, gpus);
 }
 
-double pu_rate(const view_t *v, int job, int type)
+/* pu_rate(); with a room tracker, the fewest nodes from its per-type node
+ * sizes instead of a scan of every node. */
+static double rate_in(const view_t *v, const pu_room_t *r, int job, int type)
 {
     if (!v->perf || !v->perf->throughput)
         return NAN;
     const view_job_t *j = &v->jobs[job];
     int g = j->gpus_requested;
-    return v->perf->throughput(v->perf->ctx, j, type, g, pu_min_nodes(v, type, g), 0);
+    int nodes = r ? nodes_for(r->node_max[type], g) : pu_min_nodes(v, type, g);
+    return v->perf->throughput(v->perf->ctx, j, type, g, nodes, 0);
+}
+
+double pu_rate(const view_t *v, int job, int type)
+{
+    return rate_in(v, NULL, job, type);
 }
 
 /* A type the job may use: big enough and not known to be unable to run it. */
-static int usable(const view_t *v, int job, int type, double *rate)
+static int usable(const view_t *v, const pu_room_t *r, int job, int type, double *rate)
 {
     int g = v->jobs[job].gpus_requested;
     if (g <= 0 || g > v->types[type].total_gpus)
         return 0;
-    *rate = pu_rate(v, job, type);
+    *rate = rate_in(v, r, job, type);
     return isnan(*rate) || *rate > 0;
 }
 
@@ -81,18 +99,23 @@ double pu_best_rate(const view_t *v, int job)
 {
     double best = NAN, r;
     for (int t = 0; t < v->n_types; t++)
-        if (usable(v, job, t, &r) && !isnan(r) && (isnan(best) || r > best))
+        if (usable(v, NULL, job, t, &r) && !isnan(r) && (isnan(best) || r > best))
             best = r;
     return best;
 }
 
-int pu_ever_fits(const view_t *v, int job)
+static int ever_fits_in(const view_t *v, const pu_room_t *room, int job)
 {
     double r;
     for (int t = 0; t < v->n_types; t++)
-        if (usable(v, job, t, &r))
+        if (usable(v, room, job, t, &r))
             return 1;
     return 0;
+}
+
+int pu_ever_fits(const view_t *v, int job)
+{
+    return ever_fits_in(v, NULL, job);
 }
 
 typedef struct type_rank {
@@ -111,13 +134,13 @@ static int cmp_type_rank(const void *pa, const void *pb)
     return a->type - b->type;
 }
 
-int pu_type_order(const view_t *v, int job, int *order)
+static int type_order_in(const view_t *v, const pu_room_t *room, int job, int *order)
 {
     type_rank_t *rk = pu_alloc((size_t)v->n_types, sizeof *rk);
     int n = 0;
     for (int t = 0; t < v->n_types; t++) {
         double r;
-        if (usable(v, job, t, &r))
+        if (usable(v, room, job, t, &r))
             rk[n++] = (type_rank_t){r, t};
     }
     qsort(rk, (size_t)n, sizeof *rk, cmp_type_rank);
@@ -125,6 +148,11 @@ int pu_type_order(const view_t *v, int job, int *order)
         order[i] = rk[i].type;
     free(rk);
     return n;
+}
+
+int pu_type_order(const view_t *v, int job, int *order)
+{
+    return type_order_in(v, NULL, job, order);
 }
 
 typedef struct sort_item {
@@ -153,14 +181,22 @@ static int cmp_sort_item(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id ? 1 : 0;
 }
 
+static int item_less(const sort_item_t *a, const sort_item_t *b)
+{
+    return cmp_sort_item(a, b) < 0;
+}
+
+/* (key, submit, id) is a total order: the result is qsort's */
+PU_DEFINE_MERGE_SORT(merge_sort, sort_item_t, item_less)
+
 void pu_sort(const view_t *v, const double *key, int *idx, int n)
 {
-    sort_item_t *it = pu_alloc((size_t)n, sizeof *it);
+    sort_item_t *it = pu_alloc((size_t)n * 2, sizeof *it);
     for (int i = 0; i < n; i++) {
         const view_job_t *j = &v->jobs[idx[i]];
         it[i] = (sort_item_t){key ? key[idx[i]] : 0.0, j->submit, j->id, idx[i]};
     }
-    qsort(it, (size_t)n, sizeof *it, cmp_sort_item);
+    merge_sort(it, it + n, n);
     for (int i = 0; i < n; i++)
         idx[i] = it[i].idx;
     free(it);
@@ -199,7 +235,7 @@ int pu_start(const view_t *v, pu_room_t *r, plan_t *p, int job)
 {
     int g = v->jobs[job].gpus_requested;
     int *order = pu_alloc((size_t)v->n_types, sizeof *order);
-    int n = pu_type_order(v, job, order), placed = 0;
+    int n = type_order_in(v, r, job, order), placed = 0;
     for (int i = 0; i < n && !placed; i++) {
         if (r->room[order[i]] >= g) {
             plan_run(p, job, order[i], g);
@@ -224,7 +260,7 @@ void pu_fill(const view_t *v, const int *order, int n, plan_t *p)
     pu_room_t r;
     pu_room_init(&r, v);
     for (int i = 0; i < n && pu_room_total(&r) > 0; i++)
-        if (pu_ever_fits(v, order[i]))
+        if (ever_fits_in(v, &r, order[i]))
             pu_place(v, &r, p, order[i]);
     pu_room_free(&r);
 }

@@ -20,7 +20,8 @@ void *pu_alloc(size_t n, size_t size);
 /* Free GPUs per type while a plan is built. */
 typedef struct pu_room {
     int n_types;
-    int *room; /* GPUs of each type on up nodes not yet in the plan */
+    int *room;     /* GPUs of each type on up nodes not yet in the plan */
+    int *node_max; /* most GPUs on one node of each type (any node, up or not), 0 none */
 } pu_room_t;
 
 /* room = GPUs of each type on nodes that are up (types[t].total_gpus when the
@@ -45,6 +46,38 @@ int pu_ever_fits(const view_t *v, int job);
  * unknown rates, ties by type index; types with rate 0 or fewer GPUs than the
  * request are left out. Writes at most v->n_types entries; returns the count. */
 int pu_type_order(const view_t *v, int job, int *order);
+
+/* Defines `static void NAME(TYPE *a, TYPE *tmp, int n)`: a stable merge sort
+ * of a[0..n) by LESS (an int function of two const TYPE *), with scratch
+ * tmp[0..n) (the includer includes <string.h>). Typed copies, insertion sort
+ * below 17 elements, and halves already in order are not merged: on the
+ * mostly sorted arrays policies order at every call (jobs in arrival order,
+ * ranked by keys that change a little) it does much less than qsort. With a
+ * total order it returns what qsort returns. */
+#define PU_DEFINE_MERGE_SORT(NAME, TYPE, LESS)                                                     \
+    static void NAME(TYPE *a, TYPE *tmp, int n)                                                    \
+    {                                                                                              \
+        if (n <= 16) {                                                                             \
+            for (int i_ = 1; i_ < n; i_++) {                                                       \
+                TYPE x_ = a[i_];                                                                   \
+                int k_ = i_;                                                                       \
+                for (; k_ > 0 && LESS(&x_, &a[k_ - 1]); k_--)                                      \
+                    a[k_] = a[k_ - 1];                                                             \
+                a[k_] = x_;                                                                        \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        int h_ = n / 2, l_ = 0, r_ = h_, o_ = 0;                                                   \
+        NAME(a, tmp, h_);                                                                          \
+        NAME(a + h_, tmp, n - h_);                                                                 \
+        if (!LESS(&a[h_], &a[h_ - 1]))                                                             \
+            return;                                                                                \
+        memcpy(tmp, a, sizeof *a *(size_t)h_);                                                     \
+        while (l_ < h_ && r_ < n)                                                                  \
+            a[o_++] = LESS(&a[r_], &tmp[l_]) ? a[r_++] : tmp[l_++];                                \
+        while (l_ < h_)                                                                            \
+            a[o_++] = tmp[l_++];                                                                   \
+    }
 
 /* Sorts n job indices by (key[job] ascending, NAN last; submit; id). */
 void pu_sort(const view_t *v, const double *key, int *idx, int n);

@@ -395,9 +395,17 @@ static int cmp_rank(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id ? 1 : 0;
 }
 
+static int rank_less(const ti_rank_t *a, const ti_rank_t *b)
+{
+    return cmp_rank(a, b) < 0;
+}
+
+/* cmp_rank is a total order (indexes are finite, ids differ): qsort's result */
+PU_DEFINE_MERGE_SORT(sort_ranks, ti_rank_t, rank_less)
+
 static void priority_order(ti_state_t *s, const view_t *v, const int *slot, int *order)
 {
-    ti_rank_t *rk = pu_alloc((size_t)v->n_jobs, sizeof *rk);
+    ti_rank_t *rk = pu_alloc((size_t)v->n_jobs * 2, sizeof *rk); /* and sort scratch */
     if (s->gittins)
         refresh_samples(s, v);
     for (int j = 0; j < v->n_jobs; j++) {
@@ -416,7 +424,7 @@ static void priority_order(ti_state_t *s, const view_t *v, const int *slot, int 
         }
         rk[j] = (ti_rank_t){q, index, m->entered, jb->submit, jb->id, j};
     }
-    qsort(rk, (size_t)v->n_jobs, sizeof *rk, cmp_rank);
+    sort_ranks(rk, rk + v->n_jobs, v->n_jobs);
     for (int j = 0; j < v->n_jobs; j++)
         order[j] = rk[j].job;
     free(rk);

@@ -93,6 +93,8 @@ typedef struct engine {
     double contention_integral, contention_t;
     long measured_left;
 
+    int *vslot; /* per view slot: the job whose request it holds, -1 none */
+    size_t vslot_cap;
     view_perf_src_t vsrc; /* what view->perf answers from (sim/view_perf.h) */
     view_perf_t vperf;
     plan_t plan;
@@ -585,11 +587,11 @@ static int view_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out
     return n;
 }
 
-
-static void fill_view_job(const engine_t *e, const sim_job_t *j, view_job_t *v)
+/* What a job's view entry says that never changes while it is active: its
+ * request, from the trace. */
+static void fill_view_static(const engine_t *e, const sim_job_t *j, view_job_t *v)
 {
     const mls_job_t *s = j->spec;
-    int oracle = e->policy->oracle;
     *v = (view_job_t){0};
     v->id = s->id;
     v->user = s->user;
@@ -602,20 +604,28 @@ static void fill_view_job(const engine_t *e, const sim_job_t *j, view_job_t *v)
     v->gpus_requested = s->gpus;
     v->min_gpus = s->min_gpus;
     v->max_gpus = s->max_gpus;
+    v->adapt_mode = (int)s->mode;
+    v->cpus = s->cpus > 0 ? s->cpus : e->mech.cpus_per_gpu * s->gpus;
+    v->mem_gb = s->mem_gb > 0 ? s->mem_gb : e->mech.mem_gb_per_gpu * s->gpus;
+    v->gang = s->gang;
+}
+
+/* What changes: state, allocation, progress, counters. */
+static void fill_view_now(const engine_t *e, const sim_job_t *j, view_job_t *v)
+{
+    int oracle = e->policy->oracle, running = j->state == JOB_RUNNING;
     v->batch_size = j->batch;
-    v->state = j->state != JOB_RUNNING        ? VIEW_QUEUED
-               : j->overhead_end > e->now ? VIEW_RESTARTING
-                                          : VIEW_RUNNING;
-    v->cur_type = j->state == JOB_RUNNING ? j->type : -1;
-    v->cur_gpus = j->state == JOB_RUNNING ? j->ngpus : 0;
-    v->cur_nodes = j->state == JOB_RUNNING ? j->nodes : 0;
-    v->cur_gpu_ids = j->state == JOB_RUNNING ? j->gpu_ids : NULL;
+    v->state = !running ? VIEW_QUEUED : j->overhead_end > e->now ? VIEW_RESTARTING : VIEW_RUNNING;
+    v->cur_type = running ? j->type : -1;
+    v->cur_gpus = running ? j->ngpus : 0;
+    v->cur_nodes = running ? j->nodes : 0;
+    v->cur_gpu_ids = running ? j->gpu_ids : NULL;
     v->first_start = j->first_start;
     v->last_start = j->last_start;
     v->attained_time = j->attained_time;
     v->attained_service = j->attained_service;
     v->work_done = j->work_done;
-    v->throughput = j->state == JOB_RUNNING ? j->rate : NAN;
+    v->throughput = running ? j->rate : NAN;
     v->preemptions = j->preemptions;
     v->restarts = j->restarts;
     v->total_work = oracle ? j->work_total : NAN;
@@ -627,22 +637,30 @@ static void fill_view_job(const engine_t *e, const sim_job_t *j, view_job_t *v)
     if (!j->ad_on && e->perf->ops->batch_limits &&
         e->perf->ops->batch_limits(e->perf, j->pw, -1, &l) == 0 && l.epoch_work > 0)
         v->epoch = j->work_done / l.epoch_work;
-    v->adapt_mode = (int)s->mode;
     v->batch_changes = j->batch_changes;
-    v->cpus = s->cpus > 0 ? s->cpus : e->mech.cpus_per_gpu * s->gpus;
-    v->mem_gb = s->mem_gb > 0 ? s->mem_gb : e->mech.mem_gb_per_gpu * s->gpus;
-    v->gang = s->gang;
 }
 
 /* The view: each active job as the simulator knows it; the mechanism adds
- * the rest (sim/mechanism.h). */
+ * the rest (sim/mechanism.h). The view's array lives on between decisions:
+ * a slot that shows the same job as last time keeps its request (vslot;
+ * mech_view_begin() keeps the array's contents when it grows). */
 static void build_view(engine_t *e, unsigned reasons)
 {
     view_job_t *vj = mech_view_begin(&e->mech, (int)e->n_active);
+    if (e->n_active > e->vslot_cap) {
+        size_t old = e->vslot_cap;
+        xgrow((void **)&e->vslot, &e->vslot_cap, e->n_active, sizeof *e->vslot);
+        for (size_t k = old; k < e->vslot_cap; k++)
+            e->vslot[k] = -1;
+    }
     for (size_t k = 0; k < e->n_active; k++) {
         sim_job_t *j = &e->jobs[e->active[k]];
         advance(e, j);
-        fill_view_job(e, j, &vj[k]);
+        if (e->vslot[k] != e->active[k]) {
+            fill_view_static(e, j, &vj[k]);
+            e->vslot[k] = e->active[k];
+        }
+        fill_view_now(e, j, &vj[k]);
     }
     mech_view_end(&e->mech, (int)e->n_active, e->now, reasons);
 }
@@ -921,9 +939,27 @@ static void sample_timeline(engine_t *e, int force)
     e->next_sample = e->now + e->sample_step;
 }
 
+/* Every active job brought to now, in view order (as build_view() does);
+ * returns how many are queued. */
+static size_t advance_all(engine_t *e)
+{
+    size_t queued = 0;
+    for (size_t k = 0; k < e->n_active; k++) {
+        sim_job_t *j = &e->jobs[e->active[k]];
+        advance(e, j);
+        queued += j->state == JOB_QUEUED;
+    }
+    return queued;
+}
+
 static int decide(engine_t *e, unsigned reasons, mls_err_t *err)
 {
     double dt;
+    if ((e->cadence & MLS_CADENCE_WHEN_QUEUED) && !(reasons & MLS_WHY_FAULT) &&
+        advance_all(e) == 0) { /* the policy would keep everything as it runs */
+        sample_timeline(e, 0);
+        return 0;
+    }
     build_view(e, reasons);
     int rc = mech_decide(&e->mech, e->policy, e->pstate, &e->plan, &sim_exec, e, &dt, err);
     run_summary_t *s = &e->out->summary;
@@ -1232,6 +1268,7 @@ static void teardown(engine_t *e)
     free(e->typemap);
     free(e->type_node_gpus);
     free(e->active);
+    free(e->vslot);
     mech_free(&e->mech);
     free(e->node_speed);
     gsl_rng_free(e->rng);

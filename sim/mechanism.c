@@ -13,10 +13,11 @@ typedef struct checker {
     const view_t *v;
     const plan_t *p;
     const char *policy;
-    int *gpu_node;           /* node of each GPU */
+    const int *gpu_node;     /* node of each GPU */
     unsigned char *seen_job; /* per view job */
     unsigned char *seen_gpu; /* per GPU */
     long *want;              /* GPUs planned per type */
+    int skip_kept;           /* 1: no throughput query for a job's unchanged allocation */
     mls_err_t *err;
 } checker_t;
 
@@ -139,7 +140,12 @@ static int check_alloc(const checker_t *c, const plan_alloc_t *a, int second)
     }
     if (a->pack_with != -1 && check_pair(c, a) < 0)
         return -1;
-    double r = v->perf->throughput(v->perf->ctx, vj, a->type, a->gpus, 0, a->batch_size);
+    /* a running job planned on exactly what it runs, alone, at its batch, was
+     * checked when it started and runs at a positive rate: not asked again */
+    int same = c->skip_kept && vj->state != VIEW_QUEUED && vj->cur_type == a->type &&
+               vj->cur_gpus == a->gpus && vj->cur_partner < 0 && a->pack_with < 0 &&
+               a->batch_size == 0 && vj->throughput > 0;
+    double r = same ? 1 : v->perf->throughput(v->perf->ctx, vj, a->type, a->gpus, 0, a->batch_size);
     if (!(r > 0)) {
         snprintf(d, sizeof d, "the perf model gives workload '%s' no throughput on %d %s GPUs",
                  vj->workload_name, a->gpus, v->types[a->type].name);
@@ -197,46 +203,71 @@ static int check_gangs(const checker_t *c)
 static int check_capacity(const checker_t *c)
 {
     const view_t *v = c->v;
+    long *up = c->want + v->n_types; /* GPUs on nodes that are up, per type */
+    for (int t = 0; t < v->n_types; t++)
+        up[t] = 0;
+    for (int i = 0; i < v->n_nodes; i++)
+        if (v->nodes[i].up)
+            up[v->nodes[i].type] += v->nodes[i].gpus;
     for (int t = 0; t < v->n_types; t++) {
-        long up = 0;
-        for (int i = 0; i < v->n_nodes; i++)
-            if (v->nodes[i].type == t && v->nodes[i].up)
-                up += v->nodes[i].gpus;
-        if (c->want[t] > up) {
+        if (c->want[t] > up[t]) {
             char d[256];
             snprintf(d, sizeof d, "%ld %s GPUs planned, the cluster has %d (%ld up)", c->want[t],
-                     v->types[t].name, v->types[t].total_gpus, up);
+                     v->types[t].name, v->types[t].total_gpus, up[t]);
             return fail_rule(c, NULL, "capacity", d);
         }
     }
     return 0;
 }
 
-int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_err_t *err)
+/* The checker's work; its arrays are the caller's (scratch kept between
+ * calls by mech_apply(), or fresh ones), zeroed here. */
+static int check_plan(checker_t *c)
 {
-    checker_t c = {v, p, policy, NULL, NULL, NULL, NULL, err};
-    c.gpu_node = xmalloc(sizeof(int) * (size_t)(v->n_gpus ? v->n_gpus : 1));
-    for (int i = 0; i < v->n_nodes; i++)
-        for (int g = 0; g < v->nodes[i].gpus; g++)
-            c.gpu_node[v->nodes[i].first_gpu + g] = i;
-    c.seen_job = xcalloc((size_t)v->n_jobs + 1, 1);
-    c.seen_gpu = xcalloc((size_t)v->n_gpus + 1, 1);
-    c.want = xcalloc((size_t)v->n_types + 1, sizeof *c.want);
+    const view_t *v = c->v;
+    const plan_t *p = c->p;
+    memset(c->seen_job, 0, (size_t)v->n_jobs + 1);
+    memset(c->seen_gpu, 0, (size_t)v->n_gpus + 1);
+    memset(c->want, 0, sizeof *c->want * (size_t)(2 * v->n_types + 1));
     int rc = 0;
     for (int i = 0; i < p->n && rc == 0; i++) {
         const plan_alloc_t *a = &p->allocs[i];
         /* the second of a pair shares its partner's GPUs: counted once */
         int second = a->pack_with >= 0 && a->pack_with < v->n_jobs &&
                      plan_find(p, a->pack_with) >= 0 && plan_find(p, a->pack_with) < i;
-        rc = check_alloc(&c, a, second);
+        rc = check_alloc(c, a, second);
         if (rc == 0 && !second)
-            c.want[a->type] += a->gpus;
+            c->want[a->type] += a->gpus;
     }
     if (rc == 0)
-        rc = check_gangs(&c);
+        rc = check_gangs(c);
     if (rc == 0)
-        rc = check_capacity(&c);
-    free(c.gpu_node);
+        rc = check_capacity(c);
+    return rc;
+}
+
+static int *gpu_nodes_of(const view_t *v, int *gpu_node)
+{
+    for (int i = 0; i < v->n_nodes; i++)
+        for (int g = 0; g < v->nodes[i].gpus; g++)
+            gpu_node[v->nodes[i].first_gpu + g] = i;
+    return gpu_node;
+}
+
+int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_err_t *err)
+{
+    int *gpu_node = gpu_nodes_of(v, xmalloc(sizeof(int) * (size_t)(v->n_gpus ? v->n_gpus : 1)));
+    checker_t c = {v,
+                   p,
+                   policy,
+                   gpu_node,
+                   xmalloc((size_t)v->n_jobs + 1),
+                   xmalloc((size_t)v->n_gpus + 1),
+                   xmalloc(sizeof(long) * (size_t)(2 * v->n_types + 1)),
+                   0,
+                   err};
+    int rc = check_plan(&c);
+    free(gpu_node);
     free(c.seen_job);
     free(c.seen_gpu);
     free(c.want);
@@ -341,6 +372,9 @@ void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps)
     for (int t = 0; t < c->n_types; t++)
         m->type_free[t] = m->type_up[t] = c->types[t].total_gpus;
     view_setup(m);
+    m->chk_gpu_node = gpu_nodes_of(&m->view, xmalloc(sizeof(int) * g));
+    m->chk_seen_gpu = xmalloc(g + 1);
+    m->chk_want = xmalloc(sizeof(long) * (2 * nt + 1));
 }
 
 void mech_free(mech_t *m)
@@ -354,6 +388,10 @@ void mech_free(mech_t *m)
     free(m->type_up);
     free(m->alloc_of);
     free(m->keep);
+    free(m->chk_gpu_node);
+    free(m->chk_seen_gpu);
+    free(m->chk_seen_job);
+    free(m->chk_want);
     free(m->vjobs);
     free(m->vtypes);
     free(m->vnodes);
@@ -432,16 +470,17 @@ static int unchanged(const view_job_t *j, const plan_t *p, const plan_alloc_t *a
 static void mark_kept(mech_t *m, const view_t *v, const plan_t *p)
 {
     int n = v->n_jobs;
-    for (int k = 0; k < n; k++)
-        m->alloc_of[k] = -1;
-    for (int i = 0; i < p->n; i++)
-        m->alloc_of[p->allocs[i].job] = i;
-    for (int k = 0; k < n; k++)
-        m->keep[k] = m->alloc_of[k] >= 0 && unchanged(&v->jobs[k], p, &p->allocs[m->alloc_of[k]]);
-    for (int k = 0; k < n; k++) {
-        const plan_alloc_t *a = m->alloc_of[k] >= 0 ? &p->allocs[m->alloc_of[k]] : NULL;
-        if (m->keep[k] && a->pack_with >= 0 && !m->keep[a->pack_with])
-            m->keep[k] = 0;
+    memset(m->alloc_of, 0xff, sizeof(int) * (size_t)n); /* -1: none */
+    memset(m->keep, 0, (size_t)n);
+    for (int i = 0; i < p->n; i++) {
+        const plan_alloc_t *a = &p->allocs[i];
+        m->alloc_of[a->job] = i;
+        m->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+    }
+    for (int i = 0; i < p->n; i++) { /* pairs are mutual (checked): kept only whole */
+        const plan_alloc_t *a = &p->allocs[i];
+        if (a->pack_with >= 0 && m->keep[a->job] && !m->keep[a->pack_with])
+            m->keep[a->job] = 0;
     }
 }
 
@@ -466,7 +505,7 @@ static void stop_changed(const mech_t *m, const view_t *v, const plan_t *p,
 {
     for (int k = 0; k < v->n_jobs; k++) {
         const view_job_t *j = &v->jobs[k];
-        if (j->state == VIEW_QUEUED || m->keep[k])
+        if (m->keep[k] || j->state == VIEW_QUEUED)
             continue;
         const plan_alloc_t *a = m->alloc_of[k] >= 0 ? &p->allocs[m->alloc_of[k]] : NULL;
         ops->stop(ctx, k, !a ? MECH_PREEMPT : a->gpus != j->cur_gpus ? MECH_RESIZE : MECH_MIGRATE);
@@ -565,13 +604,19 @@ static int start_planned(mech_t *m, const view_t *v, const plan_t *p, const char
 int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
                const mech_exec_ops_t *ops, void *ctx, mls_err_t *err)
 {
-    if (mech_check_plan(v, p, policy, err) < 0 || (ops->can_do && ops->can_do(ctx, v, p, err) < 0))
-        return -1;
     if ((size_t)v->n_jobs + 1 > m->jobs_cap) {
         m->jobs_cap = (size_t)v->n_jobs * 2 + 16;
         m->alloc_of = xrealloc(m->alloc_of, sizeof(int) * m->jobs_cap);
         m->keep = xrealloc(m->keep, m->jobs_cap);
+        m->chk_seen_job = xrealloc(m->chk_seen_job, m->jobs_cap);
     }
+    /* the mechanism's own view (the cluster's GPUs and types): its scratch fits */
+    int own = v == &m->view;
+    checker_t c = {v,           p,   policy, m->chk_gpu_node, m->chk_seen_job, m->chk_seen_gpu,
+                   m->chk_want, own, err};
+    if ((own ? check_plan(&c) : mech_check_plan(v, p, policy, err)) < 0 ||
+        (ops->can_do && ops->can_do(ctx, v, p, err) < 0))
+        return -1;
     mark_kept(m, v, p);
     rebatch(m, v, p, ops, ctx);
     stop_changed(m, v, p, ops, ctx);

@@ -119,6 +119,11 @@ typedef struct mech {
     unsigned char *keep; /* per view job: its allocation is unchanged */
     size_t jobs_cap;
     int *ids; /* one job's GPU ids */
+    /* Scratch of the plan check in mech_apply(): node of each GPU, GPUs and
+     * view jobs seen, GPUs planned and up per type. */
+    int *chk_gpu_node;
+    unsigned char *chk_seen_gpu, *chk_seen_job;
+    long *chk_want;
 } mech_t;
 
 /* accum_steps: whether a plan's accum_steps are taken (else a job keeps its own). */
@@ -127,7 +132,9 @@ void mech_free(mech_t *m);
 
 /* Room for n active jobs, which the owner describes in view order (submit
  * time, then id) into the returned array: request, state, progress, and
- * cur_type, cur_gpus, cur_nodes, cur_gpu_ids of the running ones. */
+ * cur_type, cur_gpus, cur_nodes, cur_gpu_ids of the running ones. The array
+ * keeps what the owner wrote last time (also when it grows), so an owner may
+ * rewrite only what changed. */
 view_job_t *mech_view_begin(mech_t *m, int n);
 /* Completes the view of n jobs at time now: GPU holders (a pair's later
  * job), each pair's cur_partner, free GPUs per type, nodes up, the round,

@@ -202,6 +202,35 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* fifo declares MLS_CADENCE_WHEN_QUEUED. With 20 s overheads the calls are at
+ * t=0 (two arrivals), t=10 (j2 arrives), t=50 (j1 done, j2 waits) and t=90 (j2
+ * done; none after j0's completion at 120, nothing is left): the one at t=90,
+ * with nothing queued, is left out, and every result is what the run that
+ * makes all four calls gives. */
+START_TEST(when_queued_skips_idle_calls)
+{
+    world_t a, b;
+    three_jobs(&a, 20);
+    three_jobs(&b, 20);
+    ck_assert(policy_find("fifo")->cadence & MLS_CADENCE_WHEN_QUEUED);
+    b.cfg.cadence = MLS_CADENCE_EVENTS; /* no hint: a call at every event */
+    run_policy(&a, "fifo");
+    run_policy(&b, "fifo");
+    ck_assert_int_eq((int)a.res.summary.decisions, 3);
+    ck_assert_int_eq((int)b.res.summary.decisions, 4);
+    ck_assert_int_eq((int)a.res.n_jobs, (int)b.res.n_jobs);
+    ck_assert(memcmp(a.res.jobs, b.res.jobs, a.res.n_jobs * sizeof *a.res.jobs) == 0);
+    ck_assert_int_eq((int)a.res.n_timeline, (int)b.res.n_timeline);
+    for (size_t i = 0; i < a.res.n_timeline; i++) { /* field by field: the struct has padding */
+        const timeline_sample_t *x = &a.res.timeline[i], *y = &b.res.timeline[i];
+        ck_assert(x->t == y->t && x->busy_gpus == y->busy_gpus &&
+                  x->running_jobs == y->running_jobs && x->queued_jobs == y->queued_jobs);
+    }
+    world_free(&a);
+    world_free(&b);
+}
+END_TEST
+
 /* las with rounds shorter than the restart overhead never lets a job
  * progress: the engine stops with a clear error instead of looping. */
 START_TEST(livelock_detected)
@@ -522,6 +551,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, las_overhead);
     tcase_add_test(tc, alone_rho_is_one);
     tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, when_queued_skips_idle_calls);
     tcase_add_test(tc, measure_window);
     tcase_add_test(tc, packed_pair);
     tcase_add_test(tc, node_failure_and_straggler);
