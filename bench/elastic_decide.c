@@ -8,11 +8,14 @@
  * (phi + M0) / (phi + M)) with batch limits (M0 128, up to 4096, 32..256 per
  * GPU), each at some epoch; the first jobs run on 1, 2 or 4 GPUs of one node
  * until half the GPUs are held, at their model throughput. Per policy, wall
- * clock: the first schedule() call (cold: every job's worths computed), the
+ * clock and CPU time: the first schedule() call (cold: every job's worths computed), the
  * mean of three more calls on the same view (warm: the worths cached), and a
  * call after every job has moved to its next epoch (every cache entry stale:
- * the worst call). Deterministic inputs.
- *     make bench/elastic_decide && bench/elastic_decide [JOBS [GPUS]] */
+ * the worst call). Deterministic inputs. Each line ends with a digest of
+ * the four plans (job, GPUs, batch, accumulation of every allocation) and
+ * the number of throughput calls the policy made, so that a faster version
+ * can be shown to plan alike.
+ *     make bench/elastic_decide && bench/elastic_decide [JOBS [GPUS [POLICY]]] */
 #include "policies/policies.h"
 
 #include <math.h>
@@ -25,6 +28,9 @@
 #define CLASSES 6
 
 typedef struct bench_view {
+    long calls;       /* throughput calls */
+    int *rec, rec_on; /* the calls' (job, gpus, nodes, batch) while rec_on */
+    long n_rec, rec_cap;
     view_gpu_type_t type;
     view_node_t *nodes;
     view_job_t *jobs;
@@ -49,11 +55,21 @@ static double goodput(const view_job_t *j, int k, int n, int b)
 
 static double b_tput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
 {
-    (void)ctx, (void)type;
+    (void)type;
+    ((bench_view_t *)ctx)->calls++;
     if (nodes < 1)
         nodes = (gpus + PER_NODE - 1) / PER_NODE;
     if (batch <= 0)
         batch = j->batch_size > 0 ? j->batch_size : (128 / gpus > 32 ? 128 / gpus : 32);
+    bench_view_t *b = ctx;
+    if (b->rec_on) {
+        if (b->n_rec == b->rec_cap) {
+            b->rec_cap = b->rec_cap ? 2 * b->rec_cap : 4096;
+            b->rec = realloc(b->rec, sizeof(int) * 4 * (size_t)b->rec_cap);
+        }
+        int *r = b->rec + 4 * b->n_rec++;
+        r[0] = (int)(j - b->jobs), r[1] = gpus, r[2] = nodes, r[3] = batch;
+    }
     return goodput(j, gpus, nodes, batch);
 }
 
@@ -128,35 +144,74 @@ static void build(bench_view_t *b, int n_jobs, int n_gpus)
                     .perf = &b->perf};
 }
 
-static double now_s(void)
+static double now_s(clockid_t c)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(c, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static double timed(const policy_ops_t *ops, void *st, const view_t *v, plan_t *p)
+typedef struct took {
+    double wall, cpu; /* ms */
+} took_t;
+
+/* FNV-1a over the plan's allocations, folded into *h. */
+static void digest(const plan_t *p, unsigned long long *h)
+{
+    for (int i = 0; i < p->n; i++) {
+        const plan_alloc_t *a = &p->allocs[i];
+        int f[5] = {a->job, a->type, a->gpus, a->batch_size, a->accum_steps};
+        for (int q = 0; q < 5; q++) {
+            *h ^= (unsigned long long)(unsigned)f[q];
+            *h *= 1099511628211ULL;
+        }
+    }
+}
+
+/* Wall and CPU time of one call (the policies are single-threaded: on an
+ * idle machine the two agree; on a loaded one the CPU time varies less). */
+static took_t timed(const policy_ops_t *ops, void *st, const view_t *v, plan_t *p,
+                    unsigned long long *h)
 {
     char err[256] = "";
     plan_clear(p);
-    double t0 = now_s();
+    double t0 = now_s(CLOCK_MONOTONIC), c0 = now_s(CLOCK_PROCESS_CPUTIME_ID);
     if (ops->schedule(st, v, p, err, sizeof err) < 0) {
         fprintf(stderr, "elastic_decide: %s: %s\n", ops->name, err);
         exit(1);
     }
-    return (now_s() - t0) * 1e3;
+    took_t t = {(now_s(CLOCK_MONOTONIC) - t0) * 1e3, (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3};
+    digest(p, h);
+    return t;
+}
+
+/* CPU ms the model takes to answer again the throughput calls recorded
+ * during the first decision, so that the decision's time can be split into
+ * the model's and the policy's own. */
+static double replay_ms(bench_view_t *b)
+{
+    double c0 = now_s(CLOCK_PROCESS_CPUTIME_ID), sum = 0;
+    for (long i = 0; i < b->n_rec; i++) {
+        const int *r = b->rec + 4 * i;
+        sum += goodput(&b->jobs[r[0]], r[1], r[2], r[3]);
+    }
+    double ms = (now_s(CLOCK_PROCESS_CPUTIME_ID) - c0) * 1e3;
+    return sum >= 0 ? ms : -ms;
 }
 
 int main(int argc, char **argv)
 {
     int n_jobs = argc > 1 ? atoi(argv[1]) : 2000;
     int n_gpus = argc > 2 ? atoi(argv[2]) : 2000;
+    const char *only = argc > 3 ? argv[3] : NULL;
     if (n_jobs < 1 || n_gpus < PER_NODE) {
-        fprintf(stderr, "usage: elastic_decide [JOBS [GPUS]]\n");
+        fprintf(stderr, "usage: elastic_decide [JOBS [GPUS [POLICY]]]\n");
         return 2;
     }
     const char *names[] = {"elastic-dp", "elastic-fixed-batch", "autoscale"};
     for (int i = 0; i < 3; i++) {
+        if (only && strcmp(only, names[i]) != 0)
+            continue;
         bench_view_t b;
         build(&b, n_jobs, n_gpus);
         const policy_ops_t *ops = policy_find(names[i]);
@@ -169,20 +224,30 @@ int main(int argc, char **argv)
         }
         plan_t p;
         plan_init(&p);
-        double cold = timed(ops, st, &b.v, &p), warm = 0;
+        unsigned long long h = 14695981039346656037ULL;
+        b.rec_on = 1;
+        took_t cold = timed(ops, st, &b.v, &p, &h), warm = {0, 0};
+        b.rec_on = 0;
         int placed = p.n, gpus = 0;
         for (int k = 0; k < p.n; k++)
             gpus += p.allocs[k].gpus;
         for (int r = 1; r <= 3; r++) {
             b.v.now += 60;
-            warm += timed(ops, st, &b.v, &p) / 3;
+            took_t t = timed(ops, st, &b.v, &p, &h);
+            warm.wall += t.wall / 3;
+            warm.cpu += t.cpu / 3;
         }
         for (int j = 0; j < n_jobs; j++)
             b.jobs[j].epoch += 1;
-        double stale = timed(ops, st, &b.v, &p);
-        printf("%-20s %d jobs, %d GPUs: first %.1f ms (%d jobs on %d GPUs), next %.2f ms mean, "
-               "all epochs changed %.1f ms\n",
-               names[i], n_jobs, b.v.n_gpus, cold, placed, gpus, warm, stale);
+        took_t stale = timed(ops, st, &b.v, &p, &h);
+        printf("%-20s %d jobs, %d GPUs (%d jobs placed on %d GPUs), ms wall / CPU: first %.1f / "
+               "%.1f, next (mean) %.2f / %.2f, all epochs changed %.1f / %.1f; plans %016llx, "
+               "%ld throughput calls\n",
+               names[i], n_jobs, b.v.n_gpus, placed, gpus, cold.wall, cold.cpu, warm.wall, warm.cpu,
+               stale.wall, stale.cpu, h, b.calls);
+        printf("  (of the first decision, %.1f ms CPU are the model's %ld throughput calls)\n",
+               replay_ms(&b), b.n_rec);
+        free(b.rec);
         plan_free(&p);
         ops->destroy(st);
         free(b.nodes);

@@ -10,7 +10,8 @@
  * first jobs running on 1, 2 or 4 GPUs until half of each type is held.
  * Times the first schedule() call and the mean of the next three (the
  * exploration bounds have grown by then), wall clock. Deterministic.
- *     make bench/sia_decide && bench/sia_decide [JOBS [GPUS]] */
+ *     make bench/sia_decide && bench/sia_decide [JOBS [GPUS [KEY=VALUE...]]]
+ * (KEY=VALUE: sia parameters, e.g. decimals=-1). Wall clock and CPU time. */
 #include "policies/policies.h"
 #include "policies/sia.h"
 
@@ -197,10 +198,10 @@ static void build(bench_view_t *b, int n_jobs, int n_gpus)
     b->v.perf = &b->perf;
 }
 
-static double now_ms(void)
+static double now_ms(clockid_t c)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(c, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
@@ -209,39 +210,56 @@ int main(int argc, char **argv)
     int jobs = argc > 1 ? atoi(argv[1]) : 2000;
     int gpus = argc > 2 ? atoi(argv[2]) : 2048;
     if (jobs < 1 || gpus < 64) {
-        fprintf(stderr, "usage: sia_decide [JOBS >= 1 [GPUS >= 64]]\n");
+        fprintf(stderr, "usage: sia_decide [JOBS >= 1 [GPUS >= 64 [KEY=VALUE...]]]\n");
         return 2;
     }
     bench_view_t b;
     build(&b, jobs, gpus);
     void *st = NULL;
     char err[256];
-    policy_args_t none = {0, NULL, NULL};
-    if (sia_create(&st, &none, err, sizeof err)) {
+    enum { MAX_ARGS = 8 };
+    const char *keys[MAX_ARGS], *vals[MAX_ARGS];
+    char kv[MAX_ARGS][64];
+    int n_args = 0;
+    for (int i = 3; i < argc && n_args < MAX_ARGS; i++) { /* policy parameters */
+        snprintf(kv[n_args], sizeof kv[n_args], "%s", argv[i]);
+        char *eq = strchr(kv[n_args], '=');
+        if (!eq) {
+            fprintf(stderr, "sia_decide: %s: want KEY=VALUE\n", argv[i]);
+            return 2;
+        }
+        *eq = 0;
+        keys[n_args] = kv[n_args];
+        vals[n_args] = eq + 1;
+        n_args++;
+    }
+    policy_args_t args = {n_args, keys, vals};
+    if (sia_create(&st, &args, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    double times[4];
+    double times[4], cpu[4];
     int placed = 0, held = 0;
     for (int r = 0; r < 4; r++) {
         plan_t p;
         plan_init(&p);
-        double t0 = now_ms();
+        double t0 = now_ms(CLOCK_MONOTONIC), c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
         if (sia_schedule(st, &b.v, &p, err, sizeof err)) {
             fprintf(stderr, "%s\n", err);
             return 1;
         }
-        times[r] = now_ms() - t0;
+        times[r] = now_ms(CLOCK_MONOTONIC) - t0;
+        cpu[r] = now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
         placed = p.n;
         held = 0;
         for (int k = 0; k < p.n; k++)
             held += p.allocs[k].gpus;
         plan_free(&p);
     }
-    printf("sia: %d jobs, %d GPUs (%d configurations): first %.1f ms, next %.1f ms mean; "
-           "%d jobs given %d GPUs\n",
-           jobs, b.v.n_gpus, sia_configs(&b.v, NULL, 0), times[0],
-           (times[1] + times[2] + times[3]) / 3, placed, held);
+    printf("sia: %d jobs, %d GPUs (%d configurations), ms wall / CPU: first %.1f / %.1f, next "
+           "%.1f / %.1f mean; %d jobs given %d GPUs\n",
+           jobs, b.v.n_gpus, sia_configs(&b.v, NULL, 0), times[0], cpu[0],
+           (times[1] + times[2] + times[3]) / 3, (cpu[1] + cpu[2] + cpu[3]) / 3, placed, held);
     sia_destroy(st);
     free(b.nodes);
     free(b.jobs);

@@ -74,7 +74,9 @@
  *   batch limits, its batch changes; a job's worths are computed only up to
  *   the largest size it could get (its minimum plus the GPUs left over after
  *   every admitted minimum), and its sizes beyond its best worth are left out
- *   of the program (more GPUs for no more worth never help: exact).
+ *   of the program (more GPUs for no more worth never help: exact); the
+ *   dynamic program itself skips, exactly, what cannot change its answer
+ *   (elastic_dp_solve below).
  * - Under the pollux backend the goodput is that of the job's current epoch
  *   (its noise scale then); it is re-evaluated only at the next arrival or
  *   completion (the paper's cadence; --cadence both re-decides every round). */
@@ -95,6 +97,176 @@
 
 /* ---- the dynamic program ------------------------------------------------------ */
 
+/* Row i of the program is f_i(e), the best sum of jobs 0..i with at most e
+ * GPUs above their minimums (f_{-1} = 0), and f_i(e) = max over x of
+ * f_{i-1}(e - x) + val_i(x); the chosen x is the smallest of the maximisers.
+ * Three exact savings over the plain O(n x E x K) loop, each leaving every
+ * f_i(e) and every choice as the plain loop makes them (so the same k and the
+ * same tie-break):
+ * - Options: f_{i-1} is nondecreasing (GPUs may stay idle), so an x whose
+ *   worth is no more than that of a smaller x never strictly beats it: only
+ *   x = 0 and the x whose worth exceeds every smaller x's (the staircase) are
+ *   tried.
+ * - Top: f_i(e) and its choice are the same for every e >= W_i, the sum of
+ *   the largest options of jobs 0..i; cells above min(E, W_i) are not
+ *   computed (a read above is a read at it).
+ * - Bottom: the trace back from E reaches row i at e >= E - R_i, R_i the sum
+ *   of the largest options of jobs i+1..n-1; cells below are not computed.
+ * Eight cells are computed at once in vector registers (dp_block).
+ */
+typedef struct dp_opts {
+    int *off;  /* job i's options: [off[i], off[i + 1]) */
+    int *x;    /* offset above the minimum, ascending, x[off[i]] = 0 */
+    double *v; /* its worth (ED_NEVER: not allowed) */
+    int *lo;   /* row i's cells [lo[i], hi[i]] */
+    int *hi;
+    size_t *at; /* row i's choices in the choice array */
+} dp_opts_t;
+
+static double dp_worth(double v)
+{
+    return v > -INFINITY && v < INFINITY ? v : ED_NEVER;
+}
+
+/* The staircase of every job, then each row's cells. */
+static void dp_options(int n, int E, const int *kmin, const int *kmax, const double *value,
+                       int stride, dp_opts_t *o)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += (size_t)(kmax[i] - kmin[i]) + 1;
+    o->off = pu_alloc((size_t)n + 1, sizeof *o->off);
+    o->x = pu_alloc(total, sizeof *o->x);
+    o->v = pu_alloc(total, sizeof *o->v);
+    o->lo = pu_alloc((size_t)n, sizeof *o->lo);
+    o->hi = pu_alloc((size_t)n, sizeof *o->hi);
+    o->at = pu_alloc((size_t)n + 1, sizeof *o->at);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const double *val = value + (size_t)i * (size_t)stride + (size_t)kmin[i];
+        double top = dp_worth(val[0]);
+        o->off[i] = m;
+        o->x[m] = 0;
+        o->v[m++] = top;
+        for (int x = 1; x <= kmax[i] - kmin[i]; x++)
+            if (dp_worth(val[x]) > top) {
+                top = dp_worth(val[x]);
+                o->x[m] = x;
+                o->v[m++] = top;
+            }
+    }
+    o->off[n] = m;
+    long up = 0, down = 0;
+    for (int i = 0; i < n; i++) {
+        up += o->x[o->off[i + 1] - 1];
+        o->hi[i] = up < E ? (int)up : E;
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        long b = E - down;
+        o->lo[i] = b < 0 ? 0 : b < o->hi[i] ? (int)b : o->hi[i];
+        down += o->x[o->off[i + 1] - 1];
+    }
+    o->at[0] = 0;
+    for (int i = 0; i < n; i++)
+        o->at[i + 1] = o->at[i] + (size_t)(o->hi[i] - o->lo[i]) + 1;
+}
+
+static void dp_options_free(dp_opts_t *o)
+{
+    free(o->off);
+    free(o->x);
+    free(o->v);
+    free(o->lo);
+    free(o->hi);
+    free(o->at);
+}
+
+/* f_i at one cell e (the options with x <= e). */
+static void dp_cell(const double *prev, const int *xs, const double *vs, int m, int e, double *cur,
+                    unsigned short *ch)
+{
+    double best = prev[e] + vs[0];
+    int bx = 0;
+    for (int c = 1; c < m && xs[c] <= e; c++) {
+        double s = prev[e - xs[c]] + vs[c];
+        if (s > best) {
+            best = s;
+            bx = xs[c];
+        }
+    }
+    cur[e] = best;
+    *ch = (unsigned short)bx;
+}
+
+/* f_i at cells e..e+7, every option's x <= e: the same sums and comparisons
+ * as dp_cell, eight cells at a time in vector registers (GCC/Clang vector
+ * extensions of 16 bytes, SSE2 on x86-64; no stores until every option is
+ * tried). */
+typedef double dp_v2 __attribute__((vector_size(16)));
+typedef long long dp_m2 __attribute__((vector_size(16)));
+
+static inline dp_v2 dp_load(const double *p)
+{
+    dp_v2 r;
+    memcpy(&r, p, sizeof r);
+    return r;
+}
+
+static inline dp_v2 dp_pick(dp_m2 up, dp_v2 a, dp_v2 b)
+{
+    return (dp_v2)((up & (dp_m2)a) | (~up & (dp_m2)b));
+}
+
+#define DP_STEP(q)                                                                                 \
+    do {                                                                                           \
+        dp_v2 s = dp_load(p + 2 * (q)) + w;                                                        \
+        dp_m2 up = (dp_m2)(s > b##q);                                                              \
+        b##q = dp_pick(up, s, b##q);                                                               \
+        x##q = dp_pick(up, vx, x##q);                                                              \
+    } while (0)
+
+static void dp_block(const double *prev, const int *xs, const double *vs, int m, int e, double *cur,
+                     unsigned short *ch)
+{
+    dp_v2 w = {vs[0], vs[0]};
+    dp_v2 b0 = dp_load(prev + e) + w, b1 = dp_load(prev + e + 2) + w;
+    dp_v2 b2 = dp_load(prev + e + 4) + w, b3 = dp_load(prev + e + 6) + w;
+    dp_v2 x0 = {0, 0}, x1 = x0, x2 = x0, x3 = x0;
+    for (int c = 1; c < m; c++) {
+        const double *p = prev + e - xs[c];
+        dp_v2 vx = {xs[c], xs[c]};
+        w = (dp_v2){vs[c], vs[c]};
+        DP_STEP(0);
+        DP_STEP(1);
+        DP_STEP(2);
+        DP_STEP(3);
+    }
+    dp_v2 b[4] = {b0, b1, b2, b3}, x[4] = {x0, x1, x2, x3};
+    memcpy(cur + e, b, sizeof b);
+    for (int q = 0; q < 4; q++) {
+        ch[2 * q] = (unsigned short)x[q][0];
+        ch[2 * q + 1] = (unsigned short)x[q][1];
+    }
+}
+
+/* Row i from row i - 1 (prev, valid on [lo[i-1], top], constant above). */
+static void dp_row(const dp_opts_t *o, int i, double *prev, int top, double *cur,
+                   unsigned short *ch)
+{
+    int lo = o->lo[i], hi = o->hi[i], m = o->off[i + 1] - o->off[i];
+    const int *xs = o->x + o->off[i];
+    const double *vs = o->v + o->off[i];
+    for (int e = top + 1; e <= hi; e++)
+        prev[e] = prev[top];
+    int e = lo;
+    for (; e <= hi && e < xs[m - 1]; e++)
+        dp_cell(prev, xs, vs, m, e, cur, ch + (e - lo));
+    for (; e + 8 <= hi + 1; e += 8)
+        dp_block(prev, xs, vs, m, e, cur, ch + (e - lo));
+    for (; e <= hi; e++)
+        dp_cell(prev, xs, vs, m, e, cur, ch + (e - lo));
+}
+
 double elastic_dp_solve(int n, int gpus, const int *kmin, const int *kmax, const double *value,
                         int stride, int *k_out)
 {
@@ -111,46 +283,30 @@ double elastic_dp_solve(int n, int gpus, const int *kmin, const int *kmax, const
     if (base > gpus)
         return -INFINITY;
     int E = gpus - (int)base;
-    size_t row = (size_t)E + 1;
-    double *prev = pu_alloc(row, sizeof *prev), *cur = pu_alloc(row, sizeof *cur);
-    double *val = pu_alloc((size_t)stride, sizeof *val);
-    unsigned short *choice = pu_alloc((size_t)n * row, sizeof *choice);
-    /* a size not allowed is worth ED_NEVER: any choice with one loses to any
-     * choice without, and the loop has no branch but the max */
-    for (int i = 0; i < n; i++) {
-        int w = kmax[i] - kmin[i];
-        for (int x = 0; x <= w; x++) {
-            double v = value[(size_t)i * (size_t)stride + (size_t)(kmin[i] + x)];
-            val[x] = v > -INFINITY && v < INFINITY ? v : ED_NEVER;
-        }
-        for (int e = 0; e <= E; e++) {
-            double best = -INFINITY;
-            int bx = 0, xm = w < e ? w : e;
-            const double *pe = prev + e;
-            for (int x = 0; x <= xm; x++) {
-                double c = (i ? pe[-x] : 0) + val[x];
-                if (c > best) {
-                    best = c;
-                    bx = x;
-                }
-            }
-            cur[e] = best;
-            choice[(size_t)i * row + (size_t)e] = (unsigned short)bx;
-        }
+    dp_opts_t o;
+    dp_options(n, E, kmin, kmax, value, stride, &o);
+    double *prev = pu_alloc((size_t)E + 1, sizeof *prev),
+           *cur = pu_alloc((size_t)E + 1, sizeof *cur);
+    unsigned short *choice = pu_alloc(o.at[n], sizeof *choice);
+    for (int i = 0, top = 0; i < n; i++) { /* prev starts as f_{-1} = 0 */
+        dp_row(&o, i, prev, top, cur, choice + o.at[i]);
+        top = o.hi[i];
         double *t = prev;
         prev = cur;
         cur = t;
     }
-    double opt = prev[E] > ED_NEVER / 2 ? prev[E] : -INFINITY;
+    double opt = prev[E < o.hi[n - 1] ? E : o.hi[n - 1]];
+    opt = opt > ED_NEVER / 2 ? opt : -INFINITY;
     if (opt > -INFINITY)
         for (int i = n - 1, e = E; i >= 0; i--) {
-            int x = choice[(size_t)i * row + (size_t)e];
+            int q = e < o.hi[i] ? e : o.hi[i];
+            int x = choice[o.at[i] + (size_t)(q - o.lo[i])];
             k_out[i] = kmin[i] + x;
             e -= x;
         }
+    dp_options_free(&o);
     free(prev);
     free(cur);
-    free(val);
     free(choice);
     return opt;
 }
@@ -184,8 +340,18 @@ typedef struct ed_job {
     int *local;    /* per-GPU batch chosen for k (0: keep the job's) */
 } ed_job_t;
 
+/* The batch grid of a per-GPU range [lo, hi], kept per state: the same
+ * ranges recur for every job with the same limits at the same k, and the
+ * grid's pow calls were a quarter of the cost of computing worths. */
+#define ED_GRIDS 256
+typedef struct ed_grid {
+    int lo, hi, n;  /* n = 0: empty slot */
+    int b[ED_GRID]; /* the distinct batches, in grid order */
+} ed_grid_t;
+
 typedef struct ed_state {
     int fixed;
+    ed_grid_t grids[ED_GRIDS];
     idmap_t ids;
     ed_job_t *jobs;
     int cap;
@@ -285,10 +451,30 @@ static double rate(const view_t *v, const view_job_t *jb, int type, int k, int b
     return v->perf->throughput(v->perf->ctx, jb, type, k, 0, b);
 }
 
+/* The grid of ED_GRID per-GPU batches spaced geometrically over [lo, hi]
+ * (ends included, repeats dropped), from the state's cache. */
+static const ed_grid_t *grid(ed_state_t *s, double lo, double hi)
+{
+    unsigned h = ((unsigned)lo * 2654435761u) ^ ((unsigned)hi * 40503u);
+    ed_grid_t *g = &s->grids[(h >> 8) % ED_GRIDS];
+    if (g->n && g->lo == (int)lo && g->hi == (int)hi)
+        return g;
+    g->lo = (int)lo;
+    g->hi = (int)hi;
+    g->n = 0;
+    for (int i = 0, last = 0; i < ED_GRID; i++) {
+        int b = (int)floor(lo * pow(hi / lo, (double)i / (ED_GRID - 1)) + 0.5);
+        b = b < lo ? (int)lo : b > hi ? (int)hi : b;
+        if (b != last)
+            g->b[g->n++] = last = b;
+    }
+    return g;
+}
+
 /* Best rate of jb on k GPUs over its batch range (elastic), or at its fixed
  * batch; *local gets the per-GPU batch (0: the job's own). */
-static double best_rate(const ed_state_t *s, const view_t *v, const view_job_t *jb,
-                        const ed_job_t *r, int type, int k, int *local)
+static double best_rate(ed_state_t *s, const view_t *v, const view_job_t *jb, const ed_job_t *r,
+                        int type, int k, int *local)
 {
     view_batch_limits_t l;
     *local = 0;
@@ -307,14 +493,11 @@ static double best_rate(const ed_state_t *s, const view_t *v, const view_job_t *
     double hi = floor((double)l.max_batch / k);
     if (hi < lo)
         return 0;
+    const ed_grid_t *gr = grid(s, lo, hi);
     double best = 0;
-    int last = 0, unknown = 0;
-    for (int i = 0; i < ED_GRID; i++) {
-        int b = (int)floor(lo * pow(hi / lo, (double)i / (ED_GRID - 1)) + 0.5);
-        b = b < lo ? (int)lo : b > hi ? (int)hi : b;
-        if (b == last)
-            continue;
-        last = b;
+    int unknown = 0;
+    for (int i = 0; i < gr->n; i++) {
+        int b = gr->b[i];
         double g = rate(v, jb, type, k, b);
         unknown |= isnan(g);
         if (g > best) {
@@ -332,8 +515,7 @@ static double best_rate(const ed_state_t *s, const view_t *v, const view_job_t *
 /* Computes the job's worths on its cached type for k up to `upto` (at most
  * its kmax): worth(k) = T(k) / base, base = T(k0) / k0 at its smallest
  * feasible k0 (so worth(k0) = k0: GPUs scaled by scaling efficiency). */
-static void extend(const ed_state_t *s, const view_t *v, const view_job_t *jb, ed_job_t *r,
-                   int upto)
+static void extend(ed_state_t *s, const view_t *v, const view_job_t *jb, ed_job_t *r, int upto)
 {
     if (upto > r->c_kmax)
         upto = r->c_kmax;

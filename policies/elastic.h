@@ -9,7 +9,10 @@
  * the k_i into k_out. Returns the optimum, or -INFINITY (k_out untouched)
  * when no choice is feasible. Needs kmax[i] < stride. Ties go to the smaller
  * k of the later job (deterministic). Time O(n x E x K), memory O(n x E)
- * with E = gpus - sum kmin, K the widest range. */
+ * with E = gpus - sum kmin, K the widest range, at worst; only the sizes
+ * worth more than every smaller size of the job are tried, and only the
+ * cells the answer can depend on are computed (elastic.c), with the same
+ * optimum and the same k as the plain program. */
 #ifndef MLS_ELASTIC_H
 #define MLS_ELASTIC_H
 

@@ -160,7 +160,8 @@ static const policy_ops_t table[] = {
      "goodput; GLPK integer program over (job, configuration) pairs (run with --round 60)",
      "p=-0.5: fairness power on normalized goodputs (not 0); lambda=1.1: penalty of a job left "
      "without GPUs; restart_delay=30: s in the restart factor; time_limit=10: s for GLPK's "
-     "branch and cut; explore=1: at most twice the GPUs a job has held (0: off)",
+     "branch and cut; explore=1: at most twice the GPUs a job has held (0: off); decimals=2: "
+     "G^p rounded to that many decimals, as Sia's code (-1: not rounded)",
      0, MLS_CADENCE_ROUNDS, ENTRY(sia)},
     {"deeppool", "Park et al., MLSys 2022 (DeepPool: burst parallel training)",
      "foreground jobs (priority > fg_priority) get burst allocations of up to max_gpus first; "

@@ -31,6 +31,11 @@ int sia_configs(const view_t *v, sia_config_t *out, int max);
  * allocation). g is floored at 1e-4 and g^p capped at 3000, as Sia's code. */
 double sia_utility(double g, double p, double lambda);
 
+/* sia_utility with g^p rounded half to even to `decimals` decimals before it
+ * is capped (decimals < 0: not rounded), as Sia's code rounds the powered-up
+ * goodput matrix to 2. */
+double sia_utility_rounded(double g, double p, double lambda, int decimals);
+
 /* The selection problem: choose at most one configuration per job maximising
  * the sum of util[i*n_cfg + c] over chosen pairs (NAN: pair not allowed),
  * with the GPUs chosen of each type within cap[type]; fixed[i] >= 0 forces

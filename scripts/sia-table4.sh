@@ -13,9 +13,11 @@
 # Sia's baselines: Gavel = max-sum-throughput-perf (§4.2: "the max-sum-
 # throughput policy for Gavel"); Themis = finish-time-fairness (Gavel's FTF
 # policy, as Shockwave runs Themis; oracle), and mlsched's own themis beside
-# it; Shockwave when `mlsched policies` lists it (TODO: being written). The
-# inelastic ones run each job at its trace's GPU count and batch (Sia's
-# "TunedJobs": the workload files carry the tuned replicas and batch).
+# it; Shockwave (oracle) at its own paper's 120 s rounds (Zheng et al. §6,
+# as README "Reproducing Shockwave's baselines"; Sia's artifact does not say
+# which Sia used), on the homogeneous cluster as Table 4. The inelastic ones
+# run each job at its trace's GPU count and batch (Sia's "TunedJobs": the
+# workload files carry the tuned replicas and batch).
 #
 # Prints one row per setting and policy: mean over workloads of the average
 # JCT, of the 99th-percentile JCT, of the makespan (hours) and GPU hours per
@@ -35,9 +37,6 @@ mkdir -p "$OUT"
 DB=$OUT/runs.db
 rm -f "$DB"
 inelastic="max-sum-throughput-perf finish-time-fairness themis"
-if "$MLSCHED" policies | grep -q '^shockwave '; then
-    inelastic="$inelastic shockwave"
-fi
 run() { # setting cluster policy round workload
     "$MLSCHED" simulate --trace "$OUT/w$5.csv" --cluster "$SRC/traces/clusters/$2" \
         --throughputs "$SRC/traces/catalog/pollux.json" --round "$4" --restart-overhead 30 \
@@ -53,6 +52,7 @@ for w in $WORKLOADS; do
         run homogeneous pollux-64t4.json "$p" 360 "$w"
     done
     run heterogeneous sia-hetero-64.json max-sum-throughput-perf 360 "$w"
+    run homogeneous pollux-64t4.json shockwave 120 "$w"
 done
 sqlite3 -header -column "$DB" "
 SELECT s.label AS setting, s.policy, COUNT(*) AS workloads,

@@ -3,11 +3,11 @@
  * autoscaler (autoscale).
  *
  * The dynamic program is checked against a brute force over every choice on
- * random small instances. The policies are driven by hand-made views: one GPU
- * type on nodes of 4 GPUs, a fake perf model whose throughput is a known
- * function of GPUs (and batch), and, for the autoscaler, a loop that applies
- * each plan as the mechanism would and reports the throughput the job then
- * shows (slowed on a straggling node). */
+ * random small instances, and against the plain O(n x E x K) loop (same
+ * optimum to the bit, same k, ties included) on larger ones. The policies are driven by hand-made
+ * views: one GPU type on nodes of 4 GPUs, a fake perf model whose throughput is a known function of
+ * GPUs (and batch), and, for the autoscaler, a loop that applies each plan as the mechanism would
+ * and reports the throughput the job then shows (slowed on a straggling node). */
 #include "policies/elastic.h"
 #include "policies/policies.h"
 
@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the dynamic program against a brute force ---------------------------------- */
@@ -93,6 +94,96 @@ START_TEST(dp_equals_brute_force)
     ck_assert_int_eq(k[0], 1); /* 1 + 2.7 beats 1.5 + 1.9 */
     ck_assert_int_eq(k[1], 3);
     ck_assert(!(elastic_dp_solve(2, 1, kmin, kmax, val, 4, k) > -INFINITY)); /* minimums > G */
+}
+END_TEST
+
+/* The plain dynamic program, O(n x E x K): every cell tries every x from the
+ * smallest, a strictly larger sum wins (ties to the smaller x). elastic_dp_solve
+ * skips options and cells that cannot change a cell or its choice; it must
+ * give the same optimum, to the bit, and the same k for every job. */
+static double plain_dp(int n, int G, const int *kmin, const int *kmax, const double *value,
+                       int stride, int *k_out)
+{
+    int base = 0;
+    for (int i = 0; i < n; i++)
+        base += kmin[i];
+    if (base > G)
+        return -INFINITY;
+    int E = G - base;
+    double *prev = calloc((size_t)E + 1, sizeof *prev), *cur = calloc((size_t)E + 1, sizeof *cur);
+    unsigned short *choice = calloc((size_t)n * (size_t)(E + 1), sizeof *choice);
+    for (int i = 0; i < n; i++) {
+        for (int e = 0; e <= E; e++) {
+            double best = -INFINITY;
+            int bx = 0;
+            for (int x = 0; x <= kmax[i] - kmin[i] && x <= e; x++) {
+                double v = value[i * stride + kmin[i] + x];
+                v = v > -INFINITY && v < INFINITY ? v : -1e300;
+                double c = (i ? prev[e - x] : 0) + v;
+                if (c > best) {
+                    best = c;
+                    bx = x;
+                }
+            }
+            cur[e] = best;
+            choice[i * (E + 1) + e] = (unsigned short)bx;
+        }
+        double *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    double opt = prev[E] > -0.5e300 ? prev[E] : -INFINITY;
+    for (int i = n - 1, e = E; opt > -INFINITY && i >= 0; i--) {
+        k_out[i] = kmin[i] + choice[i * (E + 1) + e];
+        e -= choice[i * (E + 1) + e];
+    }
+    free(prev);
+    free(cur);
+    free(choice);
+    return opt;
+}
+
+START_TEST(dp_same_as_plain_loop)
+{
+    uint64_t x = 777;
+    enum { N = 40, S = 48 };
+    static double val[N * S];
+    int kmin[N], kmax[N], k1[N], k2[N], feasible = 0, narrow = 0;
+    for (int trial = 0; trial < 800; trial++) {
+        int n = 1 + (int)(lcg(&x) % N), S_ = 1 + (int)(lcg(&x) % S), G = (int)(lcg(&x) % 300);
+        int shape = (int)(lcg(&x) % 4); /* 0 random, 1 rising, 2 rising with dips, 3 flat */
+        for (int i = 0; i < n; i++) {
+            kmin[i] = (int)(lcg(&x) % (S_ < 4 ? S_ : 4));
+            kmax[i] = kmin[i] + (int)(lcg(&x) % (S_ - kmin[i]));
+            double level = 0;
+            for (int q = 0; q < S_; q++) {
+                int r = (int)(lcg(&x) % 100);
+                level += shape == 1 ? r % 3 : shape == 2 ? r % 5 - 1 : 0;
+                val[i * S_ + q] = r < 5        ? -INFINITY
+                                  : r < 8      ? NAN
+                                  : r < 10     ? INFINITY
+                                  : shape == 0 ? (double)(r % 7)
+                                  : shape == 3 ? 1
+                                               : level;
+            }
+        }
+        for (int i = 0; i < n; i++)
+            k1[i] = k2[i] = -1;
+        double want = plain_dp(n, G, kmin, kmax, val, S_, k1);
+        double got = elastic_dp_solve(n, G, kmin, kmax, val, S_, k2);
+        ck_assert_msg(memcmp(&want, &got, sizeof got) == 0, "trial %d: plain %.17g, DP %.17g",
+                      trial, want, got);
+        ck_assert_msg(memcmp(k1, k2, sizeof(int) * (size_t)n) == 0, "trial %d: other k", trial);
+        feasible += want > -INFINITY;
+        int w = 0, base = 0;
+        for (int i = 0; i < n; i++) {
+            w += kmax[i] - kmin[i];
+            base += kmin[i];
+        }
+        narrow += w < G - base; /* fewer options than spare GPUs: the top bound at work */
+    }
+    ck_assert_int_gt(feasible, 250);
+    ck_assert_int_gt(narrow, 25);
 }
 END_TEST
 
@@ -618,6 +709,7 @@ END_TEST
 int main(void)
 {
     const TTest *const tests[] = {dp_equals_brute_force,
+                                  dp_same_as_plain_loop,
                                   split_batch_as_pollux,
                                   dp_policy_near_brute_force_and_batches,
                                   fixed_batch_keeps_batch,

@@ -242,6 +242,11 @@ START_TEST(utility_signs)
     ck_assert(fabs(sia_utility(4, 0.5, 1.1) - 3.1) < 1e-12);         /* 1.1 + 4^0.5 */
     ck_assert(fabs(sia_utility(0, -0.5, 1.1) - (1.1 - 100)) < 1e-9); /* floor 1e-4 */
     ck_assert(fabs(sia_utility(1e-4, -2, 0) + 3000) < 1e-9);         /* clipped at 3000 */
+    /* rounded as Sia's code: 1.9^-0.5 = 0.7255 -> 0.73; 0.125 -> 0.12 (half to even) */
+    ck_assert(fabs(sia_utility_rounded(1.9, -0.5, 1.1, 2) - (1.1 - 0.73)) < 1e-12);
+    ck_assert(fabs(sia_utility_rounded(64, -0.5, 1.1, 2) - (1.1 - 0.12)) < 1e-12);
+    ck_assert(fabs(sia_utility_rounded(1.9, -0.5, 1.1, -1) - sia_utility(1.9, -0.5, 1.1)) == 0);
+    ck_assert(fabs(sia_utility_rounded(1e-4, -2, 0, 2) + 3000) < 1e-9);
 }
 END_TEST
 
@@ -260,8 +265,9 @@ static void check_against_brute_force(const fx_t *f, const char *what)
     int best[3];
     double best_obj;
     int n_best = brute_force(f, -0.5, 1.1, best, &best_obj);
-    const char *keys[] = {"explore"}, *vals[] = {"0"};
-    plan_t p = run_sia(f, keys, vals, 1);
+    /* the program itself: the brute force scores unrounded utilities */
+    const char *keys[] = {"explore", "decimals"}, *vals[] = {"0", "-1"};
+    plan_t p = run_sia(f, keys, vals, 2);
     int got[3];
     for (int j = 0; j < 3; j++)
         got[j] = plan_cfg(&p, j);
@@ -381,6 +387,10 @@ START_TEST(bad_params_are_refused)
     const char *k3[] = {"bogus"}, *one[] = {"1"};
     a = (policy_args_t){1, k3, one};
     ck_assert_int_eq(sia_create(&st, &a, err, sizeof err), -1);
+    const char *k4[] = {"decimals"}, *many[] = {"10"};
+    a = (policy_args_t){1, k4, many};
+    ck_assert_int_eq(sia_create(&st, &a, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "decimals=10") != NULL, "%s", err);
     ck_assert_ptr_null(policy_find("sia") ? NULL : (void *)1);
 }
 END_TEST
