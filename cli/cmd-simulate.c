@@ -8,6 +8,7 @@
 #include "policies/policy.h"
 #include "sim/engine.h"
 #include "sim/faults.h"
+#include "sim/mechanism.h"
 #include "sim/policy_exec.h"
 #include "sim/store.h"
 
@@ -79,6 +80,10 @@ static const opt_t options[] = {
                      "round length (default 360, as Gavel); 0 = call the\n"
                      "policy on arrivals and completions only"),
     OPT_SHARED_CADENCE(S, cfg.cadence, "events, rounds or both (default: the policy's own)"),
+    OPT_SHARED_PLACEMENT(S, cfg.placement,
+                         "a job that fits one node when no node has room: spread\n"
+                         "(over nodes, at the spread rate; default) or\n"
+                         "consolidate (it waits for one node)"),
     OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", S, cfg.restart_overhead, 0, 1e300, 0,
             "--restart-overhead wants seconds >= 0, got '%s'",
             "seconds lost at every (re)start (default 20)"),
@@ -311,6 +316,7 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                  o->faults.checkpoint_interval);
     char ovh[512];
     snprintf(ovh, sizeof ovh, "%s", o->overheads_file ? o->overheads_file : "");
+    const char *settings[] = {"placement", mech_placement_name(o->cfg.placement), NULL};
     run_info_t info = {pol->name,
                        params,
                        pol->oracle,
@@ -329,7 +335,8 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                        o->cfg.faults ? faults : NULL,
                        o->overheads_file ? ovh : NULL,
                        x->measured,
-                       o->cfg.feedback_work};
+                       o->cfg.feedback_work,
+                       settings};
     int rc = store_write_run(o->db, &info, trace, res, run_id, err);
     free(params);
     free(cj);

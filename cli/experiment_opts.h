@@ -2,8 +2,8 @@
  *
  * Both describe an experiment of `mlsched simulate` runs and take the same
  * options for where the results go (-j, -d, --format), what every run is
- * passed (--throughputs, -r, --cadence, --restart-overhead, --measure,
- * -P/--param) and how the runs are done (--backend, --wait, --slurm-dir,
+ * passed (--throughputs, -r, --cadence, --restart-overhead, --placement,
+ * --measure, -P/--param) and how the runs are done (--backend, --wait, --slurm-dir,
  * --sbatch-arg, --dry-run, -q). They are the rows of exp_opts_table (see
  * opts.h), which a command's own table includes with
  * OPT_INCLUDE(its_opts_t, its exp_opts_t field, exp_opts_table); the
@@ -25,6 +25,7 @@ typedef struct exp_opts {
     const char *trace, *policies, *seeds;                           /* -t, -p, -s */
     const char *db;                                                 /* -d */
     const char *throughputs, *round, *overhead, *cadence, *measure; /* passed to simulate */
+    const char *placement;                                          /* passed to simulate */
     opt_list_t params;                                              /* -P POLICY.KEY=VALUE */
     opt_list_t sbatch;                                              /* --sbatch-arg */
     int jobs, jobs_set, quiet, dry_run, slurm, wait;

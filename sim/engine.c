@@ -108,6 +108,7 @@ void engine_config_defaults(engine_config_t *cfg)
     cfg->round_len = 360;
     cfg->restart_overhead = 20;
     cfg->feedback_work = 100;
+    cfg->placement = MECH_PLACE_SPREAD;
     cfg->seed = 1;
     cfg->measure_lo = 0;
     cfg->measure_hi = -1;
@@ -1213,6 +1214,7 @@ static void setup(engine_t *e)
         e->measured_left += is_measured(e->cfg, j->spec->id);
     }
     mech_init(&e->mech, c, e->perf->ops->goodput != NULL);
+    e->mech.placement = e->cfg->placement;
     eventq_init(&e->q);
     plan_init(&e->plan);
     setup_faults(e);

@@ -487,9 +487,37 @@ int mech_same_gpus(const int *a, const int *b, int n)
     return 1;
 }
 
+const char *mech_placement_name(int placement)
+{
+    static const char *const names[] = {"spread", "consolidate"};
+    return placement >= 0 && placement < (int)(sizeof names / sizeof *names) ? names[placement]
+                                                                              : NULL;
+}
+
+int mech_placement_parse(const char *name)
+{
+    for (int i = 0; mech_placement_name(i); i++)
+        if (!strcmp(name, mech_placement_name(i)))
+            return i;
+    return -1;
+}
+
+/* Whether a placement of allocation a over `nodes` nodes waits instead
+ * (m->placement): the job fits one node of its type that is up. */
+static int waits_for_node(const mech_t *m, const plan_alloc_t *a, int nodes)
+{
+    const mls_cluster_t *c = m->cluster;
+    if (nodes <= 1 || m->placement != MECH_PLACE_CONSOLIDATE)
+        return 0;
+    for (int i = 0; i < c->n_nodes; i++)
+        if (c->nodes[i].type == a->type && m->node_up[i] && c->nodes[i].gpus >= a->gpus)
+            return 1;
+    return 0;
+}
+
 /* Where allocation a of view job k goes: its explicit ids (which must be
  * free), the GPUs it left suspended, or the placer's choice. Returns the
- * nodes spanned, or -1 with err set. */
+ * nodes spanned, 0 when its start waits (waits_for_node), or -1 with err set. */
 static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t *a,
                  const char *policy, const mech_exec_ops_t *ops, void *ctx, int *resumed,
                  mls_err_t *err)
@@ -536,7 +564,7 @@ static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t
     int nodes = placer_choose(c, m->node_free, m->gpu_free, m->node_up, a->type, a->gpus, ids);
     if (nodes < 0)
         return apply_error(v, k, policy, "capacity", "not enough free GPUs", err);
-    return nodes;
+    return waits_for_node(m, a, nodes) ? 0 : nodes;
 }
 
 /* Starts: explicit placements first (they name their GPUs), then the
@@ -550,13 +578,15 @@ static int start_planned(mech_t *m, const view_t *v, const plan_t *p, const char
             int joiner = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
             if (m->keep[a->job] || (joiner ? 2 : a->has_ids ? 0 : 1) != pass)
                 continue;
-            if (joiner) {
-                if (ops->join(ctx, a->job, a, err) < 0)
+            if (joiner) { /* alloc_of -1: its partner's start waits, so does its own */
+                if (m->alloc_of[a->pack_with] >= 0 && ops->join(ctx, a->job, a, err) < 0)
                     return -1;
                 continue;
             }
             int resumed, nodes = place(m, v, p, a, policy, ops, ctx, &resumed, err);
-            if (nodes < 0 || ops->start(ctx, a->job, a, m->ids, nodes, resumed, err) < 0)
+            if (nodes == 0)
+                m->alloc_of[a->job] = -1;
+            else if (nodes < 0 || ops->start(ctx, a->job, a, m->ids, nodes, resumed, err) < 0)
                 return -1;
         }
     return 0;

@@ -23,7 +23,11 @@
  *               partner's GPUs;
  *   placement   explicit ids are checked free; a job that left GPUs suspended
  *               may go back to them (the executor says which); otherwise the
- *               placer chooses.
+ *               placer chooses, and m->placement says what happens to a job
+ *               that fits one node of its type when no node has room for it
+ *               (mech_placement_t): it spreads over nodes, or its start waits
+ *               (it stays queued; the policy sees it queued next time, and
+ *               the second job of a pair whose first waits waits too).
  *
  * Each change is carried out by an executor (mech_exec_ops_t): the
  * simulator's applies it at once and charges its overhead; the daemon's
@@ -90,9 +94,22 @@ typedef struct mech_exec_ops {
     int (*join)(void *ctx, int k, const plan_alloc_t *a, mls_err_t *err);
 } mech_exec_ops_t;
 
+/* A job the policy gave a type and count (no ids), that fits one node of the
+ * type that is up, when no node has room for it now (--placement): */
+typedef enum mech_placement {
+    MECH_PLACE_SPREAD = 0,  /* over the fewest nodes, at the spread rate */
+    MECH_PLACE_CONSOLIDATE, /* its start waits for one node (Tiresias, Helios) */
+} mech_placement_t;
+
+/* "spread", "consolidate"; NULL for another value. */
+const char *mech_placement_name(int placement);
+/* The mech_placement_t of a name, -1 when unknown. */
+int mech_placement_parse(const char *name);
+
 typedef struct mech {
     const mls_cluster_t *cluster;
     int accum_steps; /* the perf model takes accumulation steps (goodput backends) */
+    int placement;   /* mech_placement_t, the owner's to set (mech_init: spread) */
 
     /* The view a policy sees (view.perf, .seed, .round_len, .users are the
      * owner's to set). */

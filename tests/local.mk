@@ -179,3 +179,6 @@ EXTRA_DIST += tests/deeppool.sh
 TESTS += tests/live_deeppool.sh
 EXTRA_DIST += tests/live_deeppool.sh tests/fixtures/deeppool/live.json \
 	tests/fixtures/deeppool/live.csv
+# --placement spread|consolidate on simulate, compare and sweep (~1 s)
+TESTS += tests/placement.sh
+EXTRA_DIST += tests/placement.sh tests/fixtures/placement
