@@ -82,8 +82,9 @@ static const opt_t options[] = {
     OPT_SHARED_CADENCE(S, cfg.cadence, "events, rounds or both (default: the policy's own)"),
     OPT_SHARED_PLACEMENT(S, cfg.placement,
                          "a job that fits one node when no node has room: spread\n"
-                         "(over nodes, at the spread rate; default) or\n"
-                         "consolidate (it waits for one node)"),
+                         "(over nodes, at the spread rate; default), consolidate\n"
+                         "(it waits for one node) or auto (spread when that is at\n"
+                         "most 10 % slower, else wait)"),
     OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", S, cfg.restart_overhead, 0, 1e300, 0,
             "--restart-overhead wants seconds >= 0, got '%s'",
             "seconds lost at every (re)start (default 20)"),

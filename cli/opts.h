@@ -155,7 +155,7 @@ const char *opt_cadence_name(unsigned cadence);
 /* --placement MODE into an int (mech_placement_t, sim/mechanism.h). */
 #define OPT_SHARED_PLACEMENT(type, field, help)                                                    \
     OPT_CALL("placement", 0, "MODE", type, field, opt_placement_call,                              \
-             "--placement wants spread or consolidate, got '%s'", help)
+             "--placement wants spread, consolidate or auto, got '%s'", help)
 /* -r, --round SECONDS into a double >= 0. */
 #define OPT_SHARED_ROUND(type, field, help)                                                        \
     OPT_NUM(OPT_DOUBLE, "round", 'r', "SECONDS", type, field, 0, 1e300, 0,                         \

@@ -489,7 +489,7 @@ int mech_same_gpus(const int *a, const int *b, int n)
 
 const char *mech_placement_name(int placement)
 {
-    static const char *const names[] = {"spread", "consolidate"};
+    static const char *const names[] = {"spread", "consolidate", "auto"};
     return placement >= 0 && placement < (int)(sizeof names / sizeof *names) ? names[placement]
                                                                               : NULL;
 }
@@ -503,16 +503,26 @@ int mech_placement_parse(const char *name)
 }
 
 /* Whether a placement of allocation a over `nodes` nodes waits instead
- * (m->placement): the job fits one node of its type that is up. */
-static int waits_for_node(const mech_t *m, const plan_alloc_t *a, int nodes)
+ * (m->placement): the job fits one node of its type that is up and, under
+ * auto, the perf model rates it more than MECH_SPREAD_LOSS slower there than
+ * on one node. */
+static int waits_for_node(const mech_t *m, const view_t *v, const plan_alloc_t *a, int nodes)
 {
     const mls_cluster_t *c = m->cluster;
-    if (nodes <= 1 || m->placement != MECH_PLACE_CONSOLIDATE)
+    if (nodes <= 1 || m->placement == MECH_PLACE_SPREAD)
         return 0;
-    for (int i = 0; i < c->n_nodes; i++)
-        if (c->nodes[i].type == a->type && m->node_up[i] && c->nodes[i].gpus >= a->gpus)
-            return 1;
-    return 0;
+    int fits = 0;
+    for (int i = 0; i < c->n_nodes && !fits; i++)
+        fits = c->nodes[i].type == a->type && m->node_up[i] && c->nodes[i].gpus >= a->gpus;
+    if (!fits || m->placement == MECH_PLACE_CONSOLIDATE)
+        return fits;
+    const view_perf_t *vp = v->perf;
+    if (!vp || !vp->throughput)
+        return 1;
+    const view_job_t *j = &v->jobs[a->job];
+    double one = vp->throughput(vp->ctx, j, a->type, a->gpus, 1, a->batch_size);
+    double spread = vp->throughput(vp->ctx, j, a->type, a->gpus, nodes, a->batch_size);
+    return !(spread >= (1 - MECH_SPREAD_LOSS) * one);
 }
 
 /* Where allocation a of view job k goes: its explicit ids (which must be
@@ -564,7 +574,7 @@ static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t
     int nodes = placer_choose(c, m->node_free, m->gpu_free, m->node_up, a->type, a->gpus, ids);
     if (nodes < 0)
         return apply_error(v, k, policy, "capacity", "not enough free GPUs", err);
-    return waits_for_node(m, a, nodes) ? 0 : nodes;
+    return waits_for_node(m, v, a, nodes) ? 0 : nodes;
 }
 
 /* Starts: explicit placements first (they name their GPUs), then the

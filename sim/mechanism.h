@@ -26,6 +26,7 @@
  *               placer chooses, and m->placement says what happens to a job
  *               that fits one node of its type when no node has room for it
  *               (mech_placement_t): it spreads over nodes, or its start waits
+ *               (consolidate; auto: when spreading loses more than 10 %)
  *               (it stays queued; the policy sees it queued next time, and
  *               the second job of a pair whose first waits waits too).
  *
@@ -99,9 +100,16 @@ typedef struct mech_exec_ops {
 typedef enum mech_placement {
     MECH_PLACE_SPREAD = 0,  /* over the fewest nodes, at the spread rate */
     MECH_PLACE_CONSOLIDATE, /* its start waits for one node (Tiresias, Helios) */
+    MECH_PLACE_AUTO,        /* spread when the perf model (view->perf) rates it
+                               at most MECH_SPREAD_LOSS slower over those nodes
+                               than on one, else wait */
 } mech_placement_t;
 
-/* "spread", "consolidate"; NULL for another value. */
+/* The rate loss auto accepts: Tiresias's consolidate_loss default (a job
+ * spread more than 10 % slower is "skewed" and consolidated). */
+#define MECH_SPREAD_LOSS 0.1
+
+/* "spread", "consolidate", "auto"; NULL for another value. */
 const char *mech_placement_name(int placement);
 /* The mech_placement_t of a name, -1 when unknown. */
 int mech_placement_parse(const char *name);
