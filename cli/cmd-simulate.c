@@ -82,8 +82,8 @@ static const opt_t options[] = {
     OPT_SHARED_CADENCE(S, cfg.cadence, "events, rounds or both (default: the policy's own)"),
     OPT_SHARED_PLACEMENT(S, cfg.placement,
                          "a job that fits one node when no node has room: spread\n"
-                         "(over nodes, at the spread rate; default), consolidate\n"
-                         "(it waits for one node) or auto (spread when that is at\n"
+                         "(over nodes, at the spread rate), consolidate (it waits\n"
+                         "for one node) or auto (default: spread when that is at\n"
                          "most 10 % slower, else wait)"),
     OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", S, cfg.restart_overhead, 0, 1e300, 0,
             "--restart-overhead wants seconds >= 0, got '%s'",

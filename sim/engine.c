@@ -108,7 +108,7 @@ void engine_config_defaults(engine_config_t *cfg)
     cfg->round_len = 360;
     cfg->restart_overhead = 20;
     cfg->feedback_work = 100;
-    cfg->placement = MECH_PLACE_SPREAD;
+    cfg->placement = MECH_PLACE_AUTO;
     cfg->seed = 1;
     cfg->measure_lo = 0;
     cfg->measure_hi = -1;

@@ -44,7 +44,7 @@ typedef struct engine_config {
     /* Gandiva's early feedback: the time each job takes from its submission
      * to its first feedback_work work units (job_result_t.feedback). */
     double feedback_work;
-    int placement; /* mech_placement_t (sim/mechanism.h); default spread */
+    int placement; /* mech_placement_t (sim/mechanism.h); default auto */
 } engine_config_t;
 
 void engine_config_defaults(engine_config_t *cfg);

@@ -321,6 +321,7 @@ void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps)
     memset(m, 0, sizeof *m);
     m->cluster = c;
     m->accum_steps = accum_steps;
+    m->placement = MECH_PLACE_AUTO;
     size_t g = (size_t)(c->n_gpus ? c->n_gpus : 1), nn = (size_t)(c->n_nodes ? c->n_nodes : 1);
     size_t nt = (size_t)(c->n_types ? c->n_types : 1);
     m->owner = xmalloc(sizeof(int) * g);

@@ -98,11 +98,11 @@ typedef struct mech_exec_ops {
 /* A job the policy gave a type and count (no ids), that fits one node of the
  * type that is up, when no node has room for it now (--placement): */
 typedef enum mech_placement {
-    MECH_PLACE_SPREAD = 0,  /* over the fewest nodes, at the spread rate */
+    MECH_PLACE_SPREAD = 0,  /* over the fewest nodes, at the spread rate (Gavel) */
     MECH_PLACE_CONSOLIDATE, /* its start waits for one node (Tiresias, Helios) */
     MECH_PLACE_AUTO,        /* spread when the perf model (view->perf) rates it
                                at most MECH_SPREAD_LOSS slower over those nodes
-                               than on one, else wait */
+                               than on one, else wait (the default) */
 } mech_placement_t;
 
 /* The rate loss auto accepts: Tiresias's consolidate_loss default (a job
@@ -117,7 +117,7 @@ int mech_placement_parse(const char *name);
 typedef struct mech {
     const mls_cluster_t *cluster;
     int accum_steps; /* the perf model takes accumulation steps (goodput backends) */
-    int placement;   /* mech_placement_t, the owner's to set (mech_init: spread) */
+    int placement;   /* mech_placement_t, the owner's to set (mech_init: auto) */
 
     /* The view a policy sees (view.perf, .seed, .round_len, .users are the
      * owner's to set). */
