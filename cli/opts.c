@@ -366,6 +366,15 @@ int opt_placement_call(void *base, size_t off, const char *arg, const char *who)
     return 0;
 }
 
+int opt_spread_rate_call(void *base, size_t off, const char *arg, const char *who)
+{
+    (void)who;
+    if (strcmp(arg, "placed") && strcmp(arg, "consolidated"))
+        return -1;
+    *(int *)((char *)base + off) = !strcmp(arg, "consolidated");
+    return 0;
+}
+
 int opt_cadence_call(void *base, size_t off, const char *arg, const char *who)
 {
     (void)who;

@@ -139,6 +139,8 @@ void opt_params_free(opt_params_t *p);
 int opt_param_call(void *base, size_t off, const char *arg, const char *who);   /* opt_params_t */
 int opt_cadence_call(void *base, size_t off, const char *arg, const char *who); /* unsigned */
 int opt_placement_call(void *base, size_t off, const char *arg, const char *who); /* int */
+/* int: 1 for "consolidated", 0 for "placed" */
+int opt_spread_rate_call(void *base, size_t off, const char *arg, const char *who);
 /* MLS_CADENCE_* bits of "events", "rounds" or "both"; 0 for anything else. */
 unsigned opt_cadence_parse(const char *s);
 /* "events", "rounds" or "both". */
@@ -156,6 +158,10 @@ const char *opt_cadence_name(unsigned cadence);
 #define OPT_SHARED_PLACEMENT(type, field, help)                                                    \
     OPT_CALL("placement", 0, "MODE", type, field, opt_placement_call,                              \
              "--placement wants spread, consolidate or auto, got '%s'", help)
+/* --spread-rate placed|consolidated into an int (engine_config_t.consolidated_rates). */
+#define OPT_SHARED_SPREAD_RATE(type, field, help)                                                  \
+    OPT_CALL("spread-rate", 0, "HOW", type, field, opt_spread_rate_call,                           \
+             "--spread-rate wants placed or consolidated, got '%s'", help)
 /* -r, --round SECONDS into a double >= 0. */
 #define OPT_SHARED_ROUND(type, field, help)                                                        \
     OPT_NUM(OPT_DOUBLE, "round", 'r', "SECONDS", type, field, 0, 1e300, 0,                         \

@@ -755,7 +755,7 @@ static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, i
         j->change = OVH_SUSPEND;
     j->left_gpus = 0;
     j->type = a->type;
-    j->nodes = nodes;
+    j->nodes = e->cfg->consolidated_rates ? 1 : nodes; /* --spread-rate consolidated */
     hold_gpus(e, j, ids, a->gpus);
     take_batch(e, j, a);
     rerate(e, j);
@@ -1054,6 +1054,7 @@ static void setup_view(engine_t *e)
                                 .n_types = c->n_types,
                                 .typemap = e->typemap,
                                 .type_node_gpus = e->type_node_gpus,
+                                .one_node = e->cfg->consolidated_rates,
                                 .wmap = e->wmap,
                                 .owner = e,
                                 .schedule = view_schedule};

@@ -182,3 +182,6 @@ EXTRA_DIST += tests/live_deeppool.sh tests/fixtures/deeppool/live.json \
 # --placement spread|consolidate on simulate, compare and sweep (~1 s)
 TESTS += tests/placement.sh
 EXTRA_DIST += tests/placement.sh tests/fixtures/placement
+# --like PEER equals the peer's flags; order and -P override rules (~2 s)
+TESTS += tests/like.sh
+EXTRA_DIST += tests/like.sh
