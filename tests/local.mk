@@ -185,3 +185,6 @@ EXTRA_DIST += tests/placement.sh tests/fixtures/placement
 # --like PEER equals the peer's flags; order and -P override rules (~2 s)
 TESTS += tests/like.sh
 EXTRA_DIST += tests/like.sh
+# gavel-fifo: Gavel's fifo.py over-allocates a type and shares it by rounds (<1 s)
+TESTS += tests/gavel_fifo.sh
+EXTRA_DIST += tests/gavel_fifo.sh tests/fixtures/gavel_fifo
