@@ -32,9 +32,11 @@
  * Parameters: recompute_interval (default 1920 s), new_jobs and
  * received_start (gavel_round.h); `--like gavel` sets Gavel's values.
  *
- * Simplifications: the random draw comes from a GSL mt19937 seeded with the
- * run's seed, not Python's random.Random, so which type leaves the list
- * differs run by run from Gavel's (the same distribution); capacity is the
+ * Randomness as Gavel's (policies/pyrandom.h): the draw is Python's
+ * random.Random(seed).randrange, the round's type order Python's shuffle of
+ * [v100, p100, k80] from random.Random(seed + 5), seed the run's --seed (as
+ * Gavel's --seed); the same seed gives Gavel's draws as long as the calls
+ * come in the same order. Simplifications: capacity is the
  * cluster's total GPUs of a type (Gavel's cluster_spec); throughput is the
  * view's on the fewest nodes (with --spread-rate consolidated, on one node,
  * as Gavel's); Gavel's jobs that fail when fewer steps than GPUs remain are
@@ -46,8 +48,9 @@
 #include "policies/idmap.h"
 #include "policies/policies.h"
 #include "policies/policy_util.h"
+#include "policies/pyrandom.h"
 
-#include <gsl/gsl_rng.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +62,7 @@ typedef struct gf_alloc {
 typedef struct gf_state {
     gr_state_t *round;
     double interval;
-    gsl_rng *rng;
+    pyrandom_t *rng; /* Gavel's FIFOPolicy draws, seeded at the first call */
     gf_alloc_t *alloc; /* the jobs given a type, kept across recomputes */
     int n_alloc;
     size_t alloc_cap;
@@ -94,8 +97,7 @@ void gavel_fifo_destroy(void *state)
     if (!s)
         return;
     gr_destroy(s->round);
-    if (s->rng)
-        gsl_rng_free(s->rng);
+    free(s->rng);
     free(s->alloc);
     free(s);
 }
@@ -181,7 +183,7 @@ static void fill_queue(gf_state_t *s, const view_t *v, const int *queue, int hea
                 fits[nf++] = i;
         if (nf == 0)
             break;
-        int drawn = fits[gsl_rng_uniform_int(s->rng, (unsigned long)nf)], t = types[nt - 1];
+        int drawn = fits[pyrandom_below(s->rng, (uint32_t)nf)], t = types[nt - 1];
         if (v->types[t].total_gpus < g)
             t = types[drawn]; /* Gavel's job would never run there */
         if (!(pu_rate(v, j, t) > 0))
@@ -233,9 +235,10 @@ int gavel_fifo_schedule(void *state, const view_t *v, plan_t *plan, char *err, s
     (void)err;
     (void)errlen;
     gf_state_t *s = state;
-    if (!s->rng) {
-        s->rng = gsl_rng_alloc(gsl_rng_mt19937);
-        gsl_rng_set(s->rng, (unsigned long)v->seed);
+    if (!s->rng) { /* Gavel: FIFOPolicy(seed), its scheduler's type shuffler seed + 5 */
+        s->rng = pu_alloc(1, sizeof *s->rng);
+        pyrandom_seed(s->rng, v->seed);
+        gr_set_python_shuffle(s->round, v->seed + 5);
     }
     gr_begin(s->round, v);
     if (gr_need_recompute(s->round, v, s->interval)) {
