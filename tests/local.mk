@@ -188,3 +188,7 @@ EXTRA_DIST += tests/like.sh
 # gavel-fifo: Gavel's fifo.py over-allocates a type and shares it by rounds (<1 s)
 TESTS += tests/gavel_fifo.sh
 EXTRA_DIST += tests/gavel_fifo.sh tests/fixtures/gavel_fifo
+# scripts/peer-agreement.sh on the 300-job Gavel rows, fifo-perf and allox within
+# 2 % / 3.5 % of Gavel's simulator (~5 s; skips without ../shared/data)
+TESTS += tests/peer_agreement.sh
+EXTRA_DIST += tests/peer_agreement.sh
