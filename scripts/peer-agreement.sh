@@ -62,6 +62,7 @@ gavel|0|$GT/gavel_gen_3000jobs_lam300_multigpu.trace|gavel|$G108|$GTP|fifo|gavel
 gavel|0|$GT/gavel_gen_3000jobs_lam300_1gpu.trace|gavel|$G108|$GTP|fifo_perf|fifo-perf|921953.033|9039.341
 gavel|0|$GT/gavel_gen_3000jobs_lam300_1gpu.trace|gavel|$G108|$GTP|fifo|gavel-fifo|921953.141|10224.687
 gavel|0|$GT/gavel_gen_3000jobs_lam300_1gpu.trace|gavel|$G108|$GTP|allox|allox|921951.003|9925.779
+gavel|0|$GT/replay_seed0_lam900_1gpu_10k.trace|gavel|$G108|$GTP|fifo_perf|fifo-perf|9533691.388|56715.601
 EOF
     sw="$DATA/shockwave"
     for r in "min_total_duration min-total-duration 24205 19807" \
