@@ -147,7 +147,8 @@ static int list_types(const view_t *v, const long *avail, int *types)
 static int visit_allocated(gf_state_t *s, const view_t *v, const idmap_t *vidx, const int *queue,
                            int nq, long *avail)
 {
-    qsort(s->alloc, (size_t)s->n_alloc, sizeof *s->alloc, cmp_alloc);
+    if (s->n_alloc > 1)
+        qsort(s->alloc, (size_t)s->n_alloc, sizeof *s->alloc, cmp_alloc);
     int n0 = s->n_alloc, head = 0;
     gf_alloc_t *old = pu_alloc((size_t)(n0 ? n0 : 1), sizeof *old);
     if (n0)
