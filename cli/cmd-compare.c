@@ -73,11 +73,13 @@ static int parse_args(int argc, char **argv, cmp_opts_t *o)
 /* Adds the options every run shares. */
 static void common_args(const cmp_opts_t *o, exp_run_t *r)
 {
-    const char *flag[] = {"--throughputs",      "--round",   "--cadence",
-                          "--restart-overhead", "--measure", "--label"};
+    const char *flag[] = {"--throughputs", "--round",       "--cadence", "--restart-overhead",
+                          "--placement",   "--spread-rate", "--measure", "--label"};
     const exp_opts_t *x = &o->x;
-    const char *val[] = {x->throughputs, x->round, x->cadence, x->overhead, x->measure, o->label};
-    for (int i = 0; i < 6; i++)
+    const char *val[] = {x->throughputs, x->round,       x->cadence, x->overhead,
+                         x->placement,   x->spread_rate, x->measure, o->label};
+    exp_opts_like(x, r);
+    for (int i = 0; i < 8; i++)
         if (val[i]) {
             exp_arg(r, "%s", flag[i]);
             exp_arg(r, "%s", val[i]);

@@ -1,6 +1,7 @@
 /* cmd-simulate.c: `mlsched simulate` — replay one trace under one policy,
  * print the run's summary and append it to the results database. */
 #include "cli/cmd.h"
+#include "cli/like.h"
 #include "cli/opts.h"
 #include "model/cluster.h"
 #include "model/perf.h"
@@ -8,6 +9,7 @@
 #include "policies/policy.h"
 #include "sim/engine.h"
 #include "sim/faults.h"
+#include "sim/mechanism.h"
 #include "sim/policy_exec.h"
 #include "sim/store.h"
 
@@ -28,7 +30,21 @@ typedef struct sim_opts {
     fault_plan_t faults;
     const char *overheads_file;
     overheads_t overheads;
+    const like_peer_t *like; /* --like, NULL none */
 } sim_opts_t;
+
+/* --like PEER: the peer's engine settings, where the option stands (a later
+ * flag overrides one); its policy parameters are added in run(). */
+static int parse_like(void *base, size_t off, const char *s, const char *who)
+{
+    sim_opts_t *o = base;
+    (void)off;
+    (void)who;
+    if (!(o->like = like_find(s)))
+        return -1;
+    like_apply_engine(o->like, &o->cfg);
+    return 0;
+}
 
 /* --measure LO:HI: the engine's window and the text stored with the run. */
 static int parse_measure(void *base, size_t off, const char *s, const char *who)
@@ -79,6 +95,20 @@ static const opt_t options[] = {
                      "round length (default 360, as Gavel); 0 = call the\n"
                      "policy on arrivals and completions only"),
     OPT_SHARED_CADENCE(S, cfg.cadence, "events, rounds or both (default: the policy's own)"),
+    OPT_CALL("like", 0, "PEER", S, like, parse_like,
+             "--like wants gavel, shockwave, pollux, tiresias or helios, got '%s'",
+             "run as PEER's simulator does: gavel, shockwave, pollux,\n"
+             "tiresias or helios (README: the settings of each); a\n"
+             "flag after it overrides one setting"),
+    OPT_SHARED_PLACEMENT(S, cfg.placement,
+                         "a job that fits one node when no node has room: spread\n"
+                         "(over nodes, at the spread rate), consolidate (it waits\n"
+                         "for one node) or auto (default: spread when that is at\n"
+                         "most 10 % slower, else wait)"),
+    OPT_SHARED_SPREAD_RATE(S, cfg.consolidated_rates,
+                           "a job over several nodes runs at the perf model's rate\n"
+                           "for those nodes (placed, default) or at its one-node\n"
+                           "rate (consolidated: Gavel, Shockwave, Tiresias)"),
     OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", S, cfg.restart_overhead, 0, 1e300, 0,
             "--restart-overhead wants seconds >= 0, got '%s'",
             "seconds lost at every (re)start (default 20)"),
@@ -361,6 +391,13 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                  o->faults.checkpoint_interval);
     char ovh[512];
     snprintf(ovh, sizeof ovh, "%s", o->overheads_file ? o->overheads_file : "");
+    const char *settings[] = {"placement",
+                              mech_placement_name(o->cfg.placement),
+                              "spread_rate",
+                              o->cfg.consolidated_rates ? "consolidated" : "placed",
+                              "like",
+                              o->like ? o->like->name : "none",
+                              NULL};
     run_info_t info = {pol->name,
                        params,
                        pol->oracle,
@@ -379,7 +416,8 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                        o->cfg.faults ? faults : NULL,
                        o->overheads_file ? ovh : NULL,
                        x->measured,
-                       o->cfg.feedback_work};
+                       o->cfg.feedback_work,
+                       settings};
     int rc = store_write_run(o->db, &info, trace, res, run_id, err);
     free(params);
     free(cj);
@@ -413,6 +451,11 @@ static int run(sim_opts_t *o)
     mls_perf_t *pm = NULL;
     sim_result_t res = {0};
     int64_t run_id = 0;
+    if (o->like) {
+        int lrc = like_apply_params(o->like, policy_find(o->policy), &o->params, "simulate");
+        if (lrc)
+            return lrc;
+    }
     trace_init(&trace);
     policy_args_t args = {o->params.n, o->params.keys, o->params.values};
     policy_ref_t ref = {0};

@@ -6,7 +6,8 @@
  *
  * Axes: --rates (one generated trace per rate and seed, `mlsched trace
  * generate`), --clusters (when more than one), and every --grid KEY=v1,v2
- * where KEY is an engine setting (round, restart-overhead, cadence, measure)
+ * where KEY is an engine setting (round, restart-overhead, cadence, placement,
+ * spread-rate, measure)
  * or POLICY.KEY (a parameter of that policy only: other policies do not
  * multiply along it). The runs are enumerated with a mixed-radix counter. */
 #include "cli/cmd.h"
@@ -58,7 +59,8 @@ static int bad(const char *fmt, const char *arg)
     return cmd_usage_error("sweep", fmt, arg);
 }
 
-static const char *const engine_keys[] = {"round", "restart-overhead", "cadence", "measure", NULL};
+static const char *const engine_keys[] = {"round",       "restart-overhead", "cadence", "placement",
+                                           "spread-rate", "measure",          NULL};
 
 static int add_axis(sweep_opts_t *o, const char *spec)
 {
@@ -87,8 +89,8 @@ static int add_axis(sweep_opts_t *o, const char *spec)
     for (int k = 0; engine_keys[k]; k++)
         if (!strcmp(a->key, engine_keys[k]))
             return 0;
-    return bad("--grid key '%s' is not round, restart-overhead, cadence, measure or "
-               "POLICY.KEY",
+    return bad("--grid key '%s' is not round, restart-overhead, cadence, placement, "
+               "spread-rate, measure or POLICY.KEY",
                a->key);
 }
 
@@ -127,8 +129,9 @@ static const opt_t options[] = {
     OPT_STRING("policies", 'p', "LIST", W, x.policies, "all (default) or a comma list"),
     OPT_STRING("seeds", 's', "LIST", W, x.seeds, "seeds (default 0,1,2)"),
     OPT_CALL("grid", 'g', "KEY=V1,V2...", W, axes, grid_call, NULL,
-             "an axis: round, restart-overhead, cadence, measure\n"
-             "(values split on ','), or POLICY.KEY (repeatable)"),
+             "an axis: round, restart-overhead, cadence, placement,\n"
+             "spread-rate, measure (values split on ','), or\n"
+             "POLICY.KEY (repeatable)"),
     OPT_STRING("metrics", 0, "LIST", W, metrics,
                "more columns besides avg_jct (keys of run_summary,\n"
                "see mlsched report --help) or 'all'"),
@@ -364,9 +367,12 @@ static void run_args(const sweep_opts_t *o, const sweep_plan_t *p, const point_t
     exp_arg(r, "%s", pol);
     exp_arg(r, "--seed");
     exp_arg(r, "%ld", seed);
-    const char *keys[] = {"round", "restart-overhead", "cadence", "measure"};
-    const char *fixed[] = {o->x.round, o->x.overhead, o->x.cadence, o->x.measure};
-    for (int k = 0; k < 4; k++) {
+    const char *keys[] = {"round",     "restart-overhead", "cadence",
+                          "placement", "spread-rate",      "measure"};
+    const char *fixed[] = {o->x.round,     o->x.overhead,    o->x.cadence,
+                           o->x.placement, o->x.spread_rate, o->x.measure};
+    exp_opts_like(&o->x, r);
+    for (int k = 0; k < 6; k++) {
         const char *v = setting(o, pt, keys[k], fixed[k]);
         if (v) {
             exp_arg(r, "--%s", keys[k]);

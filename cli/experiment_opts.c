@@ -4,6 +4,7 @@
 #include "cli/experiment_opts.h"
 
 #include "cli/cmd.h"
+#include "cli/like.h"
 
 #include <string.h>
 
@@ -51,6 +52,29 @@ static int parse_backend(void *base, size_t off, const char *arg, const char *wh
     return 0;
 }
 
+/* --like PEER: the engine settings it sets, given before it, are dropped
+ * (simulate's rule: a flag after --like overrides it, one before does not). */
+static int parse_like(void *base, size_t off, const char *arg, const char *who)
+{
+    exp_opts_t *o = (exp_opts_t *)((char *)base + off);
+    const like_peer_t *p = like_find(arg);
+    (void)who;
+    if (!p)
+        return -1;
+    o->like = p->name;
+    if (p->round_len >= 0)
+        o->round = NULL;
+    if (p->cadence)
+        o->cadence = NULL;
+    if (p->restart_overhead >= 0)
+        o->overhead = NULL;
+    if (p->placement)
+        o->placement = NULL;
+    if (p->spread_rate)
+        o->spread_rate = NULL;
+    return 0;
+}
+
 #define X exp_opts_t
 /* -j stores into the whole struct (jobs and jobs_set): offset of the struct. */
 const opt_t exp_opts_table[] = {
@@ -66,10 +90,20 @@ const opt_t exp_opts_table[] = {
     OPT_CALL("format", 0, "FMT", X, format, exp_opts_format_call, NULL,
              "table (default), markdown, csv or json"),
     OPT_GROUP("passed to every simulate:"),
+    {.kind = OPT_CALL,
+     .name = "like",
+     .arg = "PEER",
+     .off = 0,
+     .help = "gavel, shockwave, pollux, tiresias or helios (see\n"
+             "simulate; a flag after it overrides one setting)",
+     .call = parse_like,
+     .bad = "--like wants gavel, shockwave, pollux, tiresias or helios, got '%s'"},
     OPT_SHARED_THROUGHPUTS(X, throughputs, "perf model (Gavel-format throughput JSON)"),
     OPT_STRING("round", 'r', "S", X, round, "round length in seconds"),
     OPT_STRING("cadence", 0, "MODE", X, cadence, "events, rounds or both"),
     OPT_STRING("restart-overhead", 0, "S", X, overhead, "seconds lost at every (re)start"),
+    OPT_STRING("placement", 0, "MODE", X, placement, "spread, consolidate or auto (see simulate)"),
+    OPT_STRING("spread-rate", 0, "HOW", X, spread_rate, "placed or consolidated (see simulate)"),
     OPT_STRING("measure", 0, "LO:HI", X, measure, "measure jobs with ids in [LO, HI) only"),
     OPT_LIST("param", 'P', "POLICY.KEY=VALUE", X, params, "a parameter of one policy (repeatable)"),
     OPT_GROUP("backends:"),
@@ -98,6 +132,14 @@ void exp_opts_apply(const exp_opts_t *o, experiment_t *e)
 {
     e->jobs = o->slurm && !o->jobs_set ? 0 : o->jobs;
     e->quiet = o->quiet;
+}
+
+void exp_opts_like(const exp_opts_t *o, exp_run_t *r)
+{
+    if (o->like) {
+        exp_arg(r, "--like");
+        exp_arg(r, "%s", o->like);
+    }
 }
 
 void exp_opts_policy_params(const exp_opts_t *o, const char *pol, exp_run_t *r)

@@ -2,8 +2,8 @@
  *
  * Both describe an experiment of `mlsched simulate` runs and take the same
  * options for where the results go (-j, -d, --format), what every run is
- * passed (--throughputs, -r, --cadence, --restart-overhead, --measure,
- * -P/--param) and how the runs are done (--backend, --wait, --slurm-dir,
+ * passed (--like, --throughputs, -r, --cadence, --restart-overhead,
+ * --placement, --spread-rate, --measure, -P/--param) and how the runs are done (--backend, --wait, --slurm-dir,
  * --sbatch-arg, --dry-run, -q). They are the rows of exp_opts_table (see
  * opts.h), which a command's own table includes with
  * OPT_INCLUDE(its_opts_t, its exp_opts_t field, exp_opts_table); the
@@ -25,6 +25,8 @@ typedef struct exp_opts {
     const char *trace, *policies, *seeds;                           /* -t, -p, -s */
     const char *db;                                                 /* -d */
     const char *throughputs, *round, *overhead, *cadence, *measure; /* passed to simulate */
+    const char *placement, *spread_rate;                            /* passed to simulate */
+    const char *like; /* --like PEER: passed first to every simulate */
     opt_list_t params;                                              /* -P POLICY.KEY=VALUE */
     opt_list_t sbatch;                                              /* --sbatch-arg */
     int jobs, jobs_set, quiet, dry_run, slurm, wait;
@@ -44,6 +46,9 @@ int exp_opts_format(const char *arg, result_format_t *format, const char *who);
 /* The OPT_CALL parser of a --format row (a result_format_t). */
 int exp_opts_format_call(void *base, size_t off, const char *arg, const char *who);
 
+/* Adds "--like PEER" to r when given (first: the engine flags that follow
+ * override it, and those given before it were dropped when it was parsed). */
+void exp_opts_like(const exp_opts_t *o, exp_run_t *r);
 /* Applies -j and -q to e (Slurm without -j: no array throttle). */
 void exp_opts_apply(const exp_opts_t *o, experiment_t *e);
 /* Adds "--param KEY=VALUE" to r for every -P POLICY.KEY=VALUE of policy pol. */

@@ -12,6 +12,7 @@
 #include "cli/cmd.h"
 #include "model/util.h"
 #include "policies/policy.h"
+#include "sim/mechanism.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -354,6 +355,25 @@ const char *opt_cadence_name(unsigned c)
 {
     c &= MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS; /* not the hint */
     return c == MLS_CADENCE_EVENTS ? "events" : c == MLS_CADENCE_ROUNDS ? "rounds" : "both";
+}
+
+int opt_placement_call(void *base, size_t off, const char *arg, const char *who)
+{
+    (void)who;
+    int p = mech_placement_parse(arg);
+    if (p < 0)
+        return -1;
+    *(int *)((char *)base + off) = p;
+    return 0;
+}
+
+int opt_spread_rate_call(void *base, size_t off, const char *arg, const char *who)
+{
+    (void)who;
+    if (strcmp(arg, "placed") && strcmp(arg, "consolidated"))
+        return -1;
+    *(int *)((char *)base + off) = !strcmp(arg, "consolidated");
+    return 0;
 }
 
 int opt_cadence_call(void *base, size_t off, const char *arg, const char *who)

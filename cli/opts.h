@@ -12,8 +12,8 @@
  * cmd_usage_error() in cmd.h says it, for the checks a command makes after
  * parsing too).
  *
- * Options several commands take (--param, --cadence, --round, --cluster,
- * --throughputs, --seed, --db) are the OPT_SHARED_* rows below: name, short
+ * Options several commands take (--param, --cadence, --placement, --round,
+ * --cluster, --throughputs, --seed, --db) are the OPT_SHARED_* rows below: name, short
  * letter, argument, kind and check are written once; each command gives its
  * own help text and where the value goes. A table may include another
  * (OPT_INCLUDE: compare and sweep include the experiment options), and a
@@ -138,6 +138,9 @@ void opt_params_free(opt_params_t *p);
 /* OPT_CALL parsers of the shared rows. */
 int opt_param_call(void *base, size_t off, const char *arg, const char *who);   /* opt_params_t */
 int opt_cadence_call(void *base, size_t off, const char *arg, const char *who); /* unsigned */
+int opt_placement_call(void *base, size_t off, const char *arg, const char *who); /* int */
+/* int: 1 for "consolidated", 0 for "placed" */
+int opt_spread_rate_call(void *base, size_t off, const char *arg, const char *who);
 /* MLS_CADENCE_* bits of "events", "rounds" or "both"; 0 for anything else. */
 unsigned opt_cadence_parse(const char *s);
 /* "events", "rounds" or "both". */
@@ -151,6 +154,14 @@ const char *opt_cadence_name(unsigned cadence);
 #define OPT_SHARED_CADENCE(type, field, help)                                                      \
     OPT_CALL("cadence", 0, "MODE", type, field, opt_cadence_call,                                  \
              "--cadence wants events, rounds or both, got '%s'", help)
+/* --placement MODE into an int (mech_placement_t, sim/mechanism.h). */
+#define OPT_SHARED_PLACEMENT(type, field, help)                                                    \
+    OPT_CALL("placement", 0, "MODE", type, field, opt_placement_call,                              \
+             "--placement wants spread, consolidate or auto, got '%s'", help)
+/* --spread-rate placed|consolidated into an int (engine_config_t.consolidated_rates). */
+#define OPT_SHARED_SPREAD_RATE(type, field, help)                                                  \
+    OPT_CALL("spread-rate", 0, "HOW", type, field, opt_spread_rate_call,                           \
+             "--spread-rate wants placed or consolidated, got '%s'", help)
 /* -r, --round SECONDS into a double >= 0. */
 #define OPT_SHARED_ROUND(type, field, help)                                                        \
     OPT_NUM(OPT_DOUBLE, "round", 'r', "SECONDS", type, field, 0, 1e300, 0,                         \

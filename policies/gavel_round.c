@@ -4,6 +4,7 @@
  * by job id, so it survives the view's reindexing between calls. */
 #include "policies/gavel_round.h"
 #include "policies/policy_util.h"
+#include "policies/pyrandom.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -38,7 +39,35 @@ struct gr_state {
     double last_call; /* NAN before the first call */
     gr_opts_t opts;
     gsl_rng *rng; /* type-order shuffles, seeded from the view at first use */
+    pyrandom_t *py; /* gr_set_python_shuffle: Gavel's own shuffles instead */
 };
+
+void gr_set_python_shuffle(gr_state_t *s, uint64_t seed)
+{
+    if (!s->py)
+        s->py = pu_alloc(1, sizeof *s->py);
+    pyrandom_seed(s->py, seed);
+}
+
+/* Gavel's list of types (scheduler.py: v100, p100, k80, those present),
+ * then any other type in index order, shuffled by Python's shuffle. */
+static void python_order(gr_state_t *s, const view_t *v, int *order)
+{
+    static const char *const gavel[] = {"v100", "p100", "k80"};
+    int n = 0;
+    for (int g = 0; g < 3; g++)
+        for (int t = 0; t < v->n_types; t++)
+            if (!strcmp(v->types[t].name, gavel[g]))
+                order[n++] = t;
+    for (int t = 0; t < v->n_types; t++) {
+        int named = 0;
+        for (int g = 0; g < 3; g++)
+            named |= !strcmp(v->types[t].name, gavel[g]);
+        if (!named)
+            order[n++] = t;
+    }
+    pyrandom_shuffle(s->py, order, n);
+}
 
 int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
                   size_t errlen)
@@ -91,6 +120,7 @@ void gr_destroy(gr_state_t *s)
     free(s->last);
     if (s->rng)
         gsl_rng_free(s->rng);
+    free(s->py);
     free(s);
 }
 
@@ -371,7 +401,9 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
     unsigned char *taken = pu_alloc((size_t)J, 1);
     int *order = pu_alloc((size_t)v->n_types, sizeof *order);
     type_order(v, &c, order);
-    if (shuffle_types && v->n_types > 1) {
+    if (shuffle_types && s->py) {
+        python_order(s, v, order);
+    } else if (shuffle_types && v->n_types > 1) {
         if (!s->rng) {
             s->rng = gsl_rng_alloc(gsl_rng_mt19937);
             if (!s->rng) {

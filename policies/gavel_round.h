@@ -44,6 +44,8 @@
 
 #include "policies/policy.h"
 
+#include <stdint.h>
+
 typedef struct gr_state gr_state_t;
 
 /* The huge priority of a row that has received nothing yet (times X). */
@@ -62,6 +64,10 @@ typedef struct gr_opts {
 int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
                   size_t errlen);
 void gr_set_opts(gr_state_t *s, const gr_opts_t *o);
+/* Type orders drawn as Gavel's scheduler draws them: Python's shuffle
+ * (policies/pyrandom.h) of [v100, p100, k80] from random.Random(seed) at
+ * every fill that shuffles (Gavel seeds it with its seed + 5). */
+void gr_set_python_shuffle(gr_state_t *s, uint64_t seed);
 void gr_destroy(gr_state_t *s);
 
 /* Credits the time since the previous call to the rows scheduled then. */

@@ -47,5 +47,6 @@ MLS_POLICY_ENTRY_POINTS(elastic_fixed_batch);
 MLS_POLICY_ENTRY_POINTS(autoscale);
 MLS_POLICY_ENTRY_POINTS(sia);
 MLS_POLICY_ENTRY_POINTS(deeppool);
+MLS_POLICY_ENTRY_POINTS(gavel_fifo);
 
 #endif

@@ -170,6 +170,12 @@ static const policy_ops_t table[] = {
      "fg_priority=1: jobs with a higher priority are foreground; multiplex=1: pack background "
      "jobs with foregrounds (0: burst parallelism only)",
      0, MLS_CADENCE_EVENTS, ENTRY(deeppool)},
+    {"gavel-fifo", "Narayanan et al., OSDI 2020 (Gavel's FIFO baseline as its simulator runs it)",
+     "Gavel's own fifo.py: a job keeps the type left in Gavel's loop (over-allocating it), a "
+     "finished job's type goes to the head; Gavel's rounds share over-allocated types",
+     "recompute_interval=1920: s between allocation recomputes (Gavel); new_jobs=run|wait; "
+     "received_start=zero|half_round (see max-min-fairness)",
+     0, MLS_CADENCE_ROUNDS, ENTRY(gavel_fifo)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

@@ -21,7 +21,7 @@ run() { # label trace policy extra-args...
     label=$1 trace=$2 policy=$3
     shift 3
     "$MLSCHED" simulate --trace "$trace" --cluster v100=3x8 --throughputs "$F/knee.json" \
-        --policy "$policy" --round 120 --timeline-step 60 --label "$label" -q \
+        --policy "$policy" --round 120 --placement spread --timeline-step 60 --label "$label" -q \
         --db "$tmp/k.db" "$@" >/dev/null
 }
 for g in 1 8 16; do

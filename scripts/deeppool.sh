@@ -96,7 +96,7 @@ for g in $SIZES; do
         label=$1 cat=$2 pol=$3
         shift 3
         "$MLSCHED" simulate --trace "$OUT/trace$g.csv" --cluster "$cl" --throughputs "$cat" \
-            --policy "$pol" --round 0 --restart-overhead 0 --measure 0:1 --label "$label $g" \
+            --policy "$pol" --round 0 --restart-overhead 0 --placement spread --measure 0:1 --label "$label $g" \
             -q --db "$DB" "$@" >/dev/null
     }
     sim "dp" "$OUT/dp.json" fifo

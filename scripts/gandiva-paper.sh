@@ -39,7 +39,7 @@ sim() {
     for p in "$@"; do args="$args -P $p"; done
     # shellcheck disable=SC2086
     "$MLSCHED" simulate --trace "$trace" --cluster "$cluster" --policy "$policy" $args \
-        --round 60 --overheads "$tmp/ovh.json" --seed 1 -q --db "$db" --label "$label" >/dev/null
+        --round 60 --placement spread --overheads "$tmp/ovh.json" --seed 1 -q --db "$db" --label "$label" >/dev/null
 }
 q() { sqlite3 "$db" "$1"; }
 run_of() { q "SELECT run_id FROM runs WHERE label='$1'"; }

@@ -14,5 +14,5 @@ SEEDS=${SEEDS:-0}
 "$MLSCHED" sweep --trace-gen "--jobs 5000 --multi-gpu" --rates "$RATES" --seeds "$SEEDS" \
     --cluster "$SRC/traces/clusters/gavel-108.json" \
     --policies fifo,max-min-fairness,max-min-fairness-perf,max-min-fairness-packed,finish-time-fairness,gandiva,allox \
-    --round 360 --restart-overhead 0 --measure 4000:5000 -j "${JOBS:-1}" --db "$DB" --format markdown
+    --round 360 --restart-overhead 0 --placement spread --measure 4000:5000 -j "${JOBS:-1}" --db "$DB" --format markdown
 "$MLSCHED" plot --db "$DB" -o "${PLOTS:-results/plots-gavel}"

@@ -55,6 +55,7 @@ for rate in $RATES; do
         for p in $POLICIES; do
             "$MLSCHED" simulate --trace "$trace" --cluster "$SRC/traces/clusters/pollux-64t4.json" \
                 --throughputs "$SRC/traces/catalog/pollux.json" --policy "$p" --seed "$seed" \
+                --placement spread \
                 --label "rate=$rate" -q --db "$DB" >/dev/null
         done
     done

@@ -34,6 +34,7 @@ for p in min-total-duration finish-time-fairness max-min-fairness allox max-sum-
     # shellcheck disable=SC2086 # params are separate words
     "$MLSCHED" simulate --trace results/sw120.csv --cluster "${CLUSTER:-v100=1x32}" \
         --throughputs "$DATA/throughputs/tacc_throughputs.json" --round 120 --restart-overhead 20 \
+        --placement spread \
         --policy "$p" $params --db "$DB" -q >/dev/null
 done
 sqlite3 "$DB" "SELECT policy, round(makespan), round(avg_jct), round(worst_ftf, 2),

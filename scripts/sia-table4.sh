@@ -40,6 +40,7 @@ inelastic="max-sum-throughput-perf finish-time-fairness themis"
 run() { # setting cluster policy round workload
     "$MLSCHED" simulate --trace "$OUT/w$5.csv" --cluster "$SRC/traces/clusters/$2" \
         --throughputs "$SRC/traces/catalog/pollux.json" --round "$4" --restart-overhead 30 \
+        --placement spread \
         --seed 1 --policy "$3" --label "$1" --db "$DB" -q >/dev/null
 }
 for w in $WORKLOADS; do

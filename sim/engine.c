@@ -110,6 +110,7 @@ void engine_config_defaults(engine_config_t *cfg)
     cfg->round_len = 360;
     cfg->restart_overhead = 20;
     cfg->feedback_work = 100;
+    cfg->placement = MECH_PLACE_AUTO;
     cfg->seed = 1;
     cfg->measure_lo = 0;
     cfg->measure_hi = -1;
@@ -772,7 +773,7 @@ static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, i
         j->change = OVH_SUSPEND;
     j->left_gpus = 0;
     j->type = a->type;
-    j->nodes = nodes;
+    j->nodes = e->cfg->consolidated_rates ? 1 : nodes; /* --spread-rate consolidated */
     hold_gpus(e, j, ids, a->gpus);
     take_batch(e, j, a);
     rerate(e, j);
@@ -1089,6 +1090,7 @@ static void setup_view(engine_t *e)
                                 .n_types = c->n_types,
                                 .typemap = e->typemap,
                                 .type_node_gpus = e->type_node_gpus,
+                                .one_node = e->cfg->consolidated_rates,
                                 .wmap = e->wmap,
                                 .owner = e,
                                 .schedule = view_schedule};
@@ -1249,6 +1251,7 @@ static void setup(engine_t *e)
         e->measured_left += is_measured(e->cfg, j->spec->id);
     }
     mech_init(&e->mech, c, e->perf->ops->goodput != NULL);
+    e->mech.placement = e->cfg->placement;
     eventq_init(&e->q);
     plan_init(&e->plan);
     setup_faults(e);

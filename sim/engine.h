@@ -44,6 +44,11 @@ typedef struct engine_config {
     /* Gandiva's early feedback: the time each job takes from its submission
      * to its first feedback_work work units (job_result_t.feedback). */
     double feedback_work;
+    int placement; /* mech_placement_t (sim/mechanism.h); default auto */
+    /* 1: a job runs at its one-node rate over however many nodes it spans
+     * (Gavel's, Shockwave's, Tiresias' and Helios' simulators); 0: at the perf
+     * model's rate for the nodes it spans (default) */
+    int consolidated_rates;
 } engine_config_t;
 
 void engine_config_defaults(engine_config_t *cfg);

@@ -352,6 +352,7 @@ void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps)
     memset(m, 0, sizeof *m);
     m->cluster = c;
     m->accum_steps = accum_steps;
+    m->placement = MECH_PLACE_AUTO;
     size_t g = (size_t)(c->n_gpus ? c->n_gpus : 1), nn = (size_t)(c->n_nodes ? c->n_nodes : 1);
     size_t nt = (size_t)(c->n_types ? c->n_types : 1);
     m->owner = xmalloc(sizeof(int) * g);
@@ -526,9 +527,47 @@ int mech_same_gpus(const int *a, const int *b, int n)
     return 1;
 }
 
+const char *mech_placement_name(int placement)
+{
+    static const char *const names[] = {"spread", "consolidate", "auto"};
+    return placement >= 0 && placement < (int)(sizeof names / sizeof *names) ? names[placement]
+                                                                              : NULL;
+}
+
+int mech_placement_parse(const char *name)
+{
+    for (int i = 0; mech_placement_name(i); i++)
+        if (!strcmp(name, mech_placement_name(i)))
+            return i;
+    return -1;
+}
+
+/* Whether a placement of allocation a over `nodes` nodes waits instead
+ * (m->placement): the job fits one node of its type that is up and, under
+ * auto, the perf model rates it more than MECH_SPREAD_LOSS slower there than
+ * on one node. */
+static int waits_for_node(const mech_t *m, const view_t *v, const plan_alloc_t *a, int nodes)
+{
+    const mls_cluster_t *c = m->cluster;
+    if (nodes <= 1 || m->placement == MECH_PLACE_SPREAD)
+        return 0;
+    int fits = 0;
+    for (int i = 0; i < c->n_nodes && !fits; i++)
+        fits = c->nodes[i].type == a->type && m->node_up[i] && c->nodes[i].gpus >= a->gpus;
+    if (!fits || m->placement == MECH_PLACE_CONSOLIDATE)
+        return fits;
+    const view_perf_t *vp = v->perf;
+    if (!vp || !vp->throughput)
+        return 1;
+    const view_job_t *j = &v->jobs[a->job];
+    double one = vp->throughput(vp->ctx, j, a->type, a->gpus, 1, a->batch_size);
+    double spread = vp->throughput(vp->ctx, j, a->type, a->gpus, nodes, a->batch_size);
+    return !(spread >= (1 - MECH_SPREAD_LOSS) * one);
+}
+
 /* Where allocation a of view job k goes: its explicit ids (which must be
  * free), the GPUs it left suspended, or the placer's choice. Returns the
- * nodes spanned, or -1 with err set. */
+ * nodes spanned, 0 when its start waits (waits_for_node), or -1 with err set. */
 static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t *a,
                  const char *policy, const mech_exec_ops_t *ops, void *ctx, int *resumed,
                  mls_err_t *err)
@@ -575,7 +614,7 @@ static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t
     int nodes = placer_choose(c, m->node_free, m->gpu_free, m->node_up, a->type, a->gpus, ids);
     if (nodes < 0)
         return apply_error(v, k, policy, "capacity", "not enough free GPUs", err);
-    return nodes;
+    return waits_for_node(m, v, a, nodes) ? 0 : nodes;
 }
 
 /* Starts: explicit placements first (they name their GPUs), then the
@@ -589,13 +628,15 @@ static int start_planned(mech_t *m, const view_t *v, const plan_t *p, const char
             int joiner = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
             if (m->keep[a->job] || (joiner ? 2 : a->has_ids ? 0 : 1) != pass)
                 continue;
-            if (joiner) {
-                if (ops->join(ctx, a->job, a, err) < 0)
+            if (joiner) { /* alloc_of -1: its partner's start waits, so does its own */
+                if (m->alloc_of[a->pack_with] >= 0 && ops->join(ctx, a->job, a, err) < 0)
                     return -1;
                 continue;
             }
             int resumed, nodes = place(m, v, p, a, policy, ops, ctx, &resumed, err);
-            if (nodes < 0 || ops->start(ctx, a->job, a, m->ids, nodes, resumed, err) < 0)
+            if (nodes == 0)
+                m->alloc_of[a->job] = -1;
+            else if (nodes < 0 || ops->start(ctx, a->job, a, m->ids, nodes, resumed, err) < 0)
                 return -1;
         }
     return 0;

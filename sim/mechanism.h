@@ -23,7 +23,12 @@
  *               partner's GPUs;
  *   placement   explicit ids are checked free; a job that left GPUs suspended
  *               may go back to them (the executor says which); otherwise the
- *               placer chooses.
+ *               placer chooses, and m->placement says what happens to a job
+ *               that fits one node of its type when no node has room for it
+ *               (mech_placement_t): it spreads over nodes, or its start waits
+ *               (consolidate; auto: when spreading loses more than 10 %)
+ *               (it stays queued; the policy sees it queued next time, and
+ *               the second job of a pair whose first waits waits too).
  *
  * Each change is carried out by an executor (mech_exec_ops_t): the
  * simulator's applies it at once and charges its overhead; the daemon's
@@ -90,9 +95,29 @@ typedef struct mech_exec_ops {
     int (*join)(void *ctx, int k, const plan_alloc_t *a, mls_err_t *err);
 } mech_exec_ops_t;
 
+/* A job the policy gave a type and count (no ids), that fits one node of the
+ * type that is up, when no node has room for it now (--placement): */
+typedef enum mech_placement {
+    MECH_PLACE_SPREAD = 0,  /* over the fewest nodes, at the spread rate (Gavel) */
+    MECH_PLACE_CONSOLIDATE, /* its start waits for one node (Tiresias, Helios) */
+    MECH_PLACE_AUTO,        /* spread when the perf model (view->perf) rates it
+                               at most MECH_SPREAD_LOSS slower over those nodes
+                               than on one, else wait (the default) */
+} mech_placement_t;
+
+/* The rate loss auto accepts: Tiresias's consolidate_loss default (a job
+ * spread more than 10 % slower is "skewed" and consolidated). */
+#define MECH_SPREAD_LOSS 0.1
+
+/* "spread", "consolidate", "auto"; NULL for another value. */
+const char *mech_placement_name(int placement);
+/* The mech_placement_t of a name, -1 when unknown. */
+int mech_placement_parse(const char *name);
+
 typedef struct mech {
     const mls_cluster_t *cluster;
     int accum_steps; /* the perf model takes accumulation steps (goodput backends) */
+    int placement;   /* mech_placement_t, the owner's to set (mech_init: auto) */
 
     /* The view a policy sees (view.perf, .seed, .round_len, .users are the
      * owner's to set). */

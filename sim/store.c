@@ -52,7 +52,9 @@ static const char *const schema_sql =
     "CREATE TABLE IF NOT EXISTS extrapolated_jobs("
     " run_id INTEGER, job_id INTEGER, measured_gpus INTEGER, PRIMARY KEY(run_id, job_id));"
     "CREATE TABLE IF NOT EXISTS early_feedback("
-    " run_id INTEGER, job_id INTEGER, work REAL, seconds REAL, PRIMARY KEY(run_id, job_id));";
+    " run_id INTEGER, job_id INTEGER, work REAL, seconds REAL, PRIMARY KEY(run_id, job_id));"
+    "CREATE TABLE IF NOT EXISTS run_settings("
+    " run_id INTEGER, key TEXT, value TEXT, PRIMARY KEY(run_id, key));";
 
 static int db_fail(sqlite3 *db, const char *path, const char *what, mls_err_t *err)
 {
@@ -283,6 +285,27 @@ static int insert_feedback(sqlite3 *db, int64_t run_id, const sim_result_t *res,
     return rc;
 }
 
+/* The run's engine settings that have no runs column: one row per key given. */
+static int insert_settings(sqlite3 *db, int64_t run_id, const char *const *settings)
+{
+    sqlite3_stmt *st;
+    if (!settings || !settings[0])
+        return 0;
+    if (sqlite3_prepare_v2(db, "INSERT INTO run_settings VALUES(?,?,?)", -1, &st, NULL) !=
+        SQLITE_OK)
+        return -1;
+    int rc = 0;
+    for (size_t k = 0; settings[k] && rc == 0; k += 2) {
+        sqlite3_bind_int64(st, 1, run_id);
+        bind_text(st, 2, settings[k]);
+        bind_text(st, 3, settings[k + 1]);
+        rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 int store_write_run(const char *db_path, const run_info_t *info, const mls_trace_t *trace,
                     const sim_result_t *res, int64_t *run_id, mls_err_t *err)
 {
@@ -303,6 +326,7 @@ int store_write_run(const char *db_path, const run_info_t *info, const mls_trace
              insert_timeline(db, *run_id, res) < 0 ||
              insert_summary(db, *run_id, &res->summary) < 0 ||
              insert_extrapolation(db, *run_id, res, info->extrapolated) < 0 ||
+             insert_settings(db, *run_id, info->settings) < 0 ||
              (info->feedback_work > 0 &&
               insert_feedback(db, *run_id, res, info->feedback_work) < 0)) {
         rc = db_fail(db, db_path, "cannot write the run", err);

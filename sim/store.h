@@ -22,7 +22,9 @@
  *   early_feedback(run_id, job_id, work, seconds)  each job's time from its
  *                               submission to its first `work` work units
  *                               (Gandiva's early-feedback metric)
- * The last three tables were added without a schema version bump: they are new
+ *   run_settings(run_id, key, value)  engine settings without a runs column
+ *                               (placement; like: the peer --like mimics)
+ * The last four tables were added without a schema version bump: they are new
  * tables (CREATE TABLE IF NOT EXISTS), no existing table changes, so a
  * version-1 database written before them opens and gets them on its next
  * run, and `merge` copies them as it copies any table with a run_id (creating
@@ -61,6 +63,8 @@ typedef struct run_info {
      * known, no extrapolation rows written */
     const int *extrapolated;
     double feedback_work; /* the early-feedback mark of the run; <= 0: no rows */
+    /* run_settings rows: key, value, key, value, ..., NULL; NULL: none */
+    const char *const *settings;
 } run_info_t;
 
 #define MLS_SCHEMA_VERSION 1

@@ -21,6 +21,8 @@ static int perf_type(const view_perf_src_t *s, int type)
 
 static int fewest_nodes(const view_perf_src_t *s, int type, int gpus, int nodes)
 {
+    if (s->one_node)
+        return 1;
     if (nodes > 0)
         return nodes;
     return (gpus + s->type_node_gpus[type] - 1) / s->type_node_gpus[type];

@@ -23,6 +23,7 @@ typedef struct view_perf_src {
     int n_types;
     const int *typemap;        /* cluster type -> perf type, -1 when the model lacks it */
     const int *type_node_gpus; /* most GPUs on one node of each type */
+    int one_node;              /* 1: every rate on one node (--spread-rate consolidated) */
     const int *wmap;           /* view workload -> perf workload; NULL: the same index */
     void *owner;               /* passed to schedule */
     int (*schedule)(void *owner, const view_job_t *j, view_batch_step_t *out, int max);

@@ -181,3 +181,16 @@ EXTRA_DIST += tests/live_deeppool.sh tests/fixtures/deeppool/live.json \
 	tests/fixtures/deeppool/live.csv
 TESTS += tests/live_elastic.sh tests/live_elastic_slurm.sh
 EXTRA_DIST += tests/live_elastic.sh tests/live_elastic_slurm.sh
+# --placement spread|consolidate on simulate, compare and sweep (~1 s)
+TESTS += tests/placement.sh
+EXTRA_DIST += tests/placement.sh tests/fixtures/placement
+# --like PEER equals the peer's flags; order and -P override rules (~2 s)
+TESTS += tests/like.sh
+EXTRA_DIST += tests/like.sh
+# gavel-fifo: Gavel's fifo.py over-allocates a type and shares it by rounds (<1 s)
+TESTS += tests/gavel_fifo.sh
+EXTRA_DIST += tests/gavel_fifo.sh tests/fixtures/gavel_fifo
+# scripts/peer-agreement.sh on the 300-job Gavel rows, fifo-perf and allox within
+# 2 % / 3.5 % of Gavel's simulator (~5 s; skips without ../shared/data)
+TESTS += tests/peer_agreement.sh
+EXTRA_DIST += tests/peer_agreement.sh

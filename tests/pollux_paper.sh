@@ -24,7 +24,7 @@ jct() { # jct POLICY [PARAMS...]: prints "avg_jct makespan unfinished"
     shift
     "$MLSCHED" simulate --trace "$tmp/w1.csv" --cluster "$SRCDIR/traces/clusters/pollux-64t4.json" \
         --throughputs "$SRCDIR/traces/catalog/pollux.json" --policy "$p" "$@" --round 60 \
-        --restart-overhead 30 --seed 1 -q --db "$tmp/r.db" >/dev/null || { echo "simulate $p failed"; return 1; }
+        --restart-overhead 30 --placement spread --seed 1 -q --db "$tmp/r.db" >/dev/null || { echo "simulate $p failed"; return 1; }
     sqlite3 -separator ' ' "$tmp/r.db" "SELECT avg_jct, makespan, unfinished FROM summary
         WHERE run_id=(SELECT max(run_id) FROM runs)"
 }

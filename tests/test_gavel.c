@@ -10,6 +10,7 @@
 #include "policies/gavel_lp.h"
 #include "policies/gavel_round.h"
 #include "policies/policies.h"
+#include "policies/pyrandom.h"
 #include "tests/check_main.h"
 
 #include <check.h>
@@ -819,6 +820,30 @@ START_TEST(bad_params_rejected)
 }
 END_TEST
 
+/* pyrandom.h gives CPython's draws: random.Random(s).randrange(n) for n =
+ * 3, 6, 9, 3, ... and then shuffle([0, 1, 2]), as python3 prints them. */
+START_TEST(python_random_as_cpython)
+{
+    static const uint64_t seeds[] = {0, 5, 1, 123456789};
+    static const unsigned want[4][11] = {{1, 3, 0, 1, 4, 7, 1, 2, 0, 2, 1},
+                                         {2, 2, 5, 2, 5, 8, 0, 3, 1, 2, 0},
+                                         {0, 4, 1, 1, 0, 7, 1, 3, 0, 1, 2},
+                                         {2, 3, 8, 2, 4, 6, 1, 5, 0, 2, 1}};
+    pyrandom_t r;
+    for (int s = 0; s < 4; s++) {
+        pyrandom_seed(&r, seeds[s]);
+        for (int i = 0; i < 8; i++)
+            ck_assert_uint_eq(pyrandom_below(&r, (uint32_t)(i % 3 + 1) * 3), want[s][i]);
+        int x[3] = {0, 1, 2};
+        pyrandom_shuffle(&r, x, 3);
+        for (int i = 0; i < 3; i++)
+            ck_assert_int_eq(x[i], (int)want[s][8 + i]);
+    }
+    pyrandom_seed(&r, 5000000000ull); /* two 32-bit words: getrandbits(32) */
+    ck_assert_uint_eq(pyrandom_u32(&r), 372202282u);
+}
+END_TEST
+
 int main(void)
 {
 #ifndef HAVE_GLPK
@@ -845,6 +870,7 @@ int main(void)
         round_received_start_half_round,
         policies_run_every_lp,
         bad_params_rejected,
+        python_random_as_cpython,
     };
     return check_main("gavel", tests, sizeof tests / sizeof tests[0]);
 }

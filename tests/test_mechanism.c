@@ -383,6 +383,45 @@ START_TEST(gang_all_or_none_within_islands)
 }
 END_TEST
 
+/* --placement: a pair planned on 2 GPUs while each node has one free. Spread,
+ * it starts over both nodes; consolidated, its start waits (it fits one node)
+ * and so does its joiner, and nothing is taken. */
+static void split_pair(int placement, const char *want, int free_after)
+{
+    fixture_t f;
+    fx_init(&f);
+    f.m.placement = placement;
+    view_job_t *vj = mech_view_begin(&f.m, 4);
+    job(&f, vj, 0, 3, (int[]){0, 1, 2}, 0);
+    job(&f, vj, 1, 3, (int[]){4, 5, 6}, 0);
+    job(&f, vj, 2, 0, NULL, 0);
+    job(&f, vj, 3, 0, NULL, 0);
+    mech_view_end(&f.m, 4, 0, MLS_WHY_ROUND);
+    plan_t p;
+    plan_init(&p);
+    plan_run(&p, 0, 0, 3);
+    plan_run(&p, 1, 0, 3);
+    int a = plan_run(&p, 2, 0, 2), b = plan_run(&p, 3, 0, 2);
+    p.allocs[a].pack_with = 3;
+    p.allocs[b].pack_with = 2;
+    mls_err_t err = {""};
+    ck_assert_int_eq(apply(&f, &p, &err), 0);
+    ck_assert_str_eq(f.r.log, want);
+    ck_assert_int_eq(f.m.type_free[0], free_after);
+    plan_free(&p);
+    fx_free(&f);
+}
+
+START_TEST(consolidate_waits_for_one_node)
+{
+    ck_assert_str_eq(mech_placement_name(MECH_PLACE_SPREAD), "spread");
+    ck_assert_int_eq(mech_placement_parse("consolidate"), MECH_PLACE_CONSOLIDATE);
+    ck_assert_int_eq(mech_placement_parse("packed"), -1);
+    split_pair(MECH_PLACE_SPREAD, "stopped;start 2 on 3,7 nodes 2;join 3 to 2;", 0);
+    split_pair(MECH_PLACE_CONSOLIDATE, "stopped;", 2);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *tests[] = {order_of_changes,
@@ -391,6 +430,7 @@ int main(void)
                             explicit_gpu_of_a_kept_job_is_refused,
                             resumes_on_the_gpus_it_left,
                             occupancy_counts,
-                            gang_all_or_none_within_islands};
+                            gang_all_or_none_within_islands,
+                            consolidate_waits_for_one_node};
     return check_main("mechanism", tests, sizeof tests / sizeof *tests);
 }

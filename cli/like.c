@@ -1,0 +1,129 @@
+/* like.c: the peers `--like` mimics (see like.h), one row each, with where
+ * each setting comes from. Read from the peers' code (shared/notes/peers.md
+ * has the facts and the commits); what a peer does that mlsched does not
+ * model is said in the README's "Comparing with peer simulators" table. */
+#include "cli/like.h"
+
+#include "cli/cmd.h"
+#include "sim/mechanism.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const like_peer_t peers[] = {
+    /* Gavel (stanford-futuredata/gavel, scheduler.py): 360 s rounds, the
+     * policy called at round ends only; no restart cost in simulation; the
+     * round mechanism uses consolidated throughputs wherever a job is placed
+     * (its _unconsolidated keys are unused); allocations recomputed at most
+     * every 1920 s, jobs outside the allocation get priority 0 (new jobs wait
+     * for the next recompute), received time reset to half a round at
+     * add_job and at each recompute; AlloX runs as a Gavel allocation. */
+    {"gavel",
+     360,
+     "rounds",
+     0,
+     "spread",
+     "consolidated",
+     {"mechanism=gavel", "recompute_interval=1920", "new_jobs=wait", "received_start=half_round",
+      NULL}},
+    /* Shockwave (uw-mad-dash/shockwave, a Gavel fork): 120 s rounds, 20 s
+     * lost by a job not scheduled in the previous round, recompute at most
+     * every 1000 s, Gavel's new-job and received-time rules, every GPU its
+     * own server (consolidated throughputs); the policy's own cadence. */
+    {"shockwave",
+     120,
+     NULL,
+     20,
+     "spread",
+     "consolidated",
+     {"mechanism=gavel", "recompute_interval=1000", "new_jobs=wait", "received_start=half_round",
+      NULL}},
+    /* Pollux (petuum/adaptdl osdi21-artifact simulator/): 60 s steps, 30 s
+     * without progress after an allocation change, jobs spread over nodes at
+     * the rate of their placement; its Tiresias has 2 queues, demotion at
+     * 16 GPU-hours. */
+    {"pollux", 60, NULL, 30, "spread", "placed", {"queues=2", "limits=57600", NULL}},
+    /* Tiresias (SymbioticLab/Tiresias simulator): a job runs its trace
+     * duration (placement does not change its speed), preemption is free, a
+     * job that fits one node waits for one (its consolidation). */
+    {"tiresias", -1, NULL, 0, "consolidate", "consolidated", {NULL}},
+    /* Helios (S-Lab-System-Group/HeliosArtifact, QSSF simulator): a job runs
+     * its traced duration on whole nodes of its VC, waiting for them; its
+     * SRTF's checkpoint overheads are not modelled (see the README). */
+    {"helios", -1, NULL, 0, "consolidate", "consolidated", {NULL}},
+};
+
+const like_peer_t *like_at(int i)
+{
+    return i >= 0 && (size_t)i < sizeof peers / sizeof *peers ? &peers[i] : NULL;
+}
+
+const like_peer_t *like_find(const char *name)
+{
+    for (int i = 0; like_at(i); i++)
+        if (!strcmp(peers[i].name, name))
+            return &peers[i];
+    return NULL;
+}
+
+void like_apply_engine(const like_peer_t *p, engine_config_t *cfg)
+{
+    if (p->round_len >= 0)
+        cfg->round_len = p->round_len;
+    if (p->cadence)
+        cfg->cadence = opt_cadence_parse(p->cadence);
+    if (p->restart_overhead >= 0)
+        cfg->restart_overhead = p->restart_overhead;
+    if (p->placement)
+        cfg->placement = mech_placement_parse(p->placement);
+    if (p->spread_rate)
+        cfg->consolidated_rates = !strcmp(p->spread_rate, "consolidated");
+}
+
+/* 1 when params has key k (the first len bytes of kv). */
+static int has_key(const opt_params_t *params, const char *kv, size_t len)
+{
+    for (int i = 0; i < params->n; i++)
+        if (strlen(params->keys[i]) == len && !strncmp(params->keys[i], kv, len))
+            return 1;
+    return 0;
+}
+
+/* 1 when pol's create() takes kv beside the parameters it is given already
+ * (some keys are taken only with another: allox's new_jobs with
+ * mechanism=gavel). */
+static int takes(const policy_ops_t *pol, const opt_params_t *given, const char *kv)
+{
+    char *buf = xstrdup(kv), *eq = strchr(buf, '=');
+    *eq = '\0';
+    const char *keys[OPT_LIST_MAX + 1], *values[OPT_LIST_MAX + 1];
+    int n = 0;
+    for (; n < given->n; n++) {
+        keys[n] = given->keys[n];
+        values[n] = given->values[n];
+    }
+    keys[n] = buf;
+    values[n++] = eq + 1;
+    policy_args_t args = {n, keys, values};
+    void *state = NULL;
+    char err[256];
+    int ok = pol->create(&state, &args, err, sizeof err) == 0;
+    if (ok && pol->destroy)
+        pol->destroy(state);
+    free(buf);
+    return ok;
+}
+
+int like_apply_params(const like_peer_t *p, const policy_ops_t *pol, opt_params_t *params,
+                      const char *who)
+{
+    for (int i = 0; pol && p->params[i]; i++) {
+        const char *kv = p->params[i];
+        if (has_key(params, kv, (size_t)(strchr(kv, '=') - kv)) || !takes(pol, params, kv))
+            continue;
+        int rc = opt_param_call(params, 0, kv, who);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}

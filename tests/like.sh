@@ -1,0 +1,74 @@
+#!/bin/sh
+# like.sh: --like PEER is its flags. On the regression fixture (mix40.csv,
+# v100=2x4,k80=2x4), `--like gavel` gives the same summary as Gavel's flags
+# written out (fifo-perf, and allox with its own parameter set); a flag after
+# --like overrides one setting and one before it does not; a -P of the same
+# key wins; the peer is stored in run_settings; compare passes it on with the
+# same rule; an unknown peer is a usage error.
+set -u
+: "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+tr="$SRCDIR/tests/fixtures/regress/mix40.csv"
+cl=v100=2x4,k80=2x4
+sim() { "$MLSCHED" simulate --trace "$tr" --cluster $cl -q --json --db "$tmp/r.db" "$@" |
+    grep -v -e wall_seconds -e decision_time -e run_id; }
+q() { sqlite3 "$tmp/r.db" "$1"; }
+gavel="--round 360 --cadence rounds --restart-overhead 0 --placement spread --spread-rate consolidated"
+gp="-P recompute_interval=1920 -P new_jobs=wait -P received_start=half_round"
+
+# shellcheck disable=SC2086 # flag lists are separate words
+{
+    sim --policy fifo-perf --like gavel >"$tmp/a1"
+    sim --policy fifo-perf $gavel $gp >"$tmp/b1"
+    sim --policy allox --like gavel >"$tmp/a2"
+    sim --policy allox $gavel -P mechanism=gavel $gp >"$tmp/b2"
+    sim --policy fifo-perf --like gavel --round 120 >"$tmp/a3"
+    sim --policy fifo-perf $gavel $gp --round 120 >"$tmp/b3"
+}
+for i in 1 2 3; do
+    [ -s "$tmp/a$i" ] && cmp -s "$tmp/a$i" "$tmp/b$i" ||
+        bad "case $i: --like gavel differs from its flags: $(diff "$tmp/a$i" "$tmp/b$i" | head -4)"
+done
+grep -q '"avg_jct": [0-9]' "$tmp/a1" || bad "no summary: $(head -3 "$tmp/a1")"
+cmp -s "$tmp/a1" "$tmp/a3" && bad "--round 120 after --like gavel changed nothing"
+[ "$(q "SELECT round_len, cadence, restart_overhead FROM runs WHERE run_id=5")" = "120.0|rounds|0.0" ] ||
+    bad "run 5: $(q "SELECT round_len, cadence, restart_overhead FROM runs WHERE run_id=5")"
+[ "$(q "SELECT params FROM runs WHERE run_id=3")" = \
+    "mechanism=gavel,recompute_interval=1920,new_jobs=wait,received_start=half_round" ] ||
+    bad "allox's parameters under --like gavel: $(q "SELECT params FROM runs WHERE run_id=3")"
+[ "$(q "SELECT group_concat(key || '=' || value) FROM (SELECT * FROM run_settings WHERE run_id=1
+    ORDER BY key)")" = "like=gavel,placement=spread,spread_rate=consolidated" ] ||
+    bad "run 1's settings: $(q "SELECT * FROM run_settings WHERE run_id=1")"
+[ "$(q "SELECT value FROM run_settings WHERE run_id=2 AND key='like'")" = none ] ||
+    bad "a run without --like is not recorded as like=none"
+
+# a flag before --like is overridden; a -P of the same key wins
+sim --policy fifo-perf --round 120 --like gavel >"$tmp/a4"
+cmp -s "$tmp/a1" "$tmp/a4" || bad "--round 120 before --like gavel was not overridden"
+sim --policy max-min-fairness --like shockwave -P recompute_interval=500 >/dev/null
+[ "$(q "SELECT params FROM runs WHERE run_id=8")" = \
+    "recompute_interval=500,new_jobs=wait,received_start=half_round" ] ||
+    bad "-P beside --like shockwave: $(q "SELECT params FROM runs WHERE run_id=8")"
+[ "$(q "SELECT round_len, restart_overhead FROM runs WHERE run_id=8")" = "120.0|20.0" ] ||
+    bad "--like shockwave's round and overhead"
+
+# compare: the same rule
+for order in "--like gavel --round 120" "--round 120 --like gavel"; do
+    # shellcheck disable=SC2086
+    "$MLSCHED" compare --trace "$tr" --cluster $cl --policies fifo-perf --seeds 1 -q $order \
+        --db "$tmp/c.db" >/dev/null 2>"$tmp/err" || bad "compare $order: $(cat "$tmp/err")"
+done
+[ "$(sqlite3 "$tmp/c.db" "SELECT group_concat(round_len) FROM runs")" = "120.0,360.0" ] ||
+    bad "compare's order rule: $(sqlite3 "$tmp/c.db" "SELECT round_len FROM runs")"
+[ "$(sqlite3 "$tmp/c.db" "SELECT count(*) FROM run_settings WHERE key='like' AND value='gavel'")" = 2 ] ||
+    bad "compare did not pass --like"
+
+"$MLSCHED" simulate --trace "$tr" --cluster $cl --policy fifo --like slurm -q >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && grep -q -- "--like wants gavel, shockwave, pollux, tiresias or helios" "$tmp/err" ||
+    bad "an unknown peer exited $rc: $(cat "$tmp/err")"
+[ $fail -eq 0 ] && echo "like.sh: all checks passed"
+exit $fail

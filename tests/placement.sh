@@ -1,0 +1,57 @@
+#!/bin/sh
+# placement.sh: --placement on simulate, compare and sweep. On
+# tests/fixtures/placement/split.csv (v100=2x4, one free GPU per node when a
+# 2-GPU LM job arrives at t = 10 s) `spread` starts it over both nodes at once,
+# at the unconsolidated rate; `consolidate` makes it wait for job 0's node
+# (t = 5020 s); `auto` makes it wait too (the table rates it 77 % slower over
+# two nodes) but spreads a 2-GPU ResNet-18 job at once (+2 % over two nodes).
+# The setting is stored in run_settings; compare and sweep pass it to every
+# run; a bad value is a usage error naming the option.
+set -u
+: "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+q() { sqlite3 "$tmp/r.db" "$1"; }
+tr="$SRCDIR/tests/fixtures/placement/split.csv"
+sim() { "$MLSCHED" simulate --trace "$tr" --cluster v100=2x4 --policy fifo -q --db "$tmp/r.db" "$@" >/dev/null ||
+    bad "simulate $* exited $?"; }
+
+sim --placement spread
+sim --placement consolidate
+sim
+sim --placement auto
+sed 's/LM (batch size 20),2,132200/ResNet-18 (batch size 128),2,23990/' "$tr" >"$tmp/r18.csv"
+cp "$tr" "$tmp/lm.csv"
+tr="$tmp/r18.csv"
+sim --placement auto
+tr="$tmp/lm.csv"
+start() { q "SELECT CAST(first_start AS INT) FROM jobs WHERE run_id=$1 AND job_id=2"; }
+setting() { q "SELECT value FROM run_settings WHERE run_id=$1 AND key='$2'"; }
+[ "$(start 1)" = 10 ] || bad "spread: job 2 started at $(start 1), wanted 10 (over two nodes)"
+[ "$(start 2)" = 5020 ] || bad "consolidate: job 2 started at $(start 2), wanted 5020 (one node)"
+[ "$(setting 1 placement)" = spread ] || bad "run 1 placement '$(setting 1 placement)'"
+[ "$(setting 2 placement)" = consolidate ] || bad "run 2 placement '$(setting 2 placement)'"
+[ -n "$(setting 3 placement)" ] || bad "the default placement is not recorded"
+[ "$(start 4)" = 5020 ] || bad "auto: LM started at $(start 4), wanted 5020 (-77 % spread)"
+[ "$(start 5)" = 10 ] || bad "auto: ResNet-18 started at $(start 5), wanted 10 (+2 % spread)"
+[ "$(setting 4 placement)" = auto ] || bad "run 4 placement '$(setting 4 placement)'"
+
+"$MLSCHED" simulate --trace "$tr" --cluster v100=2x4 --policy fifo --placement packed -q \
+    2>"$tmp/err" >/dev/null
+rc=$?
+[ $rc = 2 ] && grep -q -- "--placement wants spread, consolidate or auto" "$tmp/err" ||
+    bad "a bad --placement exited $rc: $(cat "$tmp/err")"
+
+"$MLSCHED" compare --trace "$tr" --cluster v100=2x4 --policies fifo --seeds 1 -q \
+    --placement consolidate --db "$tmp/c.db" >/dev/null 2>"$tmp/err" || bad "compare: $(cat "$tmp/err")"
+[ "$(sqlite3 "$tmp/c.db" "SELECT value FROM run_settings WHERE key='placement'")" = consolidate ] ||
+    bad "compare did not pass --placement"
+"$MLSCHED" sweep --trace "$tr" --cluster v100=2x4 --policies fifo --seeds 1 -q \
+    --grid placement=spread,consolidate --db "$tmp/s.db" >/dev/null 2>"$tmp/err" ||
+    bad "sweep: $(cat "$tmp/err")"
+[ "$(sqlite3 "$tmp/s.db" "SELECT group_concat(value) FROM (SELECT value FROM run_settings
+    WHERE key='placement' ORDER BY value)")" = consolidate,spread ] || bad "sweep's placement axis"
+[ $fail -eq 0 ] && echo "placement.sh: all checks passed"
+exit $fail
