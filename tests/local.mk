@@ -179,3 +179,6 @@ EXTRA_DIST += tests/deeppool.sh
 TESTS += tests/live_deeppool.sh
 EXTRA_DIST += tests/live_deeppool.sh tests/fixtures/deeppool/live.json \
 	tests/fixtures/deeppool/live.csv
+# Stops are asynchronous (issue 19): a job that ignores SIGTERM holds up no request
+TESTS += tests/live_async_stop.sh
+EXTRA_DIST += tests/live_async_stop.sh
