@@ -80,6 +80,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,8 +198,17 @@ static const char wrapper_text[] =
     "done\n"
     "exit $code\n";
 
-/* Runs argv (no shell); returns the exit status (-1 when it could not run)
- * and its stdout (and stderr, with_err) in *out (caller frees). */
+/* Wall seconds a Slurm command the daemon waits for (squeue, scontrol,
+ * sbatch) may take: one that has not answered by then (slurmctld down or
+ * overloaded: its clients retry for MessageTimeout, 10 s by default) is
+ * killed and counts as failed, so that the daemon's loop, which serves
+ * clients and decides, is never held up longer. Signals (scancel) are not
+ * waited for at all (spawn()). */
+#define SLURM_CMD_TIMEOUT_S 5.0
+
+/* Runs argv (no shell); returns the exit status (-1 when it could not run,
+ * or was killed after SLURM_CMD_TIMEOUT_S) and its stdout (and stderr,
+ * with_err) in *out (caller frees). */
 static int run_cmd(char *const *argv, char **out, int with_err)
 {
     int p[2];
@@ -227,9 +237,20 @@ static int run_cmd(char *const *argv, char **out, int with_err)
     close(p[1]);
     size_t cap = 4096, len = 0;
     char *buf = xmalloc(cap);
+    double give_up = mls_wall_seconds() + SLURM_CMD_TIMEOUT_S;
+    int timed_out = 0;
     for (;;) {
         if (len + 1 >= cap)
             buf = xrealloc(buf, cap *= 2);
+        struct pollfd pf = {p[0], POLLIN, 0};
+        int ms = (int)((give_up - mls_wall_seconds()) * 1000) + 1;
+        int ready = ms > 0 ? poll(&pf, 1, ms) : 0;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0) {
+            timed_out = 1;
+            break;
+        }
         ssize_t r = read(p[0], buf + len, cap - len - 1);
         if (r < 0 && errno == EINTR)
             continue;
@@ -240,13 +261,33 @@ static int run_cmd(char *const *argv, char **out, int with_err)
     buf[len] = '\0';
     close(p[0]);
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+    if (timed_out)
+        kill(pid, SIGKILL);
+    for (;;) { /* the output ended: the command exits now, or is killed at the deadline */
+        pid_t w = waitpid(pid, &st, timed_out ? 0 : WNOHANG);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w != 0)
+            break;
+        if (mls_wall_seconds() >= give_up) {
+            timed_out = 1;
+            kill(pid, SIGKILL);
+            continue;
+        }
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (timed_out) {
+        fprintf(stderr, "live: %s: no answer within %.0f s: killed\n", argv[0],
+                SLURM_CMD_TIMEOUT_S);
+        if (len == 0)
+            snprintf(buf, cap, "no answer within %.0f s", SLURM_CMD_TIMEOUT_S);
+    }
     if (out)
         *out = buf;
     else
         free(buf);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return !timed_out && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* Runs a Slurm command; on failure puts "what: exit N: its output" in why. */
