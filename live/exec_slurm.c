@@ -203,12 +203,16 @@ static const char wrapper_text[] =
  * overloaded: its clients retry for MessageTimeout, 10 s by default) is
  * killed and counts as failed, so that the daemon's loop, which serves
  * clients and decides, is never held up longer. Signals (scancel) are not
- * waited for at all (spawn()). */
+ * waited for at all (spawn()). sbatch gets longer: killed after it had
+ * submitted, it would leave a run the daemon never recorded (found again by
+ * its name only after a restart), so it is given up on only when Slurm is
+ * clearly gone. */
 #define SLURM_CMD_TIMEOUT_S 5.0
+#define SLURM_SUBMIT_TIMEOUT_S 60.0
 
 /* Runs argv (no shell); returns the exit status (-1 when it could not run,
- * or was killed after SLURM_CMD_TIMEOUT_S) and its stdout (and stderr,
- * with_err) in *out (caller frees). */
+ * or was killed after SLURM_CMD_TIMEOUT_S, sbatch SLURM_SUBMIT_TIMEOUT_S)
+ * and its stdout (and stderr, with_err) in *out (caller frees). */
 static int run_cmd(char *const *argv, char **out, int with_err)
 {
     int p[2];
@@ -237,7 +241,8 @@ static int run_cmd(char *const *argv, char **out, int with_err)
     close(p[1]);
     size_t cap = 4096, len = 0;
     char *buf = xmalloc(cap);
-    double give_up = mls_wall_seconds() + SLURM_CMD_TIMEOUT_S;
+    double limit = strcmp(argv[0], "sbatch") ? SLURM_CMD_TIMEOUT_S : SLURM_SUBMIT_TIMEOUT_S;
+    double give_up = mls_wall_seconds() + limit;
     int timed_out = 0;
     for (;;) {
         if (len + 1 >= cap)
@@ -278,10 +283,9 @@ static int run_cmd(char *const *argv, char **out, int with_err)
         nanosleep(&ts, NULL);
     }
     if (timed_out) {
-        fprintf(stderr, "live: %s: no answer within %.0f s: killed\n", argv[0],
-                SLURM_CMD_TIMEOUT_S);
+        fprintf(stderr, "live: %s: no answer within %.0f s: killed\n", argv[0], limit);
         if (len == 0)
-            snprintf(buf, cap, "no answer within %.0f s", SLURM_CMD_TIMEOUT_S);
+            snprintf(buf, cap, "no answer within %.0f s", limit);
     }
     if (out)
         *out = buf;
