@@ -7,14 +7,18 @@
 # arrival is decided at once (a decision at its submit time, before the
 # SIGKILL). Job 0 is killed when its grace has passed (exit 137) and not
 # before, job 1's process starts only once job 0's has exited (its GPU is
-# clear), and every job finishes exactly once.
+# clear), and every job finishes exactly once. Beside it, a Slurm daemon
+# whose `sinfo` never answers (a fake one first in PATH) gives up on it after
+# 5 s (live/exec_slurm.c bounds every Slurm command it waits for).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: sqlite3 not found"; exit 77; }
 tmp=$(mktemp -d /tmp/mls-async-XXXXXX)
 pid=""
+spid=""
 cleanup() {
     [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+    [ -n "$spid" ] && kill "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
     [ -n "${KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -22,6 +26,14 @@ trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+mkdir "$tmp/bin"
+printf '#!/bin/sh\nexec sleep 60\n' >"$tmp/bin/sinfo"
+chmod +x "$tmp/bin/sinfo"
+s0=$(date +%s.%N)
+(PATH="$tmp/bin:$PATH" "$MLSCHED" live serve --cluster v100=1x1 --policy fifo --executor slurm \
+    --state "$tmp/slurm.db" --socket "$tmp/srun/sock" 2>"$tmp/slurm.log"
+    echo "$? $(date +%s.%N)" >"$tmp/slurm.rc") &
+spid=$!
 sock="$tmp/run/sock"
 scale=10
 grace=3
@@ -91,6 +103,15 @@ done
 wait "$pid" || bad "daemon exited $?: $(cat "$tmp/daemon.log")"
 pid=""
 
+wait "$spid"
+spid=""
+read -r src s1 <"$tmp/slurm.rc"
+echo "$s0 $s1" | awk '{ printf "the Slurm daemon gave up on sinfo after %.1f s\n", $2 - $1; exit !($2 - $1 < 15) }' ||
+    bad "the Slurm daemon waited for sinfo $(echo "$s0 $s1" | awk '{ print $2 - $1 }') s"
+[ "$src" != 0 ] && grep -q "sinfo failed" "$tmp/slurm.log" ||
+    bad "a Slurm daemon without sinfo: exit $src, $(cat "$tmp/slurm.log")"
+grep -q "sinfo: no answer within 5 s: killed" "$tmp/slurm.log" ||
+    bad "sinfo was not killed after 5 s: $(cat "$tmp/slurm.log")"
 q() { sqlite3 "$tmp/s.db" "$1"; }
 [ "$(q "SELECT group_concat(state || ' ' || completions, ',') FROM jobs")" = "done 1,done 1,done 1" ] ||
     bad "jobs: $(q "SELECT group_concat(id || ' ' || state || ' ' || completions, ',') FROM jobs")"
