@@ -182,3 +182,6 @@ EXTRA_DIST += tests/live_deeppool.sh tests/fixtures/deeppool/live.json \
 # Stops are asynchronous (issue 19): a job that ignores SIGTERM holds up no request
 TESTS += tests/live_async_stop.sh
 EXTRA_DIST += tests/live_async_stop.sh
+# `pip install bindings/python` (issue 20), offline; skips without setuptools and wheel
+TESTS += tests/pip_install.sh
+EXTRA_DIST += tests/pip_install.sh
