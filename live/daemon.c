@@ -500,6 +500,17 @@ static double next_kill(const daemon_t *d)
     return w;
 }
 
+/* The earliest start_after of a waiting job (CLOCK_REALTIME s); INFINITY none. */
+static double next_start(const daemon_t *d)
+{
+    double w = INFINITY;
+    for (size_t i = 0; i < d->n_jobs; i++)
+        if (d->jobs[i].state == LJ_RUNNING && d->jobs[i].waiting &&
+            d->jobs[i].start_after > 0 && d->jobs[i].start_after < w)
+            w = d->jobs[i].start_after;
+    return w;
+}
+
 /* 1 when a process that is stopping still occupies one of j's GPUs. */
 static int gpus_draining(const daemon_t *d, const live_job_t *j)
 {
@@ -642,6 +653,18 @@ static void start_process(daemon_t *d, live_job_t *j)
         return;
     }
     j->suspended = 0;
+    if (d->exec.ops->start_after) { /* a wait the executor would sleep through */
+        live_launch_t at = {.run_dir = d->run_dir,
+                            .node_name = c->nodes[c->gpu_node[j->gpu_ids[0]]].name,
+                            .node = c->gpu_node[j->gpu_ids[0]]};
+        j->start_after = d->exec.ops->start_after(&d->exec, j, &at);
+        if (j->start_after > realtime()) {
+            j->waiting = 1;
+            save(d, j);
+            return;
+        }
+    }
+    j->start_after = 0;
     j->attempt++;
     j->pid = 0;
     write_pack(d, j, to_wall(d, t));
@@ -691,11 +714,12 @@ static void start_process(daemon_t *d, live_job_t *j)
     logf_(d, "job %lld started on %s", (long long)j->id, detail);
 }
 
-/* Whether waiting job j may start its process: its GPUs are clear, and a
- * joiner's owner has started (its run's files tell the joiner the GPUs). */
+/* Whether waiting job j may start its process: its GPUs are clear, the
+ * executor's wait (start_after) has passed, and a joiner's owner has started
+ * (its run's files tell the joiner the GPUs). */
 static int may_start(const daemon_t *d, const live_job_t *j)
 {
-    if (gpus_draining(d, j))
+    if (gpus_draining(d, j) || j->start_after > realtime())
         return 0;
     for (size_t i = 0; j->joined && i < d->n_jobs; i++)
         if (d->jobs[i].id == j->partner)
@@ -731,6 +755,7 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     j->throughput = NAN;
     j->launch_t = t;
     j->launch_resume = resume;
+    j->start_after = 0;
     hold(d, j);
     if (j->state == LJ_STOPPING) {
         j->relaunch = 1;
@@ -1851,6 +1876,11 @@ static void loop(daemon_t *d)
         double until = d->next_round < next_arrival ? d->next_round : next_arrival;
         double wait_s = (until - dnow(d)) / d->scale;
         int ms = wait_s > 0.2 ? 200 : wait_s > 0 ? (int)(wait_s * 1000) + 1 : 0;
+        double soon = next_start(d); /* a waiting start due, without a wake-up */
+        if (soon < INFINITY) {
+            double start_ms = (soon - realtime()) * 1000 + 1;
+            ms = start_ms < ms ? (start_ms > 0 ? (int)start_ms : 0) : ms;
+        }
         if (any_stopping(d)) { /* a Slurm run's end is seen by polling; SIGKILL on time */
             double kill_ms = (next_kill(d) - mls_wall_seconds()) * 1000 + 1;
             ms = ms > 5 ? 5 : ms;

@@ -509,13 +509,12 @@ static void sleep_until(double until)
  * dated no later than the second in which its last run was killed ("Job
  * credential revoked": the run fails at once), so a job stopped and started
  * again in the same second (a pair re-formed) waits for the next second. */
-static void wait_past_end(const slurm_ctx_t *c, long id)
+static double past_end(const slurm_ctx_t *c, long id)
 {
     for (size_t i = 0; i < c->n_ends; i++)
-        if (c->ends[i].id == id) {
-            sleep_until((double)c->ends[i].sec + 1.02);
-            return;
-        }
+        if (c->ends[i].id == id)
+            return (double)c->ends[i].sec + 1.02;
+    return 0;
 }
 
 /* Just released by us: squeue may list it as held (priority 0) for some ms
@@ -582,12 +581,10 @@ static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t l
  * job on the node it just left within milliseconds, so a release onto the
  * previous run's node waits for the wall second after that run's end (its
  * exit file; 0.1 s margin for slurmd's own bookkeeping). */
-static void after_revoke_second(const live_job_t *j, const char *run_dir)
+static double after_revoke_second(const live_job_t *prev, const char *run_dir)
 {
-    live_job_t prev = *j;
-    prev.attempt--;
     char path[4096];
-    live_job_path(path, sizeof path, run_dir, &prev, "exit");
+    live_job_path(path, sizeof path, run_dir, prev, "exit");
     FILE *f = fopen(path, "r");
     double end = NAN;
     if (f) {
@@ -595,8 +592,7 @@ static void after_revoke_second(const live_job_t *j, const char *run_dir)
             end = NAN;
         fclose(f);
     }
-    if (isfinite(end))
-        sleep_until(floor(end + 0.1) + 1);
+    return isfinite(end) ? floor(end + 0.1) + 1 : 0;
 }
 
 /* Whether the run about to start may share a node with the job's previous
@@ -655,9 +651,11 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
         run_cmd(cancel, NULL, 0);
         return -1;
     }
-    if (wait_revoke) {
-        wait_past_end(c, id);
-        after_revoke_second(j, l->run_dir);
+    if (wait_revoke) { /* the daemon waits for this itself (slurm_start_after): a safeguard */
+        live_job_t prev = *j;
+        prev.attempt--;
+        sleep_until(past_end(c, id));
+        sleep_until(after_revoke_second(&prev, l->run_dir));
     }
     if (slurm_cmd(release, "release", why, len) != 0) {
         run_cmd(cancel, NULL, 0);
@@ -665,6 +663,24 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     }
     set_released(c, id, 1);
     return 0;
+}
+
+/* When releasing j's parked job for its next run (after attempt j->attempt)
+ * must wait for slurmd's revocation second (past_end, after_revoke_second):
+ * the daemon keeps the job waiting until then, serving and deciding, rather
+ * than sleeping in slurm_start(). */
+static double slurm_start_after(live_exec_t *x, const live_job_t *j, const live_launch_t *l)
+{
+    const slurm_ctx_t *c = x->ctx;
+    if (!j->ext_id[0] || c->fresh_only)
+        return 0;
+    char env_file[4096];
+    snprintf(env_file, sizeof env_file, "%s/job-%lld.env", l->run_dir, (long long)j->id);
+    if (!may_share_node(env_file, l, j->nodes > 0 ? j->nodes : 1))
+        return 0;
+    double a = past_end(c, strtol(j->ext_id, NULL, 10));
+    double b = after_revoke_second(j, l->run_dir);
+    return a > b ? a : b;
 }
 
 static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, mls_err_t *err)
@@ -1018,7 +1034,7 @@ static void slurm_destroy(live_exec_t *x)
 }
 
 static const live_exec_ops_t slurm_ops = {"slurm", slurm_start, slurm_signal, slurm_ended,
-                                          slurm_destroy};
+                                          slurm_destroy, slurm_start_after};
 
 int live_exec_slurm(live_exec_t *x, const char *partition, const char *nodes, mls_err_t *err)
 {

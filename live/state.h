@@ -75,6 +75,8 @@ typedef struct live_job {
                         are still draining (or its pair's owner has not started) */
     int launch_resume; /* waiting: it resumes its suspended process (SIGCONT) */
     double launch_t; /* waiting: daemon s of the decision that started it */
+    double start_after; /* waiting: not before this wall clock (CLOCK_REALTIME s; the
+                           executor's start_after), 0 none */
 } live_job_t;
 
 void live_job_free(live_job_t *j);
