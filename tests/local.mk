@@ -185,3 +185,6 @@ EXTRA_DIST += tests/live_async_stop.sh
 # `pip install bindings/python` (issue 20), offline; skips without setuptools and wheel
 TESTS += tests/pip_install.sh
 EXTRA_DIST += tests/pip_install.sh
+# The Python las live on Slurm against the simulated C las (issue 20), ~60 s
+TESTS += tests/live_exec_slurm.sh
+EXTRA_DIST += tests/live_exec_slurm.sh
