@@ -7,7 +7,11 @@
 # arrival is decided at once (a decision at its submit time, before the
 # SIGKILL). Job 0 is killed when its grace has passed (exit 137) and not
 # before, job 1's process starts only once job 0's has exited (its GPU is
-# clear), and every job finishes exactly once. Beside it, a Slurm daemon
+# clear), and every job finishes exactly once. Then cancels (fifo, grace
+# 2 s): the cancel of a job that ignores SIGTERM is answered once the job
+# has been killed (2 s) while `live status` answers at once; a job whose
+# process waits for that GPU is cancelled at once and never starts; the next
+# job starts once the GPU is clear. Beside it all, a Slurm daemon
 # whose `sinfo` never answers (a fake one first in PATH) gives up on it after
 # 5 s (live/exec_slurm.c bounds every Slurm command it waits for).
 set -u
@@ -138,5 +142,47 @@ echo "$epoch $kill0 $start1" | awk -v x=$scale '{ s = ($3 - $1) * x;
 d2=$(q "SELECT min(t) FROM decisions WHERE t >= $t_submit2 - 0.01")
 echo "$t_submit2 $d2 $kill0" | awk -v x=$scale '{ exit !($2 - $1 < 0.5 * x && $2 < $3) }' ||
     bad "no decision at job 2's arrival ($t_submit2) before job 0's exit: $(q "SELECT group_concat(printf('%.1f', t), ' ') FROM decisions")"
-[ $fail = 0 ] || { echo "daemon log:"; cat "$tmp/daemon.log"; }
+
+# cancels, while the GPU drains
+slow=0
+sock="$tmp/run2/sock"
+"$MLSCHED" live serve --cluster v100=1x1 --policy fifo --round 0 --time-scale $scale \
+    --grace 2 --restart-overhead 0 --state "$tmp/c.db" --socket "$sock" 2>"$tmp/daemon2.log" &
+pid=$!
+live_wait_up "$sock" "$pid" "$tmp/daemon2.log"
+fake 1000 --ignore-term >/dev/null || bad "cancels: submit of job 0 failed"
+sleep 0.5
+c0=$(wall)
+("$MLSCHED" live cancel --socket "$sock" 0 >"$tmp/cancel0" 2>&1; echo "$? $(wall)" >"$tmp/cancel0.rc") &
+cpid=$!
+sleep 0.3
+timed fake 10 # fifo starts it on the GPU job 0 still holds: its process waits
+fast_enough "submit while a cancelled job ignores SIGTERM"
+timed "$MLSCHED" live status --json --socket "$sock"
+fast_enough "status while a cancelled job ignores SIGTERM"
+grep -q '"id":0,"state":"stopping"' "$tmp/out" || bad "cancels: job 0 is not stopping: $(cat "$tmp/out")"
+timed "$MLSCHED" live cancel --socket "$sock" 1
+fast_enough "cancel of a job whose process waits"
+fake 10 >/dev/null || bad "cancels: submit of job 2 failed"
+wait "$cpid"
+read -r crc c1 <"$tmp/cancel0.rc"
+echo "$c0 $c1" | awk '{ printf "cancel of job 0 (ignores SIGTERM, grace 2 s) answered after %.2f s\n", $2 - $1;
+    exit !($2 - $1 >= 2 && $2 - $1 < 3.5) }' || bad "cancel of job 0 not answered at its SIGKILL"
+[ "$crc" = 0 ] || bad "cancel of job 0 failed: $(cat "$tmp/cancel0")"
+"$MLSCHED" live drain --socket "$sock" || bad "cancels: drain failed"
+i=0
+while kill -0 "$pid" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && { bad "cancels: daemon still running after 20 s"; break; }
+    sleep 0.1
+done
+wait "$pid" || bad "cancels: daemon exited $?: $(cat "$tmp/daemon2.log")"
+pid=""
+[ "$(sqlite3 "$tmp/c.db" "SELECT group_concat(state || ' ' || attempt, ',') FROM jobs")" = \
+    "cancelled 1,cancelled 0,done 1" ] ||
+    bad "cancels: jobs $(sqlite3 "$tmp/c.db" "SELECT group_concat(id || ' ' || state || ' ' || attempt, ',') FROM jobs")"
+if live_timing_asserted; then
+    [ $slow = 0 ] || bad "a request took 0.5 s or more while a job stopped"
+fi
+[ $fail = 0 ] || { echo "daemon logs:"; cat "$tmp/daemon.log" "$tmp/daemon2.log"; }
 exit $((fail > 0))
