@@ -850,20 +850,12 @@ static void exec_stop(void *ctx, int k, mech_stop_t why)
     double t = d->apply_t;
     j->preemptions += why == MECH_PREEMPT;
     advance(d, j, t);
-    if (j->state == LJ_STOPPING) { /* its restart is undone: it waits for its process */
-        give_books(d, j, t);
+    if (j->state == LJ_STOPPING) /* its restart is undone: it waits for its process */
         j->relaunch = 0;
-        save(d, j);
-        return;
-    }
-    if (j->waiting) {
+    else if (j->waiting) { /* its process never started (a suspended one stays so) */
         j->waiting = 0;
-        release(d, j, t); /* a suspended process stays suspended */
         j->state = LJ_QUEUED;
-        save(d, j);
-        return;
-    }
-    if (d->cfg->preempt_suspend && why == MECH_PREEMPT) {
+    } else if (d->cfg->preempt_suspend && why == MECH_PREEMPT) {
         d->exec.ops->signal(&d->exec, j, SIGSTOP);
         j->suspended = 1;
         release(d, j, t);
@@ -871,9 +863,10 @@ static void exec_stop(void *ctx, int k, mech_stop_t why)
         live_db_event(d->db, t, j->id, "suspend", NULL);
         save(d, j);
         return;
+    } else {
+        j->work_done = work_at(j, t); /* queued in the next view: its progress as now known */
+        ask_stop(d, j, 0);
     }
-    j->work_done = work_at(j, t); /* queued in the next view: its progress as now known */
-    ask_stop(d, j, 0);
     xgrow((void **)&d->plan_stopped, &d->plan_stopped_cap, d->n_plan_stopped + 1,
           sizeof *d->plan_stopped);
     d->plan_stopped[d->n_plan_stopped++] = (int)(j - d->jobs);
@@ -884,8 +877,14 @@ static void exec_stop(void *ctx, int k, mech_stop_t why)
 static void exec_stopped(void *ctx)
 {
     daemon_t *d = ctx;
-    for (size_t i = 0; i < d->n_plan_stopped; i++)
-        give_books(d, &d->jobs[d->plan_stopped[i]], d->apply_t);
+    for (size_t i = 0; i < d->n_plan_stopped; i++) {
+        live_job_t *j = &d->jobs[d->plan_stopped[i]];
+        if (j->state == LJ_QUEUED) { /* its process had not started */
+            release(d, j, d->apply_t);
+            save(d, j);
+        } else
+            give_books(d, j, d->apply_t);
+    }
     d->n_plan_stopped = 0;
 }
 
