@@ -50,6 +50,7 @@ typedef struct fake {
     const char *workload, *throughputs, *checkpoint, *gpu_type;
     double work, scale, overhead, interval, fixed_rate;
     int gpus, nodes, batch;
+    int ignore_term; /* --ignore-term: SIGTERM does not stop it (SIGKILL does) */
     int accum;      /* accumulation steps, -1: the model splits the batch */
     double seg_end; /* work at which a goodput model's rate changes next */
     double done;
@@ -92,6 +93,9 @@ static const opt_t options[] = {
              "$MLSCHED_TIME_SCALE, else 1)"),
     POSITIVE("report-interval", "S", interval,
              "wall seconds between progress reports (default 0.5)"),
+    OPT_FLAG("ignore-term", 0, fake_t, ignore_term,
+             "go on after SIGTERM (a job that does not checkpoint:\n"
+             "only the daemon's SIGKILL after its grace period ends it)"),
     OPT_END_ROW};
 #undef POSITIVE
 
@@ -371,6 +375,8 @@ static int run(fake_t *f, int sfd)
         if (step > 0.05)
             step = 0.05;
         int sig = wait_signal(sfd, step);
+        if ((sig == SIGTERM || sig == SIGINT) && f->ignore_term)
+            sig = 0;
         double now = mls_wall_seconds(), dt = now - last;
         last = now;
         if (sig == SIGCONT || ((sig == SIGTERM || sig == SIGINT) && dt > step + 0.1 &&

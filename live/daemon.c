@@ -4,14 +4,25 @@
  * terminal jobs just leave the view), mirrored row by row to the state db.
  * The GPUs a job holds are in the shared mechanism's occupancy
  * (sim/mechanism.h), which also diffs every plan against what runs and
- * orders the changes; this file is its live executor (stop = SIGTERM and wait,
- * start = launch through local or Slurm). Space sharing as in the simulator:
+ * orders the changes; this file is its live executor (stop = SIGTERM, start
+ * = launch through local or Slurm). Space sharing as in the simulator:
  * the job of a pair placed first owns the GPUs, its partner joins them (both
  * rows name the GPUs and each other); when one ends the other owns them and
  * goes on alone, and is told so through its pack file (live/pack.h); on
  * Slurm the executor keeps the owner's Slurm job for the survivor. The
  * view is rebuilt from these at every decision, exactly as the engine builds
  * its own, and the plan goes through the same mech_apply().
+ *
+ * Stops are asynchronous, as the simulator's are instantaneous: a plan's
+ * stop sends SIGTERM and gives the job's GPUs back in the books at once (the
+ * job is queued in the next view, as in the simulator); a start on GPUs that
+ * a stopping process still occupies, or of a job whose own previous process
+ * has not exited, is counted from the decision but its process is launched
+ * by the loop once those processes have gone (`waiting`, `relaunch` in
+ * live/state.h). The grace period's SIGKILL is a deadline of the loop, and a
+ * cancel is answered once the job has ended; meanwhile the loop keeps serving
+ * clients and deciding, so a job that ignores SIGTERM delays only the jobs
+ * that need its GPUs.
  *
  * Signals (SIGCHLD, SIGTERM, SIGINT, SIGHUP) are blocked and read from a
  * signalfd, so the loop is one poll() over the listening socket and that fd,
@@ -81,7 +92,8 @@ typedef struct daemon {
     plan_t plan;
     double apply_t; /* daemon time of the plan being carried out */
     char secret[33]; /* keys the runs' report tokens (meta report_secret) */
-    int plan_stops; /* processes it asked to stop */
+    int *plan_stopped; /* jobs indices the plan being applied stopped */
+    size_t n_plan_stopped, plan_stopped_cap;
 
     int busy; /* applying a plan: only reports and status are served now */
     struct client {
@@ -92,9 +104,10 @@ typedef struct daemon {
         char *buf;  /* the request read so far; the reply while writing */
         size_t len, off;
         double deadline; /* wall s (monotonic) */
+        int64_t waits_for; /* CL_HELD: a cancelled job whose end it waits for, -1 none */
     } *clients;        /* connections, served concurrently (non-blocking) */
     size_t n_clients, clients_cap;
-    int io_depth; /* serve_io() calls under way (a request may wait for stopping jobs) */
+    int io_depth; /* serve_io() calls under way */
 } daemon_t;
 
 static int serve_io(daemon_t *d, int ms, int sig);
@@ -147,16 +160,60 @@ static live_job_t *find_job(daemon_t *d, int64_t id)
     return NULL;
 }
 
+/* The job's row. A job whose process has not started yet is stored queued
+ * (a daemon killed meanwhile plans it again), a stopping one with the GPUs
+ * its process occupies (a restarted daemon waits for them). */
 static void save(daemon_t *d, const live_job_t *j)
 {
     mls_err_t err;
-    if (live_db_put_job(d->db, j, &err) < 0)
+    live_job_t row = *j;
+    if (j->state == LJ_RUNNING && j->waiting) {
+        row.state = LJ_QUEUED;
+        if (!j->suspended) {
+            row.ngpus = row.nodes = 0;
+            row.type = -1;
+        }
+        row.partner = -1;
+        row.joined = 0;
+    } else if (j->state == LJ_STOPPING && j->relaunch) {
+        row.gpu_ids = j->drain_ids;
+        row.ngpus = j->n_drain;
+        row.partner = -1;
+        row.joined = 0;
+    }
+    if (live_db_put_job(d->db, &row, &err) < 0)
         fprintf(stderr, "live: %s\n", err.msg);
 }
 
+/* In the books the job runs (it holds GPUs in the view and in the
+ * mechanism's occupancy): RUNNING (its process may still wait to start), or
+ * STOPPING with a new allocation taken up once its old process has exited. */
 static int holds_gpus(const live_job_t *j)
 {
-    return j->state == LJ_RUNNING || j->state == LJ_STOPPING;
+    return j->state == LJ_RUNNING || (j->state == LJ_STOPPING && j->relaunch);
+}
+
+/* A process of the job may be alive: the loop checks whether it has ended. */
+static int has_process(const live_job_t *j)
+{
+    return (j->state == LJ_RUNNING && !j->waiting) || j->state == LJ_STOPPING || j->suspended;
+}
+
+/* In the view: queued, running, or stopping to be queued (as the simulator
+ * queues a preempted job at once). */
+static int in_view(const live_job_t *j)
+{
+    return j->state == LJ_QUEUED || j->state == LJ_RUNNING ||
+           (j->state == LJ_STOPPING && j->stop_kind == 0);
+}
+
+/* The GPUs j's stopping process occupies until it exits. */
+static void set_drain(live_job_t *j, const int *ids, int n)
+{
+    if (!j->drain_ids)
+        j->drain_ids = xcalloc((size_t)j->spec.max_gpus, sizeof(int));
+    memcpy(j->drain_ids, ids, sizeof(int) * (size_t)n);
+    j->n_drain = n;
 }
 
 /* Attained time and service run from a (re)start to the decision that stops
@@ -168,7 +225,7 @@ static int holds_gpus(const live_job_t *j)
 static void advance(daemon_t *d, live_job_t *j, double t)
 {
     (void)d;
-    if (j->state != LJ_RUNNING || !(t > j->last_update))
+    if (!holds_gpus(j) || !(t > j->last_update))
         return;
     double dt = t - j->last_update;
     j->attained_time += dt;
@@ -302,10 +359,21 @@ static void on_exit_(daemon_t *d, live_job_t *j, int status, double t)
     char detail[128];
     advance(d, j, t);
     int was_stopping = j->state == LJ_STOPPING;
+    int relaunch = was_stopping && j->relaunch && status != 0;
     j->suspended = 0;
-    release(d, j, t);
+    j->n_drain = 0; /* its GPUs are clear */
+    j->relaunch = 0;
     j->exit_code = status;
     snprintf(detail, sizeof detail, "exit %d attempt %d", status, j->attempt);
+    if (relaunch) { /* stopped for a restart the plan already counted: launched by the loop */
+        j->state = LJ_RUNNING;
+        j->waiting = 1;
+        j->pid = 0;
+        live_db_event(d->db, t, j->id, "stop", detail);
+        save(d, j);
+        return;
+    }
+    release(d, j, t); /* a stopping job gave its GPUs back when it was asked to stop */
     if (status == 0) {
         j->state = LJ_DONE;
         j->finish = t;
@@ -347,20 +415,24 @@ static int reap(daemon_t *d)
     int n = 0;
     for (size_t i = 0; i < d->n_jobs; i++) {
         live_job_t *j = &d->jobs[i];
-        if (!holds_gpus(j) && !j->suspended)
+        if (!has_process(j))
             continue;
         int status;
         double when;
         if (!d->exec.ops->ended(&d->exec, j, d->run_dir, &status, &when))
             continue;
         double t = wall_to_daemon(d, when);
-        if (j->suspended && !holds_gpus(j)) { /* a suspended process ended */
+        if (j->suspended && (!holds_gpus(j) || j->waiting)) { /* a suspended process ended */
             j->suspended = 0;
+            j->launch_resume = 0; /* a resume waiting for its GPUs starts afresh */
             j->pid = 0;
-            j->ngpus = 0;
-            j->type = -1;
+            if (!holds_gpus(j)) {
+                j->ngpus = 0;
+                j->type = -1;
+            }
             if (status == 0) {
                 j->state = LJ_RUNNING; /* it finished its work: count it done */
+                j->waiting = 0;
                 on_exit_(d, j, 0, t);
             } else
                 save(d, j);
@@ -387,12 +459,26 @@ static void enforce_grace(daemon_t *d)
     }
 }
 
+/* SIGTERM: the job checkpoints and exits; its process occupies its GPUs
+ * until then (SIGKILL after the grace period: enforce_grace). Returns at
+ * once. */
 static void ask_stop(daemon_t *d, live_job_t *j, int kind)
 {
     j->state = LJ_STOPPING;
     j->stop_kind = kind;
+    j->relaunch = 0;
     j->stop_deadline = mls_wall_seconds() + d->cfg->grace;
+    set_drain(j, j->gpu_ids, j->ngpus);
     d->exec.ops->signal(&d->exec, j, SIGTERM);
+    save(d, j);
+}
+
+/* The books of a job asked to stop: its GPUs are free for the next plan's
+ * starts (which wait for its process), its partner goes on alone. */
+static void give_books(daemon_t *d, live_job_t *j, double t)
+{
+    mech_gpus_give(&d->mech, (int)(j - d->jobs), j->gpu_ids, j->ngpus);
+    leave_pair(d, j, t);
     save(d, j);
 }
 
@@ -404,26 +490,40 @@ static int any_stopping(const daemon_t *d)
     return 0;
 }
 
-/* Waits until no job is stopping (their processes exited), enforcing grace. */
-static void wait_stopped(daemon_t *d)
+/* The earliest SIGKILL deadline (wall s, monotonic); INFINITY none. */
+static double next_kill(const daemon_t *d)
 {
-    double give_up = mls_wall_seconds() + d->cfg->grace + 10;
-    while (any_stopping(d) && mls_wall_seconds() < give_up) {
-        reap(d);
-        enforce_grace(d);
-        if (any_stopping(d)) {
-            /* jobs report while they checkpoint: keep answering them */
-            int was = d->busy;
-            d->busy = 1;
-            if (serve_io(d, 5, 1)) {
-                struct signalfd_siginfo si;
-                while (read(d->sig_fd, &si, sizeof si) == (ssize_t)sizeof si)
-                    if (si.ssi_signo != SIGCHLD)
-                        d->stop = 1;
-            }
-            d->busy = was;
-        }
+    double w = INFINITY;
+    for (size_t i = 0; i < d->n_jobs; i++)
+        if (d->jobs[i].state == LJ_STOPPING && d->jobs[i].stop_deadline < w)
+            w = d->jobs[i].stop_deadline;
+    return w;
+}
+
+/* The earliest start_after of a waiting job (CLOCK_REALTIME s); INFINITY none. */
+static double next_start(const daemon_t *d)
+{
+    double w = INFINITY;
+    for (size_t i = 0; i < d->n_jobs; i++)
+        if (d->jobs[i].state == LJ_RUNNING && d->jobs[i].waiting &&
+            d->jobs[i].start_after > 0 && d->jobs[i].start_after < w)
+            w = d->jobs[i].start_after;
+    return w;
+}
+
+/* 1 when a process that is stopping still occupies one of j's GPUs. */
+static int gpus_draining(const daemon_t *d, const live_job_t *j)
+{
+    for (size_t i = 0; i < d->n_jobs; i++) {
+        const live_job_t *q = &d->jobs[i];
+        if (q == j || q->state != LJ_STOPPING)
+            continue;
+        for (int a = 0; a < q->n_drain; a++)
+            for (int b = 0; b < j->ngpus; b++)
+                if (q->drain_ids[a] == j->gpu_ids[b])
+                    return 1;
     }
+    return 0;
 }
 
 /* ---- the view ---------------------------------------------------------- */
@@ -502,7 +602,7 @@ static void build_view(daemon_t *d, double t, unsigned reasons)
     d->vidx = xrealloc(d->vidx, sizeof(int) * (d->n_jobs + 1));
     for (size_t i = 0; i < d->n_jobs; i++) {
         const live_job_t *j = &d->jobs[i];
-        if (j->state != LJ_QUEUED && j->state != LJ_RUNNING)
+        if (!in_view(j))
             continue;
         int k = n++; /* insertion sort by (submit, id): the view's order */
         while (k > 0 && by_submit(&d->jobs[d->vidx[k - 1]], j) > 0) {
@@ -536,27 +636,35 @@ static void plan_text(const daemon_t *d, const plan_t *p, char *buf, size_t len)
     }
 }
 
-static void launch(daemon_t *d, live_job_t *j, double t, int resume)
+/* The process of a job the books run since daemon time j->launch_t:
+ * resumed (SIGCONT), or a new attempt started through the executor. */
+static void start_process(daemon_t *d, live_job_t *j)
 {
     mls_err_t err;
     const mls_cluster_t *c = &d->cluster;
-    if (isnan(j->first_start))
-        j->first_start = t;
-    else
-        j->restarts++;
-    j->last_start = j->last_update = t;
-    j->state = LJ_RUNNING;
-    j->throughput = NAN;
-    hold(d, j);
-    if (resume) {
+    double t = j->launch_t;
+    j->waiting = 0;
+    if (j->launch_resume && j->suspended) {
         j->suspended = 0;
         write_pack(d, j, to_wall(d, t));
         d->exec.ops->signal(&d->exec, j, SIGCONT);
-        j->last_start = t - d->cfg->restart_overhead; /* no restore to pay */
         live_db_event(d->db, t, j->id, "resume", NULL);
         save(d, j);
         return;
     }
+    j->suspended = 0;
+    if (d->exec.ops->start_after) { /* a wait the executor would sleep through */
+        live_launch_t at = {.run_dir = d->run_dir,
+                            .node_name = c->nodes[c->gpu_node[j->gpu_ids[0]]].name,
+                            .node = c->gpu_node[j->gpu_ids[0]]};
+        j->start_after = d->exec.ops->start_after(&d->exec, j, &at);
+        if (j->start_after > realtime()) {
+            j->waiting = 1;
+            save(d, j);
+            return;
+        }
+    }
+    j->start_after = 0;
     j->attempt++;
     j->pid = 0;
     write_pack(d, j, to_wall(d, t));
@@ -607,21 +715,76 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     logf_(d, "job %lld started on %s", (long long)j->id, detail);
 }
 
-/* A suspended job that is not resumed in place: end its old process first. */
+/* Whether waiting job j may start its process: its GPUs are clear, the
+ * executor's wait (start_after) has passed, and a joiner's owner has started
+ * (its run's files tell the joiner the GPUs). */
+static int may_start(const daemon_t *d, const live_job_t *j)
+{
+    if (gpus_draining(d, j) || j->start_after > realtime())
+        return 0;
+    for (size_t i = 0; j->joined && i < d->n_jobs; i++)
+        if (d->jobs[i].id == j->partner)
+            return d->jobs[i].state == LJ_RUNNING && !d->jobs[i].waiting;
+    return 1;
+}
+
+/* The processes of waiting jobs whose GPUs have cleared, owners first. */
+static void start_waiting(daemon_t *d)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < d->n_jobs; i++) {
+            live_job_t *j = &d->jobs[i];
+            if (j->state == LJ_RUNNING && j->waiting && j->joined == pass && may_start(d, j))
+                start_process(d, j);
+        }
+}
+
+/* j runs in the books from daemon time t (its start counted from the
+ * decision, as in the simulator); its process starts as soon as its GPUs
+ * are clear, here or later from the loop (start_waiting). A job whose own
+ * previous process is still stopping takes up the allocation once it has
+ * exited. resume: it goes on with its suspended process. */
+static void launch(daemon_t *d, live_job_t *j, double t, int resume)
+{
+    if (isnan(j->first_start))
+        j->first_start = t;
+    else
+        j->restarts++;
+    j->last_start = j->last_update = t;
+    if (resume)
+        j->last_start = t - d->cfg->restart_overhead; /* no restore to pay */
+    j->throughput = NAN;
+    j->launch_t = t;
+    j->launch_resume = resume;
+    j->start_after = 0;
+    hold(d, j);
+    if (j->state == LJ_STOPPING) {
+        j->relaunch = 1;
+        save(d, j);
+        return;
+    }
+    j->state = LJ_RUNNING;
+    j->waiting = 1;
+    if (may_start(d, j))
+        start_process(d, j);
+    else
+        save(d, j);
+}
+
+/* A suspended job that is not resumed in place: its old process is ended
+ * first (it occupies no GPUs in the books while it winds down); the new
+ * allocation is taken up once it has exited. */
 static void drop_suspended(daemon_t *d, live_job_t *j)
 {
     if (!j->suspended)
         return;
-    int ngpus = j->ngpus, type = j->type;
     j->state = LJ_STOPPING;
     j->stop_kind = 0;
-    j->ngpus = 0; /* holds no GPUs while it winds down */
+    j->relaunch = 0;
+    j->n_drain = 0;
     j->stop_deadline = mls_wall_seconds() + d->cfg->grace;
     j->suspended = 0;
     d->exec.ops->signal(&d->exec, j, SIGTERM);
-    wait_stopped(d);
-    j->ngpus = ngpus;
-    j->type = type;
 }
 
 /* The second job of a pair joins the GPUs its partner was just given; both
@@ -630,11 +793,10 @@ static void join(daemon_t *d, live_job_t *j, const plan_alloc_t *a, double t)
 {
     live_job_t *q = &d->jobs[d->vidx[a->pack_with]];
     drop_suspended(d, j);
-    if (q->state != LJ_RUNNING || q->partner != j->id || q->joined ||
-        live_state_terminal(j->state)) {
+    if (!holds_gpus(q) || q->partner != j->id || q->joined || live_state_terminal(j->state)) {
         logf_(d, "job %lld cannot join job %lld: %s", (long long)j->id, (long long)q->id,
               live_state_terminal(j->state) ? "it has ended" : "its partner did not start");
-        if (q->partner == j->id && q->state == LJ_RUNNING) {
+        if (q->partner == j->id && holds_gpus(q)) {
             q->partner = -1; /* it runs alone from its start */
             write_pack(d, q, to_wall(d, q->last_start));
             save(d, q);
@@ -679,7 +841,9 @@ static void exec_rebatch(void *ctx, int k, int batch, int accum)
 }
 
 /* Preempted with --preempt-suspend: SIGSTOP, the process kept; otherwise
- * SIGTERM (checkpoint and exit), waited for in exec_stopped(). */
+ * SIGTERM (checkpoint and exit), not waited for: its GPUs go back in the
+ * books in exec_stopped(), the starts on them wait for the process. A job
+ * whose process had not started yet just leaves the books. */
 static void exec_stop(void *ctx, int k, mech_stop_t why)
 {
     daemon_t *d = ctx;
@@ -687,7 +851,12 @@ static void exec_stop(void *ctx, int k, mech_stop_t why)
     double t = d->apply_t;
     j->preemptions += why == MECH_PREEMPT;
     advance(d, j, t);
-    if (d->cfg->preempt_suspend && why == MECH_PREEMPT) {
+    if (j->state == LJ_STOPPING) /* its restart is undone: it waits for its process */
+        j->relaunch = 0;
+    else if (j->waiting) { /* its process never started (a suspended one stays so) */
+        j->waiting = 0;
+        j->state = LJ_QUEUED;
+    } else if (d->cfg->preempt_suspend && why == MECH_PREEMPT) {
         d->exec.ops->signal(&d->exec, j, SIGSTOP);
         j->suspended = 1;
         release(d, j, t);
@@ -695,17 +864,29 @@ static void exec_stop(void *ctx, int k, mech_stop_t why)
         live_db_event(d->db, t, j->id, "suspend", NULL);
         save(d, j);
         return;
+    } else {
+        j->work_done = work_at(j, t); /* queued in the next view: its progress as now known */
+        ask_stop(d, j, 0);
     }
-    ask_stop(d, j, 0);
-    d->plan_stops++;
+    xgrow((void **)&d->plan_stopped, &d->plan_stopped_cap, d->n_plan_stopped + 1,
+          sizeof *d->plan_stopped);
+    d->plan_stopped[d->n_plan_stopped++] = (int)(j - d->jobs);
 }
 
+/* After all of the plan's stops (so that a pair stopped whole tells neither
+ * member it runs alone): their GPUs are free in the books. */
 static void exec_stopped(void *ctx)
 {
     daemon_t *d = ctx;
-    if (d->plan_stops)
-        wait_stopped(d);
-    d->plan_stops = 0;
+    for (size_t i = 0; i < d->n_plan_stopped; i++) {
+        live_job_t *j = &d->jobs[d->plan_stopped[i]];
+        if (j->state == LJ_QUEUED) { /* its process had not started */
+            release(d, j, d->apply_t);
+            save(d, j);
+        } else
+            give_books(d, j, d->apply_t);
+    }
+    d->n_plan_stopped = 0;
 }
 
 /* A suspended job resumes in place when the plan gives it the same type,
@@ -728,8 +909,8 @@ static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, i
     daemon_t *d = ctx;
     live_job_t *j = view_job(d, k);
     (void)err;
-    if (j->state != LJ_QUEUED) /* it ended while others stopped */
-        return 1;
+    if (j->state != LJ_QUEUED && !(j->state == LJ_STOPPING && !j->relaunch))
+        return 1; /* it ended meanwhile */
     int *want = xmalloc(sizeof(int) * (size_t)a->gpus);
     memcpy(want, ids, sizeof(int) * (size_t)a->gpus);
     if (!resumed)
@@ -790,7 +971,7 @@ static void decide(daemon_t *d, double t, unsigned reasons)
     double secs;
     build_view(d, t, reasons);
     d->apply_t = t;
-    d->plan_stops = 0;
+    d->n_plan_stopped = 0;
     int rc = mech_decide(&d->mech, d->policy, d->pstate, &d->plan, &live_exec_ops, d, &secs, &err);
     plan_text(d, &d->plan, text, sizeof text);
     live_db_decision(d->db, t, reasons, d->mech.view.n_jobs, text, secs * 1e3,
@@ -810,7 +991,7 @@ static cJSON *job_json(const daemon_t *d, const live_job_t *j)
     cJSON_AddStringToObject(o, "workload", j->spec.workload);
     cJSON_AddStringToObject(o, "user", j->spec.user ? j->spec.user : "default");
     cJSON_AddNumberToObject(o, "gpus", j->spec.gpus);
-    if (holds_gpus(j)) {
+    if ((holds_gpus(j) || j->state == LJ_STOPPING) && j->type >= 0) {
         cJSON_AddStringToObject(o, "type", d->cluster.types[j->type].name);
         cJSON *ids = cJSON_AddArrayToObject(o, "gpu_ids");
         for (int i = 0; i < j->ngpus; i++)
@@ -916,6 +1097,9 @@ static char *do_submit(daemon_t *d, live_submit_t *s, uid_t uid)
     return reply_json(o);
 }
 
+/* Cancels job id. A job with a process is asked to stop (its GPUs go back
+ * in the books at once) and NULL is returned: the reply waits, without
+ * holding up the loop, until the process has ended (serve_deferred). */
 static char *do_cancel(daemon_t *d, int64_t id)
 {
     char msg[256];
@@ -926,38 +1110,51 @@ static char *do_cancel(daemon_t *d, int64_t id)
         return live_reply_error(msg);
     }
     double t = dnow(d);
-    if (j->state == LJ_RUNNING) {
-        advance(d, j, t);
+    int wait = 1;
+    advance(d, j, t);
+    if (j->state == LJ_RUNNING && !j->waiting) {
         ask_stop(d, j, 1);
-        wait_stopped(d);
+        give_books(d, j, t);
+    } else if (j->state == LJ_STOPPING) {
+        if (j->relaunch)
+            give_books(d, j, t);
+        j->relaunch = 0;
+        j->stop_kind = 1;
+        save(d, j);
     } else {
+        if (j->waiting) { /* its process never started */
+            j->waiting = 0;
+            release(d, j, t);
+            j->state = LJ_QUEUED;
+        }
         if (j->suspended) {
             j->suspended = 0;
             j->state = LJ_STOPPING;
             j->stop_kind = 1;
-            j->ngpus = 0;
+            j->relaunch = 0;
+            j->n_drain = 0;
             j->stop_deadline = mls_wall_seconds() + d->cfg->grace;
             d->exec.ops->signal(&d->exec, j, SIGTERM);
-            wait_stopped(d);
-        }
-        if (!live_state_terminal(j->state)) {
+            save(d, j);
+        } else {
             /* what the executor may keep of its last run (a held Slurm job) */
             d->exec.ops->signal(&d->exec, j, SIGKILL);
             j->state = LJ_CANCELLED;
             j->finish = t;
             live_db_event(d->db, t, j->id, "cancel", NULL);
             save(d, j);
+            wait = 0;
         }
     }
     happened(d, MLS_WHY_COMPLETION, t);
-    return live_reply_ok();
+    return wait ? NULL : live_reply_ok();
 }
 
 static char *do_report(daemon_t *d, const live_progress_t *p)
 {
     char msg[160];
     live_job_t *j = find_job(d, p->id);
-    if (!j || !holds_gpus(j)) {
+    if (!j || !((j->state == LJ_RUNNING && !j->waiting) || j->state == LJ_STOPPING)) {
         snprintf(msg, sizeof msg, "report: job %lld: %s", (long long)p->id,
                  j ? "is not running" : "no such job");
         return live_reply_error(msg);
@@ -972,6 +1169,10 @@ static char *do_report(daemon_t *d, const live_progress_t *p)
         return live_reply_error(msg);
     }
     j->work_done = p->iter < j->spec.work ? p->iter : j->spec.work;
+    if (j->state == LJ_STOPPING) { /* its checkpoint: the rate is not its next run's */
+        save(d, j);
+        return live_reply_ok();
+    }
     if (isfinite(p->iter_time))
         j->throughput = 1.0 / p->iter_time;
     j->reported_at = dnow(d);
@@ -981,17 +1182,27 @@ static char *do_report(daemon_t *d, const live_progress_t *p)
     return live_reply_ok();
 }
 
-static char *handle(daemon_t *d, const char *text, size_t len, uid_t uid)
+/* The reply to one request; NULL with *waits_for the job id when a cancel's
+ * reply waits for the job's process to end. */
+static char *handle(daemon_t *d, const char *text, size_t len, uid_t uid, int64_t *waits_for)
 {
     live_request_t r;
     mls_err_t err;
+    *waits_for = -1;
     if (live_parse_request(text, len, &r, &err) < 0)
         return live_reply_error(err.msg);
     char *out = NULL;
     switch (r.op) {
     case LIVE_OP_SUBMIT: out = do_submit(d, &r.sub, uid); break;
     case LIVE_OP_STATUS: out = do_status(d); break;
-    case LIVE_OP_CANCEL: out = do_cancel(d, r.id); break;
+    case LIVE_OP_CANCEL:
+        out = do_cancel(d, r.id);
+        if (!out) {
+            *waits_for = r.id;
+            live_request_free(&r);
+            return NULL;
+        }
+        break;
     case LIVE_OP_REPORT: out = do_report(d, &r.prog); break;
     case LIVE_OP_DRAIN:
         d->draining = 1;
@@ -1075,13 +1286,22 @@ static void client_error(struct client *c, const char *msg)
     client_reply(c, live_reply_error(msg));
 }
 
-/* Answers client i's request (the table may grow meanwhile). */
+/* Answers client i's request (the table may grow meanwhile); a cancel's
+ * client is held until the job has ended (at most grace + 10 s). */
 static void client_answer(daemon_t *d, size_t i)
 {
     struct client *c = &d->clients[i];
     c->state = CL_WORK;
-    char *reply = handle(d, c->buf, c->len, c->uid);
-    client_reply(&d->clients[i], reply);
+    int64_t waits_for;
+    char *reply = handle(d, c->buf, c->len, c->uid, &waits_for);
+    c = &d->clients[i];
+    if (!reply) {
+        c->state = CL_HELD;
+        c->waits_for = waits_for;
+        c->deadline = mls_wall_seconds() + d->cfg->grace + 10;
+        return;
+    }
+    client_reply(c, reply);
 }
 
 /* A complete request line (or what came before the peer closed). */
@@ -1143,7 +1363,7 @@ static void accept_clients(daemon_t *d)
         xgrow((void **)&d->clients, &d->clients_cap, d->n_clients + 1, sizeof *d->clients);
         struct client *c = &d->clients[d->n_clients++];
         *c = (struct client){fd, CL_READ, 0, xmalloc(LIVE_MAX_REQUEST + 2), 0, 0,
-                             mls_wall_seconds() + CLIENT_READ_S};
+                             mls_wall_seconds() + CLIENT_READ_S, -1};
         struct ucred cred;
         socklen_t cl = sizeof cred;
         if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0 || cred.uid != geteuid()) {
@@ -1177,12 +1397,23 @@ static void clients_sweep(daemon_t *d)
     d->n_clients = k;
 }
 
-/* The requests held while a plan was applied, in arrival order. */
+/* The requests held while a plan was applied, in arrival order, and the
+ * cancels whose jobs have ended. */
 static void serve_deferred(daemon_t *d)
 {
-    for (size_t i = 0; i < d->n_clients; i++)
-        if (d->clients[i].fd >= 0 && d->clients[i].state == CL_HELD)
+    double now = mls_wall_seconds();
+    for (size_t i = 0; i < d->n_clients; i++) {
+        struct client *c = &d->clients[i];
+        if (c->fd < 0 || c->state != CL_HELD)
+            continue;
+        if (c->waits_for < 0) {
             client_answer(d, i);
+            continue;
+        }
+        const live_job_t *j = find_job(d, c->waits_for);
+        if (!j || j->state != LJ_STOPPING || now > c->deadline)
+            client_reply(c, live_reply_ok());
+    }
 }
 
 /* Waits up to ms for the listening socket, the clients and (sig) the
@@ -1384,7 +1615,7 @@ static int recover(daemon_t *d, mls_err_t *err)
             d->next_id = j->id + 1;
         if (j->state == LJ_DONE)
             add_finished(d, j);
-        if (!holds_gpus(j) && !j->suspended)
+        if (!has_process(j))
             continue;
         if (j->pid == 0 && !j->ext_id[0]) { /* killed between the start's commit and its pid's */
             char path[4096];
@@ -1397,7 +1628,7 @@ static int recover(daemon_t *d, mls_err_t *err)
                 fclose(f);
         }
         if (holds_gpus(j))
-            hold(d, j);
+            hold(d, j); /* a stopping job's GPUs are free in the books, not yet clear */
         int status;
         double when;
         if (!d->exec.ops->ended(&d->exec, j, d->run_dir, &status, &when)) {
@@ -1531,6 +1762,7 @@ static void teardown(daemon_t *d)
     free(d->type_node_gpus);
     mech_free(&d->mech);
     free(d->vidx);
+    free(d->plan_stopped);
     for (size_t i = 0; i < d->n_clients; i++)
         if (d->clients[i].fd >= 0)
             client_close(&d->clients[i]);
@@ -1545,7 +1777,7 @@ static int n_active(const daemon_t *d)
 {
     int n = 0;
     for (size_t i = 0; i < d->n_jobs; i++)
-        n += d->jobs[i].state == LJ_QUEUED || holds_gpus(&d->jobs[i]);
+        n += in_view(&d->jobs[i]);
     return n;
 }
 
@@ -1624,6 +1856,7 @@ static void loop(daemon_t *d)
         double next_arrival = arrivals(d, t);
         reap(d);
         enforce_grace(d);
+        start_waiting(d);
         if (t >= d->next_round) {
             happened(d, MLS_WHY_ROUND, d->next_round);
             d->next_round = INFINITY;
@@ -1635,13 +1868,10 @@ static void loop(daemon_t *d)
                    ((why & MLS_WHY_ROUND) && (d->cadence & MLS_CADENCE_ROUNDS));
         d->why = 0;
         d->trigger = NAN;
-        if (call && n_active(d) && !any_stopping(d)) {
+        if (call && n_active(d)) { /* stopping jobs are in the view, queued */
             d->busy = 1;
             decide(d, decision_time(d, trig), why);
             d->busy = 0;
-        } else if (call && any_stopping(d)) {
-            d->why = why; /* decide once they have stopped */
-            d->trigger = trig;
         }
         schedule_round(d, t);
         serve_deferred(d);
@@ -1650,6 +1880,16 @@ static void loop(daemon_t *d)
         double until = d->next_round < next_arrival ? d->next_round : next_arrival;
         double wait_s = (until - dnow(d)) / d->scale;
         int ms = wait_s > 0.2 ? 200 : wait_s > 0 ? (int)(wait_s * 1000) + 1 : 0;
+        double soon = next_start(d); /* a waiting start due, without a wake-up */
+        if (soon < INFINITY) {
+            double start_ms = (soon - realtime()) * 1000 + 1;
+            ms = start_ms < ms ? (start_ms > 0 ? (int)start_ms : 0) : ms;
+        }
+        if (any_stopping(d)) { /* a Slurm run's end is seen by polling; SIGKILL on time */
+            double kill_ms = (next_kill(d) - mls_wall_seconds()) * 1000 + 1;
+            ms = ms > 5 ? 5 : ms;
+            ms = kill_ms < ms ? (kill_ms > 0 ? (int)kill_ms : 0) : ms;
+        }
         if (d->why)
             ms = 0;
         if (serve_io(d, ms, 1))

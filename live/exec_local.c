@@ -254,7 +254,7 @@ static void local_destroy(live_exec_t *x)
 }
 
 static const live_exec_ops_t local_ops = {"local", local_start, local_signal, local_ended,
-                                          local_destroy};
+                                          local_destroy, NULL};
 
 int live_exec_local(live_exec_t *x, mls_err_t *err)
 {

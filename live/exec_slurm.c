@@ -87,6 +87,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,7 +205,20 @@ static const char wrapper_text[] =
     "done\n"
     "exit $code\n";
 
-/* Runs argv (no shell); returns the exit status (-1 when it could not run)
+/* Wall seconds a Slurm command the daemon waits for (squeue, scontrol,
+ * sbatch) may take: one that has not answered by then (slurmctld down or
+ * overloaded: its clients retry for MessageTimeout, 10 s by default) is
+ * killed and counts as failed, so that the daemon's loop, which serves
+ * clients and decides, is never held up longer. Signals (scancel) are not
+ * waited for at all (spawn()). sbatch gets longer: killed after it had
+ * submitted, it would leave a run the daemon never recorded (found again by
+ * its name only after a restart), so it is given up on only when Slurm is
+ * clearly gone. */
+#define SLURM_CMD_TIMEOUT_S 5.0
+#define SLURM_SUBMIT_TIMEOUT_S 60.0
+
+/* Runs argv (no shell); returns the exit status (-1 when it could not run,
+ * or was killed after SLURM_CMD_TIMEOUT_S, sbatch SLURM_SUBMIT_TIMEOUT_S)
  * and its stdout (and stderr, with_err) in *out (caller frees). */
 static int run_cmd(char *const *argv, char **out, int with_err)
 {
@@ -234,9 +248,21 @@ static int run_cmd(char *const *argv, char **out, int with_err)
     close(p[1]);
     size_t cap = 4096, len = 0;
     char *buf = xmalloc(cap);
+    double limit = strcmp(argv[0], "sbatch") ? SLURM_CMD_TIMEOUT_S : SLURM_SUBMIT_TIMEOUT_S;
+    double give_up = mls_wall_seconds() + limit;
+    int timed_out = 0;
     for (;;) {
         if (len + 1 >= cap)
             buf = xrealloc(buf, cap *= 2);
+        struct pollfd pf = {p[0], POLLIN, 0};
+        int ms = (int)((give_up - mls_wall_seconds()) * 1000) + 1;
+        int ready = ms > 0 ? poll(&pf, 1, ms) : 0;
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0) {
+            timed_out = 1;
+            break;
+        }
         ssize_t r = read(p[0], buf + len, cap - len - 1);
         if (r < 0 && errno == EINTR)
             continue;
@@ -247,13 +273,32 @@ static int run_cmd(char *const *argv, char **out, int with_err)
     buf[len] = '\0';
     close(p[0]);
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+    if (timed_out)
+        kill(pid, SIGKILL);
+    for (;;) { /* the output ended: the command exits now, or is killed at the deadline */
+        pid_t w = waitpid(pid, &st, timed_out ? 0 : WNOHANG);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w != 0)
+            break;
+        if (mls_wall_seconds() >= give_up) {
+            timed_out = 1;
+            kill(pid, SIGKILL);
+            continue;
+        }
+        struct timespec ts = {0, 2 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (timed_out) {
+        fprintf(stderr, "live: %s: no answer within %.0f s: killed\n", argv[0], limit);
+        if (len == 0)
+            snprintf(buf, cap, "no answer within %.0f s", limit);
+    }
     if (out)
         *out = buf;
     else
         free(buf);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return !timed_out && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* Runs a Slurm command; on failure puts "what: exit N: its output" in why. */
@@ -502,13 +547,12 @@ static void sleep_until(double until)
  * dated no later than the second in which its last run was killed ("Job
  * credential revoked": the run fails at once), so a job stopped and started
  * again in the same second (a pair re-formed) waits for the next second. */
-static void wait_past_end(const slurm_ctx_t *c, long id)
+static double past_end(const slurm_ctx_t *c, long id)
 {
     for (size_t i = 0; i < c->n_ends; i++)
-        if (c->ends[i].id == id) {
-            sleep_until((double)c->ends[i].sec + 1.02);
-            return;
-        }
+        if (c->ends[i].id == id)
+            return (double)c->ends[i].sec + 1.02;
+    return 0;
 }
 
 /* Just released by us: squeue may list it as held (priority 0) for some ms
@@ -575,12 +619,10 @@ static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t l
  * job on the node it just left within milliseconds, so a release onto the
  * previous run's node waits for the wall second after that run's end (its
  * exit file; 0.1 s margin for slurmd's own bookkeeping). */
-static void after_revoke_second(const live_job_t *j, const char *run_dir)
+static double after_revoke_second(const live_job_t *prev, const char *run_dir)
 {
-    live_job_t prev = *j;
-    prev.attempt--;
     char path[4096];
-    live_job_path(path, sizeof path, run_dir, &prev, "exit");
+    live_job_path(path, sizeof path, run_dir, prev, "exit");
     FILE *f = fopen(path, "r");
     double end = NAN;
     if (f) {
@@ -588,8 +630,7 @@ static void after_revoke_second(const live_job_t *j, const char *run_dir)
             end = NAN;
         fclose(f);
     }
-    if (isfinite(end))
-        sleep_until(floor(end + 0.1) + 1);
+    return isfinite(end) ? floor(end + 0.1) + 1 : 0;
 }
 
 /* Whether the run about to start may share a node with the job's previous
@@ -653,9 +694,11 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
         run_cmd(cancel, NULL, 0);
         return -1;
     }
-    if (wait_revoke) {
-        wait_past_end(c, id);
-        after_revoke_second(j, l->run_dir);
+    if (wait_revoke) { /* the daemon waits for this itself (slurm_start_after): a safeguard */
+        live_job_t prev = *j;
+        prev.attempt--;
+        sleep_until(past_end(c, id));
+        sleep_until(after_revoke_second(&prev, l->run_dir));
     }
     if (slurm_cmd(release, "release", why, len) != 0) {
         run_cmd(cancel, NULL, 0);
@@ -663,6 +706,24 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     }
     set_released(c, id, 1);
     return 0;
+}
+
+/* When releasing j's parked job for its next run (after attempt j->attempt)
+ * must wait for slurmd's revocation second (past_end, after_revoke_second):
+ * the daemon keeps the job waiting until then, serving and deciding, rather
+ * than sleeping in slurm_start(). */
+static double slurm_start_after(live_exec_t *x, const live_job_t *j, const live_launch_t *l)
+{
+    const slurm_ctx_t *c = x->ctx;
+    if (!j->ext_id[0] || c->fresh_only)
+        return 0;
+    char env_file[4096];
+    snprintf(env_file, sizeof env_file, "%s/job-%lld.env", l->run_dir, (long long)j->id);
+    if (!may_share_node(env_file, l, j->nodes > 0 ? j->nodes : 1))
+        return 0;
+    double a = past_end(c, strtol(j->ext_id, NULL, 10));
+    double b = after_revoke_second(j, l->run_dir);
+    return a > b ? a : b;
 }
 
 static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, mls_err_t *err)
@@ -1016,7 +1077,7 @@ static void slurm_destroy(live_exec_t *x)
 }
 
 static const live_exec_ops_t slurm_ops = {"slurm", slurm_start, slurm_signal, slurm_ended,
-                                          slurm_destroy};
+                                          slurm_destroy, slurm_start_after};
 
 int live_exec_slurm(live_exec_t *x, const char *partition, const char *nodes, mls_err_t *err)
 {

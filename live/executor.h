@@ -44,6 +44,11 @@ typedef struct live_exec_ops {
     int (*ended)(live_exec_t *x, live_job_t *j, const char *run_dir, int *status,
                  double *when);
     void (*destroy)(live_exec_t *x);
+    /* NULL, or the wall clock (CLOCK_REALTIME s; 0 none) before which the
+     * job's next run (after attempt j->attempt) cannot start well: the
+     * daemon keeps the job waiting until then instead of start() sleeping.
+     * Only l->run_dir, l->node_name and l->node are set. */
+    double (*start_after)(live_exec_t *x, const live_job_t *j, const live_launch_t *l);
 } live_exec_ops_t;
 
 struct live_exec {

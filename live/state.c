@@ -58,7 +58,8 @@ void live_job_free(live_job_t *j)
 {
     live_submit_free(&j->spec);
     free(j->gpu_ids);
-    j->gpu_ids = NULL;
+    free(j->drain_ids);
+    j->gpu_ids = j->drain_ids = NULL;
 }
 
 static int db_fail(live_db_t *d, const char *what, mls_err_t *err)

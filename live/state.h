@@ -34,7 +34,9 @@ typedef enum live_job_state {
     LJ_PENDING = 0, /* accepted, arrives at submit_at */
     LJ_QUEUED,      /* arrived, holds no GPUs */
     LJ_RUNNING,     /* holds GPUs, its process runs */
-    LJ_STOPPING,    /* asked to checkpoint and stop; still holds its GPUs */
+    LJ_STOPPING,    /* asked to checkpoint and stop, its process not yet exited: its
+                       GPUs are the next job's in the books, which starts on them once
+                       this process has gone (the daemon's loop goes on meanwhile) */
     LJ_DONE,        /* exited 0 */
     LJ_FAILED,      /* failed more often than allowed */
     LJ_CANCELLED,
@@ -65,6 +67,17 @@ typedef struct live_job {
     int64_t partner; /* id of the job sharing its GPUs (space sharing), -1 none */
     int joined;      /* 1: it joined its partner's GPUs (the partner holds them) */
     int vslot;       /* its index in the daemon's last view (not stored) */
+    /* Stops and starts are asynchronous (live/daemon.c); not stored: */
+    int *drain_ids;  /* STOPPING: the GPUs its exiting process still occupies */
+    int n_drain;
+    int relaunch;    /* STOPPING: a plan gave it a new allocation (gpu_ids...), taken
+                        up once the old process has exited */
+    int waiting;     /* RUNNING in the books, its process not started yet: its GPUs
+                        are still draining (or its pair's owner has not started) */
+    int launch_resume; /* waiting: it resumes its suspended process (SIGCONT) */
+    double launch_t; /* waiting: daemon s of the decision that started it */
+    double start_after; /* waiting: not before this wall clock (CLOCK_REALTIME s; the
+                           executor's start_after), 0 none */
 } live_job_t;
 
 void live_job_free(live_job_t *j);

@@ -194,3 +194,12 @@ EXTRA_DIST += tests/gavel_fifo.sh tests/fixtures/gavel_fifo
 # 2 % / 3.5 % of Gavel's simulator (~5 s; skips without ../shared/data)
 TESTS += tests/peer_agreement.sh
 EXTRA_DIST += tests/peer_agreement.sh
+# Stops are asynchronous (issue 19): a job that ignores SIGTERM holds up no request
+TESTS += tests/live_async_stop.sh
+EXTRA_DIST += tests/live_async_stop.sh
+# `pip install bindings/python` (issue 20), offline; skips without setuptools and wheel
+TESTS += tests/pip_install.sh
+EXTRA_DIST += tests/pip_install.sh
+# The Python las live on Slurm against the simulated C las (issue 20), ~60 s
+TESTS += tests/live_exec_slurm.sh
+EXTRA_DIST += tests/live_exec_slurm.sh
