@@ -3,12 +3,17 @@
  * No shell: the job's argv is exec'd as given (execvp looks the program up in
  * PATH), so no argument is ever interpreted. Between the daemon and the job
  * sits a small watcher process (fork, setsid, fork again): it makes the job's
- * process group, waits for the job and writes the job's exit status and time
+ * session and process group, waits for the job and writes the job's exit status and time
  * to run_dir/job-ID-ATTEMPT.exit before it exits. The watcher outlives the
  * daemon, so a daemon killed by SIGKILL finds on restart either the watcher
  * still alive (the job is re-adopted: /proc/PID/stat start time matches) or
  * the exit file saying how the job ended. Signals go to the whole group; the
- * watcher ignores SIGTERM/SIGINT/SIGHUP so only the job acts on them. */
+ * watcher ignores SIGTERM/SIGINT/SIGHUP so only the job acts on them. The
+ * daemon waits for the watcher's setsid() before it goes on: a group the
+ * daemon made (setpgid) would stay in the daemon's session, and when the
+ * daemon dies the kernel sends SIGHUP to such a group, now orphaned, if it
+ * holds a stopped process: a job suspended by time-slicing would die with
+ * the daemon instead of waiting, stopped, for the next one. */
 #include "live/executor.h"
 
 #include <errno.h>
@@ -125,11 +130,14 @@ static void write_small(const char *path, const char *text)
         rename(tmp, path);
 }
 
-/* The watcher: runs the job, records how it ended. Never returns. */
-static void watcher(live_job_t *j, const live_launch_t *l)
+/* The watcher: runs the job, records how it ended. Never returns. Its
+ * session is made (setsid) before it writes a byte to `ready`. */
+static void watcher(live_job_t *j, const live_launch_t *l, int ready)
 {
     char path[4096], text[128];
     setsid();
+    while (write(ready, "s", 1) < 0 && errno == EINTR)
+        ;
     for (int fd = 3; fd < 1024; fd++)
         close(fd);
     snprintf(text, sizeof text, "%d %llu\n", (int)getpid(), live_proc_start_time(getpid()));
@@ -177,17 +185,30 @@ static int local_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
     char path[4096];
     live_job_path(path, sizeof path, l->run_dir, j, "exit");
     unlink(path);
+    int ready[2];
+    if (pipe(ready) < 0)
+        return mls_fail(err, "job %lld: pipe: %s", (long long)j->id, strerror(errno));
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        close(ready[0]);
+        close(ready[1]);
         return mls_fail(err, "job %lld: fork: %s", (long long)j->id, strerror(errno));
+    }
     if (pid == 0) {
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL); /* the daemon blocks signals for signalfd */
-        watcher(j, l);
+        close(ready[0]);
+        watcher(j, l, ready[1]);
     }
-    setpgid(pid, pid); /* also done by setsid in the child; whichever runs first */
+    /* Its own session before any signal goes to its group (-pid): not
+     * setpgid here, which would keep it in our session (see the top). */
+    close(ready[1]);
+    char c;
+    while (read(ready[0], &c, 1) < 0 && errno == EINTR)
+        ;
+    close(ready[0]);
     j->pid = pid;
     j->pid_start = live_proc_start_time(pid);
     return 0;
