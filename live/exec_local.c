@@ -261,7 +261,16 @@ static int local_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
     }
     if (r == 0)
         return 0;
-    /* Not our child (adopted after a restart): alive while its start time matches. */
+    /* Not our child (adopted after a restart): ended once its watcher has
+     * written the exit file (just before it exits: the daemon, woken by the
+     * file, need not wait for init to reap it), else alive while its start
+     * time matches. */
+    int code = read_exit_file(run_dir, j, when);
+    if (code >= 0) {
+        *status = code;
+        return 1;
+    }
+    *when = NAN;
     unsigned long long now = live_proc_start_time(j->pid);
     if (now && (!j->pid_start || now == j->pid_start))
         return 0;
