@@ -181,3 +181,7 @@ EXTRA_DIST += tests/live_deeppool.sh tests/fixtures/deeppool/live.json \
 	tests/fixtures/deeppool/live.csv
 TESTS += tests/live_elastic.sh tests/live_elastic_slurm.sh
 EXTRA_DIST += tests/live_elastic.sh tests/live_elastic_slurm.sh
+# issue 15, live checks of the seed mechanisms: the daemon SIGKILLed while a job is
+# suspended by time-slicing, right after a migration, and while a gang runs (~10 s)
+TESTS += tests/live_mech_crash.sh
+EXTRA_DIST += tests/live_mech_crash.sh
