@@ -18,8 +18,9 @@
 #   job holds: nothing moves again (before the fix it placed jobs anew).
 # - gang: pathways starts a gang of two 4-GPU computations on two islands
 #   of 8 GPUs (tests/fixtures/pathways/islands.json, trace-gang-crash.csv).
-#   The daemon is killed while the gang runs: both computations are
-#   re-adopted and go on, neither restarts.
+#   The daemon is killed once the decision that started the gang (and job
+#   2 beside it) is carried out: both computations are re-adopted and go
+#   on, neither restarts.
 # In each: every job finishes exactly once (one 'finish' event, attempts
 # matching 'start' events), no run fails or is lost, every job that held a
 # process at the kill is re-adopted, and the per-job JCTs stay within 5 % of
@@ -150,8 +151,8 @@ scenario migrate "$fix/live/trace-migrate-crash.csv" v100=2x2 "$gp" "" "" \
     "SELECT 1 FROM jobs a JOIN jobs b ON a.id = 0 AND b.id = 3 WHERE a.attempt = 2
         AND a.state = 'running' AND a.pid > 0 AND b.state = 'running' AND b.pid > 0" &
 scenario gang "$fix/live/trace-gang-crash.csv" "$fix/pathways/islands.json" \
-    "--policy pathways" "" "" "SELECT 1 FROM jobs a JOIN jobs b ON a.id = 0 AND b.id = 1
-        WHERE a.state = 'running' AND b.state = 'running' AND a.pid > 0 AND b.pid > 0" &
+    "--policy pathways --round 120" "" "" "SELECT 1 WHERE (SELECT count(*) FROM jobs
+        WHERE id IN (0, 1, 2) AND state = 'running' AND pid > 0) = 3" &
 wait
 
 # slice: job 0 was suspended (a stopped process) when the daemon died, was

@@ -185,3 +185,7 @@ EXTRA_DIST += tests/live_elastic.sh tests/live_elastic_slurm.sh
 # suspended by time-slicing, right after a migration, and while a gang runs (~10 s)
 TESTS += tests/live_mech_crash.sh
 EXTRA_DIST += tests/live_mech_crash.sh
+# the same mechanisms on a private Slurm (time-slicing by checkpoint and release, a
+# migration, a gang start; the gang's daemon SIGKILLed): within 5 % of simulate (~60 s)
+TESTS += tests/live_mech_slurm.sh
+EXTRA_DIST += tests/live_mech_slurm.sh
