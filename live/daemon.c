@@ -600,6 +600,9 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
     char detail[160];
     snprintf(detail, sizeof detail, "%s x%d attempt %d pid %d", c->types[j->type].name,
              j->ngpus, j->attempt, (int)j->pid);
+    /* the start event and the pid in one commit: a row without its pid has no
+     * start event (recover() records it from the pid file) */
+    live_db_begin(d->db);
     live_db_event(d->db, t, j->id, "start", detail);
     if (j->joined) {
         char with[160];
@@ -611,6 +614,7 @@ static void launch(daemon_t *d, live_job_t *j, double t, int resume)
         live_db_event(d->db, t, j->id, "pack", with);
     }
     save(d, j);
+    live_db_commit(d->db);
     logf_(d, "job %lld started on %s", (long long)j->id, detail);
 }
 
@@ -1408,6 +1412,14 @@ static int recover(daemon_t *d, mls_err_t *err)
                 j->pid = pid;
             if (f)
                 fclose(f);
+            if (j->pid > 0) { /* it did start: its start event was never committed */
+                char detail[160];
+                snprintf(detail, sizeof detail, "%s x%d attempt %d pid %d (from its pid file)",
+                         j->type >= 0 && j->type < d->cluster.n_types
+                             ? d->cluster.types[j->type].name : "?",
+                         j->ngpus, j->attempt, (int)j->pid);
+                live_db_event(d->db, j->last_start, j->id, "start", detail);
+            }
         }
         if (holds_gpus(j))
             hold(d, j);

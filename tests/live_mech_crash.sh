@@ -20,7 +20,10 @@
 #   of 8 GPUs (tests/fixtures/pathways/islands.json, trace-gang-crash.csv).
 #   The daemon is killed once the decision that started the gang (and job
 #   2 beside it) is carried out: both computations are re-adopted and go
-#   on, neither restarts.
+#   on, neither restarts. Computation 1's row is then put back as it was
+#   before its pid and start event were committed (the daemon killed while
+#   forking it): the restarted daemon finds its process by its pid file and
+#   records the start event it missed (before, its attempt had none).
 # In each: every job finishes exactly once (one 'finish' event, attempts
 # matching 'start' events), no run fails or is lost, every job that held a
 # process at the kill is re-adopted, and the per-job JCTs stay within 5 % of
@@ -60,12 +63,12 @@ tp="$SRCDIR/traces/catalog/default-throughputs.json"
 printf '{"default": {"start": 20, "restart": 20, "resize": 20, "migrate": 20, "suspend": 0.25}}\n' \
     >"$tmp/ovh.json"
 
-# scenario NAME TRACE CLUSTER "OPTS" "SIM_OPTS" "LIVE_OPTS" TRIGGER_SQL: runs the trace
+# scenario NAME TRACE CLUSTER "OPTS" "SIM_OPTS" "LIVE_OPTS" TRIGGER_SQL [SQL]: runs the trace
 # on a daemon, SIGKILLs it once TRIGGER_SQL (a SELECT ... WHERE) gives a row and no
-# job's start is under way (15 s at most), restarts it
+# job's start is under way (15 s at most), runs SQL on its state if given, restarts it
 # 0.3 s later, waits for the end (60 s) and simulates; notes go to $tmp/NAME.out.
 scenario() {
-    s=$1 trace=$2 cluster=$3 opts=$4 simopts=$5 liveopts=$6 trig=$7
+    s=$1 trace=$2 cluster=$3 opts=$4 simopts=$5 liveopts=$6 trig=$7 doctor=${8:-}
     db="$tmp/$s.db" sock="$tmp/$s/sock" log="$tmp/$s.log" out="$tmp/$s.out"
     serve() {
         "$MLSCHED" live serve --cluster "$cluster" --throughputs "$tp" $opts $liveopts \
@@ -90,6 +93,7 @@ scenario() {
     wait "$pid" 2>/dev/null
     [ -n "$hit" ] || bad "$s: the moment to kill the daemon did not come within 15 s"
     sqlite3 "$db" "SELECT id, state, suspended, attempt, pid FROM jobs" >"$tmp/$s.killed"
+    [ -z "$doctor" ] || sqlite3 "$db" "$doctor" || bad "$s: $doctor: failed"
     echo "$s: daemon SIGKILLed at t=$(sqlite3 "$db" "SELECT printf('%.1f', max(t)) FROM events")" \
         "(jobs: $(sqlite3 "$db" "SELECT group_concat(id || '=' || state ||
             CASE WHEN suspended THEN '(suspended)' ELSE '' END, ' ') FROM jobs"))" >"$out"
@@ -152,7 +156,9 @@ scenario migrate "$fix/live/trace-migrate-crash.csv" v100=2x2 "$gp" "" "" \
         AND a.state = 'running' AND a.pid > 0 AND b.state = 'running' AND b.pid > 0" &
 scenario gang "$fix/live/trace-gang-crash.csv" "$fix/pathways/islands.json" \
     "--policy pathways --round 120" "" "" "SELECT 1 WHERE (SELECT count(*) FROM jobs
-        WHERE id IN (0, 1, 2) AND state = 'running' AND pid > 0) = 3" &
+        WHERE id IN (0, 1, 2) AND state = 'running' AND pid > 0) = 3" \
+    "UPDATE jobs SET pid = 0, pid_start = 0 WHERE id = 1;
+        DELETE FROM events WHERE id = 1 AND event = 'start'" &
 wait
 
 # slice: job 0 was suspended (a stopped process) when the daemon died, was
