@@ -1,11 +1,14 @@
 #!/bin/sh
 # live_mech_slurm.sh: the seed mechanisms carried out on Slurm (issue 15). A
 # private Slurm (scripts/slurm/start: one node, 9 fake GPUs) runs three live
-# daemons side by side, --executor slurm, fake jobs, time scale 40 and
-# --restart-overhead 60 on both sides (1.5 wall s: Slurm's decision-to-running
+# daemons side by side, --executor slurm, fake jobs, time scale 30 and
+# --restart-overhead 60 on both sides (2 wall s: Slurm's decision-to-running
 # delay, 0.2-1.5 s, is spent inside the restore, as in live_slurm.sh):
-# - slice: gandiva-paper (-P pack=0, quanta of --round 120) time-slices two
-#   one-GPU jobs on v100=1x1 (trace-slice-slurm.csv). Slurm keeps a suspended
+# - slice: gandiva-paper (-P pack=0, quanta of --round 180) time-slices two
+#   one-GPU jobs on v100=1x1 (trace-slice-slurm.csv: each job has 60 s of
+#   work or more left when it is suspended; at time scale 40, under load, a
+#   suspension that reached the job 0.9 wall s late once let a job with 40 s
+#   left finish instead, -32 %). Slurm keeps a suspended
 #   job's GPUs (scontrol suspend), so on Slurm a job is suspended by
 #   checkpoint: SIGTERM through scancel, its Slurm job requeued and held, and
 #   resumed on the same GPU by an update and a release of the same Slurm job,
@@ -79,7 +82,7 @@ run() {
     db="$tmp/$s.db" sock="$tmp/$s/sock" log="$tmp/$s.log"
     serve() {
         "$MLSCHED" live serve --cluster "$cluster" $common_opts $opts --executor slurm \
-            --time-scale 40 --state "$db" --socket "$sock" -q 2>>"$log" &
+            --time-scale 30 --state "$db" --socket "$sock" -q 2>>"$log" &
         echo $! >"$tmp/$s.pid"
         live_wait_up "$sock" "$(cat "$tmp/$s.pid")" "$log"
     }
@@ -118,7 +121,7 @@ run() {
 }
 
 gp="--policy gandiva-paper -P pack=0 --round 120"
-run slice "$fix/live/trace-slice-slurm.csv" v100=1x1 "$gp" &
+run slice "$fix/live/trace-slice-slurm.csv" v100=1x1 "--policy gandiva-paper -P pack=0 --round 180" &
 run migrate "$fix/live/trace-migrate-crash.csv" v100=2x2 "$gp" &
 run gang "$fix/live/trace-gang-slurm.csv" "$fix/pathways/islands-2x2.json" \
     "--policy pathways --round 120" \
