@@ -9,11 +9,13 @@
  * still alive (the job is re-adopted: /proc/PID/stat start time matches) or
  * the exit file saying how the job ended. Signals go to the whole group; the
  * watcher ignores SIGTERM/SIGINT/SIGHUP so only the job acts on them. The
- * daemon waits for the watcher's setsid() before it goes on: a group the
- * daemon made (setpgid) would stay in the daemon's session, and when the
- * daemon dies the kernel sends SIGHUP to such a group, now orphaned, if it
- * holds a stopped process: a job suspended by time-slicing would die with
- * the daemon instead of waiting, stopped, for the next one. */
+ * watcher's session and group are its own setsid()'s, never a setpgid() by
+ * the daemon: a group the daemon made would stay in the daemon's session
+ * (setsid then fails), and when the daemon dies the kernel sends SIGHUP to
+ * such a group, now orphaned, if it holds a stopped process: a job suspended
+ * by time-slicing would die with the daemon instead of waiting, stopped, for
+ * the next one. A signal sent before the new watcher's setsid() waits for it
+ * (a few ms at most); the start itself does not. */
 #include "live/executor.h"
 
 #include <errno.h>
@@ -130,14 +132,11 @@ static void write_small(const char *path, const char *text)
         rename(tmp, path);
 }
 
-/* The watcher: runs the job, records how it ended. Never returns. Its
- * session is made (setsid) before it writes a byte to `ready`. */
-static void watcher(live_job_t *j, const live_launch_t *l, int ready)
+/* The watcher: runs the job, records how it ended. Never returns. */
+static void watcher(live_job_t *j, const live_launch_t *l)
 {
     char path[4096], text[128];
     setsid();
-    while (write(ready, "s", 1) < 0 && errno == EINTR)
-        ;
     for (int fd = 3; fd < 1024; fd++)
         close(fd);
     snprintf(text, sizeof text, "%d %llu\n", (int)getpid(), live_proc_start_time(getpid()));
@@ -185,31 +184,17 @@ static int local_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
     char path[4096];
     live_job_path(path, sizeof path, l->run_dir, j, "exit");
     unlink(path);
-    int ready[2];
-    if (pipe(ready) < 0)
-        return mls_fail(err, "job %lld: pipe: %s", (long long)j->id, strerror(errno));
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) {
-        close(ready[0]);
-        close(ready[1]);
+    if (pid < 0)
         return mls_fail(err, "job %lld: fork: %s", (long long)j->id, strerror(errno));
-    }
     if (pid == 0) {
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL); /* the daemon blocks signals for signalfd */
-        close(ready[0]);
-        watcher(j, l, ready[1]);
+        watcher(j, l);
     }
-    /* Its own session before any signal goes to its group (-pid): not
-     * setpgid here, which would keep it in our session (see the top). */
-    close(ready[1]);
-    char c;
-    while (read(ready[0], &c, 1) < 0 && errno == EINTR)
-        ;
-    close(ready[0]);
-    j->pid = pid;
+    j->pid = pid; /* no setpgid here: it would keep the watcher in our session */
     j->pid_start = live_proc_start_time(pid);
     return 0;
 }
@@ -221,6 +206,12 @@ static void local_signal(live_exec_t *x, live_job_t *j, int sig)
         return;
     if (j->pid_start && live_proc_start_time(j->pid) != j->pid_start)
         return; /* gone, and the pid may be someone else's now */
+    /* a watcher just forked may not have made its group yet (setsid) */
+    pid_t g;
+    for (int i = 0; i < 200 && (g = getpgid(j->pid)) >= 0 && g != j->pid; i++) {
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     kill(-j->pid, sig);
     if (sig == SIGTERM || sig == SIGKILL)
         kill(-j->pid, SIGCONT); /* a suspended job must run to act on it */
