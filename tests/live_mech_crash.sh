@@ -28,9 +28,11 @@
 # matching 'start' events), no run fails or is lost, every job that held a
 # process at the kill is re-adopted, and the per-job JCTs stay within 5 % of
 # `mlsched simulate` on the average (asserted unless this is a sanitizer
-# build: live_timing_asserted; measured: slice 0.8-2.2 %, about 4 % before the
-# daemon was woken by exit files, since re-adopted jobs are not its children;
-# migrate 0.2-0.5 %; gang 0.1-0.5 %); the differences are printed. The three
+# build: live_timing_asserted; measured at load 7-12: slice 0.8-3.9 % (as
+# without a crash: each SIGSTOP loses the fake job's step in progress), about
+# 4-6 % before the daemon was woken by exit files, since re-adopted jobs are
+# not its children; migrate 0.2-1.0 %; gang 0.1-0.5 %); the differences are
+# printed. The three
 # daemons run side by side (~10 s). Set KEEP=1 to keep the databases.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
