@@ -3,12 +3,19 @@
  * No shell: the job's argv is exec'd as given (execvp looks the program up in
  * PATH), so no argument is ever interpreted. Between the daemon and the job
  * sits a small watcher process (fork, setsid, fork again): it makes the job's
- * process group, waits for the job and writes the job's exit status and time
+ * session and process group, waits for the job and writes the job's exit status and time
  * to run_dir/job-ID-ATTEMPT.exit before it exits. The watcher outlives the
  * daemon, so a daemon killed by SIGKILL finds on restart either the watcher
  * still alive (the job is re-adopted: /proc/PID/stat start time matches) or
  * the exit file saying how the job ended. Signals go to the whole group; the
- * watcher ignores SIGTERM/SIGINT/SIGHUP so only the job acts on them. */
+ * watcher ignores SIGTERM/SIGINT/SIGHUP so only the job acts on them. The
+ * watcher's session and group are its own setsid()'s, never a setpgid() by
+ * the daemon: a group the daemon made would stay in the daemon's session
+ * (setsid then fails), and when the daemon dies the kernel sends SIGHUP to
+ * such a group, now orphaned, if it holds a stopped process: a job suspended
+ * by time-slicing would die with the daemon instead of waiting, stopped, for
+ * the next one. A signal sent before the new watcher's setsid() waits for it
+ * (a few ms at most); the start itself does not. */
 #include "live/executor.h"
 
 #include <errno.h>
@@ -187,8 +194,7 @@ static int local_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
         sigprocmask(SIG_SETMASK, &none, NULL); /* the daemon blocks signals for signalfd */
         watcher(j, l);
     }
-    setpgid(pid, pid); /* also done by setsid in the child; whichever runs first */
-    j->pid = pid;
+    j->pid = pid; /* no setpgid here: it would keep the watcher in our session */
     j->pid_start = live_proc_start_time(pid);
     return 0;
 }
@@ -200,6 +206,12 @@ static void local_signal(live_exec_t *x, live_job_t *j, int sig)
         return;
     if (j->pid_start && live_proc_start_time(j->pid) != j->pid_start)
         return; /* gone, and the pid may be someone else's now */
+    /* a watcher just forked may not have made its group yet (setsid) */
+    pid_t g;
+    for (int i = 0; i < 200 && (g = getpgid(j->pid)) >= 0 && g != j->pid; i++) {
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     kill(-j->pid, sig);
     if (sig == SIGTERM || sig == SIGKILL)
         kill(-j->pid, SIGCONT); /* a suspended job must run to act on it */
@@ -240,7 +252,16 @@ static int local_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
     }
     if (r == 0)
         return 0;
-    /* Not our child (adopted after a restart): alive while its start time matches. */
+    /* Not our child (adopted after a restart): ended once its watcher has
+     * written the exit file (just before it exits: the daemon, woken by the
+     * file, need not wait for init to reap it), else alive while its start
+     * time matches. */
+    int code = read_exit_file(run_dir, j, when);
+    if (code >= 0) {
+        *status = code;
+        return 1;
+    }
+    *when = NAN;
     unsigned long long now = live_proc_start_time(j->pid);
     if (now && (!j->pid_start || now == j->pid_start))
         return 0;

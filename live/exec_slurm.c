@@ -635,9 +635,15 @@ static double after_revoke_second(const live_job_t *prev, const char *run_dir)
 
 /* Whether the run about to start may share a node with the job's previous
  * run, as its environment file (not yet rewritten) says: 1 unless both are
- * on one node and the nodes differ (only there is the revocation a risk). */
-static int may_share_node(const char *env_file, const live_launch_t *l, int nodes)
+ * on one node named by --slurm-nodes and the nodes differ (only there is the
+ * revocation no risk). Without --slurm-nodes Slurm picks the node, whatever
+ * cluster node the plan chose: a migration between cluster nodes may land on
+ * the Slurm node the previous run left (seen: "Job credential revoked"). */
+static int may_share_node(const char *env_file, const live_launch_t *l, const slurm_place_t *p)
 {
+    if (!p->node)
+        return 1;
+    int nodes = p->nodes;
     FILE *f = fopen(env_file, "r");
     if (!f)
         return 1;
@@ -663,7 +669,7 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     if (park(c, id, j->ext_id, why, len) < 0)
         return -1;
     char *cancel[] = {"scancel", j->ext_id, NULL};
-    int wait_revoke = may_share_node(env_file, l, p->nodes);
+    int wait_revoke = may_share_node(env_file, l, p);
     if (write_env_file(env_file, j, l, exit_file, join, err) < 0) {
         snprintf(why, len, "%.180s", err->msg);
         set_parked(c, id, 0);
@@ -719,7 +725,9 @@ static double slurm_start_after(live_exec_t *x, const live_job_t *j, const live_
         return 0;
     char env_file[4096];
     snprintf(env_file, sizeof env_file, "%s/job-%lld.env", l->run_dir, (long long)j->id);
-    if (!may_share_node(env_file, l, j->nodes > 0 ? j->nodes : 1))
+    slurm_place_t p;
+    place_of(c, j, l, &p);
+    if (!may_share_node(env_file, l, &p))
         return 0;
     double a = past_end(c, strtol(j->ext_id, NULL, 10));
     double b = after_revoke_second(j, l->run_dir);

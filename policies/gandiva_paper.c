@@ -75,6 +75,13 @@
  *   the fastest type with room (the perf model's order), and move (c) above.
  * - The quantum is the run's round (--round; the paper's is about a minute,
  *   the simulator's default 360 s): run with --round 60.
+ * - The slots live in this policy's memory: a live daemon restarted after a
+ *   crash calls a fresh policy. A running job without a slot then gets one on
+ *   the GPUs it holds (if no slot has them), so the restart moves nothing;
+ *   the other jobs (a suspended one, the second of a pair) are admitted
+ *   anew, in arrival order, and the time a member received in its slot is
+ *   then all the time it has received. Never the case in the simulator, whose policy lives as long
+ *   as the run.
  * Mechanism limits met (sim/engine.c, live): packing a partner onto a running
  * job restarts the running one (charged OVH_MIGRATE), and a suspended pair
  * member resumes at OVH_RESTART, not OVH_SUSPEND. */
@@ -126,6 +133,7 @@ typedef struct gp_state {
     int n_banned, cap_banned;
     int64_t *no_loc;
     int n_no_loc, cap_no_loc;
+    long calls; /* schedule() calls so far */
 } gp_state_t;
 
 /* What one call knows: the view, job lookup by id, the free map. */
@@ -136,6 +144,7 @@ typedef struct gp_call {
     int *gnode;         /* per GPU id: its node, -1 none */
     char *nmark;        /* per node: scratch, all 0 between uses */
     pl_map_t map;       /* free: up and in no slot */
+    int first;          /* the policy's first call (a restarted daemon's too) */
 } gp_call_t;
 
 static void *grow_array(void *p, int n, int *cap, size_t size)
@@ -335,6 +344,10 @@ static gp_slot_t *new_slot(gp_state_t *s, gp_call_t *c, int type, int size, cons
     return sl;
 }
 
+/* A member joins with the least time received among the slot's members; at
+ * the first call (nothing ran before it in the simulator; after a live
+ * daemon's restart, the slots are rebuilt) a member counts all the time it
+ * has received. */
 static void add_member(gp_slot_t *sl, const gp_call_t *c, int64_t id)
 {
     double least = INFINITY;
@@ -342,7 +355,7 @@ static void add_member(gp_slot_t *sl, const gp_call_t *c, int64_t id)
         least = fmin(least, key_of(c, &sl->mem[i]));
     double att = c->v->jobs[jidx(c, id)].attained_time;
     sl->mem = grow_array(sl->mem, sl->n_mem, &sl->cap_mem, sizeof *sl->mem);
-    sl->mem[sl->n_mem++] = (gp_member_t){id, isfinite(least) ? att - least : att};
+    sl->mem[sl->n_mem++] = (gp_member_t){id, c->first ? 0 : isfinite(least) ? att - least : att};
 }
 
 static void remove_member(gp_slot_t *sl, int64_t id)
@@ -655,6 +668,24 @@ static int admit(gp_state_t *s, gp_call_t *c, const int *arrival, const char *in
     return waiting;
 }
 
+/* A running job without a slot (this policy's state was lost: a restarted
+ * live daemon) gets a slot on the GPUs it holds, when it holds its request
+ * and no slot has them: it keeps running there. */
+static void readopt(gp_state_t *s, gp_call_t *c, const int *arrival)
+{
+    const view_t *v = c->v;
+    char *in_slot = slotted(s, c);
+    for (int i = 0; i < v->n_jobs; i++) {
+        int j = arrival[i];
+        const view_job_t *jb = &v->jobs[j];
+        if (in_slot[j] || !pu_holds(jb) || !jb->cur_gpu_ids ||
+            jb->cur_gpus != jb->gpus_requested || !ids_free(c, jb->cur_gpu_ids, jb->cur_gpus))
+            continue;
+        add_member(new_slot(s, c, jb->cur_type, jb->cur_gpus, jb->cur_gpu_ids), c, jb->id);
+    }
+    free(in_slot);
+}
+
 /* When GPUs are free again, the last-joined suspended single member of a
  * shared slot moves to a slot of its own there. */
 static void rebalance(gp_state_t *s, gp_call_t *c)
@@ -929,6 +960,7 @@ int gandiva_paper_schedule(void *state, const view_t *v, plan_t *plan, char *err
     gp_state_t *s = state;
     gp_call_t c;
     call_init(&c, v);
+    c.first = s->calls++ == 0;
     if (v->n_nodes == 0 || v->n_types == 0) { /* nothing to place on */
         call_free(&c);
         return 0;
@@ -947,6 +979,7 @@ int gandiva_paper_schedule(void *state, const view_t *v, plan_t *plan, char *err
         introspect_moves(s, &c);
     int *arrival = pu_alloc((size_t)(v->n_jobs ? v->n_jobs : 1), sizeof *arrival);
     pu_arrival_order(v, arrival);
+    readopt(s, &c, arrival);
     char *in_slot = slotted(s, &c);
     int need = 0;
     for (int i = 0; i < v->n_jobs && !need; i++)

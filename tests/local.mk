@@ -203,3 +203,11 @@ EXTRA_DIST += tests/pip_install.sh
 # The Python las live on Slurm against the simulated C las (issue 20), ~60 s
 TESTS += tests/live_exec_slurm.sh
 EXTRA_DIST += tests/live_exec_slurm.sh
+# issue 15, live checks of the seed mechanisms: the daemon SIGKILLed while a job is
+# suspended by time-slicing, right after a migration, and while a gang runs (~10 s)
+TESTS += tests/live_mech_crash.sh
+EXTRA_DIST += tests/live_mech_crash.sh
+# the same mechanisms on a private Slurm (time-slicing by checkpoint and release, a
+# migration, a gang start; the gang's daemon SIGKILLed): within 5 % of simulate (~60 s)
+TESTS += tests/live_mech_slurm.sh
+EXTRA_DIST += tests/live_mech_slurm.sh
