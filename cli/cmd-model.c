@@ -30,7 +30,7 @@ static const opt_cmd_t fit_cmd = {
     .who = "model fit",
     .usage = "--pollux DIR [--sia DIR] [-o FILE]",
     .about = "Fits Pollux's iteration-time model (OSDI 2021, 3.2) to every profile and\n"
-             "writes the pollux perf catalog (JSON; see README, \"Perf model\").",
+             "writes the pollux perf catalog (JSON; see docs/simulate.md, \"Perf model\").",
     .opts = fit_options,
 };
 

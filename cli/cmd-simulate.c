@@ -81,7 +81,7 @@ static int parse_dispatch(void *base, size_t off, const char *s, const char *who
 
 #define S sim_opts_t
 static const opt_t options[] = {
-    OPT_STRING("trace", 't', "FILE", S, trace, "canonical trace CSV (see README: trace format)"),
+    OPT_STRING("trace", 't', "FILE", S, trace, "canonical trace CSV (see docs/traces.md)"),
     OPT_SHARED_CLUSTER(S, cluster, "cluster JSON, a bundled cluster by name (36v100, gavel-108; traces/clusters), or an inline spec like v100=32x1,k80=4x8"),
     OPT_STRING("policy", 'p', "NAME", S, policy,
                "a policy from `mlsched policies`, or 'exec:PATH [ARGS]':\n"
@@ -98,7 +98,7 @@ static const opt_t options[] = {
     OPT_CALL("like", 0, "PEER", S, like, parse_like,
              "--like wants gavel, shockwave, pollux, tiresias or helios, got '%s'",
              "run as PEER's simulator does: gavel, shockwave, pollux,\n"
-             "tiresias or helios (README: the settings of each); a\n"
+             "tiresias or helios (docs/reproducing.md: the settings of each); a\n"
              "flag after it overrides one setting"),
     OPT_SHARED_PLACEMENT(S, cfg.placement,
                          "a job that fits one node when no node has room: spread\n"
@@ -113,7 +113,7 @@ static const opt_t options[] = {
             "--restart-overhead wants seconds >= 0, got '%s'",
             "seconds lost at every (re)start (default 20)"),
     OPT_STRING("overheads", 0, "FILE", S, overheads_file,
-               "per-workload start/restart/resize/migrate/suspend costs\n(JSON, see README)"),
+               "per-workload start/restart/resize/migrate/suspend costs\n(JSON, see docs/simulate.md)"),
     OPT_SHARED_SEED(S, seed, "seed of the run (default 1)"),
     OPT_CALL("measure", 0, "LO:HI", S, measure, parse_measure,
              "--measure wants LO:HI with 0 <= LO < HI, got '%s'",

@@ -362,7 +362,7 @@ static const opt_t import_options[] = {
      .flags = OPT_MARKS,
      .bad = "--status wants pass,killed,failed,running,unknown, got '%s'",
      .help = "keep pass,killed,failed,running,unknown"},
-    PIPE_STRING("preset", 'p', "NAME", preset, "pollux | gavel | blox | helios (see the README)"),
+    PIPE_STRING("preset", 'p', "NAME", preset, "pollux | gavel | blox | helios (see docs/traces.md)"),
     PIPE_STRING("workloads", 0, "HOW", workloads, "uniform (default) | gpu-time-buckets | FILE"),
     {.kind = OPT_FLAG,
      .name = "remap-workloads",

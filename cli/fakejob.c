@@ -110,7 +110,7 @@ static const opt_cmd_t command = {
               "$MLSCHED_NUM_GPUS), type\n"
               "$MLSCHED_GPU_TYPE, nodes $MLSCHED_NUM_NODES, per-GPU batch\n"
               "$MLSCHED_BATCH_SIZE. Space sharing: $MLSCHED_PACK_FILE names the pack\n"
-              "file the daemon keeps (see README, Live); with a partner the job runs at\n"
+              "file the daemon keeps (see docs/live.md); with a partner the job runs at\n"
               "the perf model's pair rate, alone at its solo rate. Exit: 0 work done,\n"
               "143 checkpointed on SIGTERM, 1 failure, 2 usage.",
 };

@@ -1,7 +1,7 @@
 /* like.c: the peers `--like` mimics (see like.h), one row each, with where
  * each setting comes from. Read from the peers' code (shared/notes/peers.md
  * has the facts and the commits); what a peer does that mlsched does not
- * model is said in the README's "Comparing with peer simulators" table. */
+ * model is said in the docs/reproducing.md's "Comparing with peer simulators" table. */
 #include "cli/like.h"
 
 #include "cli/cmd.h"
@@ -49,7 +49,7 @@ static const like_peer_t peers[] = {
     {"tiresias", -1, NULL, 0, "consolidate", "consolidated", {NULL}},
     /* Helios (S-Lab-System-Group/HeliosArtifact, QSSF simulator): a job runs
      * its traced duration on whole nodes of its VC, waiting for them; its
-     * SRTF's checkpoint overheads are not modelled (see the README). */
+     * SRTF's checkpoint overheads are not modelled (see docs/reproducing.md). */
     {"helios", -1, NULL, 0, "consolidate", "consolidated", {NULL}},
 };
 

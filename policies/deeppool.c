@@ -39,7 +39,7 @@
  * Simplifications (every one):
  * - The burst-parallel plan (which layer runs on how many GPUs) is not made
  *   here: it is in the perf model, as the foreground workload's throughput
- *   curve and idle fractions (README "DeepPool"; scripts/deeppool.sh writes
+ *   curve and idle fractions (docs/reproducing.md "DeepPool"; scripts/deeppool.sh writes
  *   them from an Amdahl-style per-layer model). The policy only picks the
  *   foreground's GPU count; DeepPool's per-layer GPU assignment, its planner's
  *   search and its activation transfers are folded into that curve.

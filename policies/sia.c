@@ -77,7 +77,7 @@
  *   §4 numbers come from that code, its §3.3 does not say). Not a detail:
  *   without it every last 0.1 % of objective is worth a reallocation, and on
  *   Sia's eight Philly workloads the mean JCT was 2 % (homogeneous) to 4 %
- *   (heterogeneous) higher, sia behind pollux (README "Sia against its
+ *   (heterogeneous) higher, sia behind pollux (docs/reproducing.md "Sia against its
  *   paper"); decimals=-1 leaves G^p unrounded. GLPK instead of CBC (Sia's
  *   paper uses GLPK, its code CBC).
  * - A type whose nodes differ in size uses the largest as R; multi-node

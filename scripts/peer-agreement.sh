@@ -25,9 +25,9 @@
 #   traces only. Ours: one node of 36 GPUs per type, --seed 0.
 # - shockwave: the simulation pickles Shockwave publishes for its canonical
 #   experiment (scheduler/reproduce/pickles/tacc_32gpus, makespan and avg_jct;
-#   README "Reproducing Shockwave's baselines"), not run here.
+#   docs/reproducing.md "Reproducing Shockwave's baselines"), not run here.
 # - pollux: the artifact's published results-jobload at load 1.0, workload-1
-#   (README "Pollux against its paper"; average JCT only), not run here.
+#   (docs/reproducing.md "Pollux against its paper"; average JCT only), not run here.
 set -u
 : "${MLSCHED:=./mlsched}"
 SRC=$(cd "$(dirname "$0")/.." && pwd)

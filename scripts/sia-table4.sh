@@ -14,7 +14,7 @@
 # throughput policy for Gavel"); Themis = finish-time-fairness (Gavel's FTF
 # policy, as Shockwave runs Themis; oracle), and mlsched's own themis beside
 # it; Shockwave (oracle) at its own paper's 120 s rounds (Zheng et al. §6,
-# as README "Reproducing Shockwave's baselines"; Sia's artifact does not say
+# as docs/reproducing.md "Reproducing Shockwave's baselines"; Sia's artifact does not say
 # which Sia used), on the homogeneous cluster as Table 4. The inelastic ones
 # run each job at its trace's GPU count and batch (Sia's "TunedJobs": the
 # workload files carry the tuned replicas and batch).

@@ -7,7 +7,7 @@
 # model, --round 60, --restart-overhead 20 on both sides, local executor,
 # fake jobs, time scale 100 (1100-2400 s of trace time in 11-24 wall s; ~25 s
 # in all). A GPU-count change restarts the job (overhead), a batch-only change
-# goes to the job's batch file in place, as in the simulator (see README,
+# goes to the job's batch file in place, as in the simulator (see docs/live.md,
 # Pollux live). Asserted per policy: every job done exactly once, no failed
 # run, no refused plan, and the elastic mechanism really ran live: some job
 # ran at two GPU counts (a resize) for the four elastic policies; shockwave,
@@ -21,7 +21,7 @@
 # 0.11-0.19 %, autoscale 0.07-0.20 %, sia 0.02-0.42 %, shockwave 0.04-0.25 %;
 # every run with the simulator's restarts. Before the fake job reported its
 # noise scale at each epoch boundary, sia was 0.96-2.37 % (one job -7 %: a
-# decision went otherwise). See README, Saxena et al.'s elastic scaling.
+# decision went otherwise). See docs/reproducing.md, Saxena et al.'s elastic scaling.
 # LIVE_ELASTIC_MODE=slurm (tests/live_elastic_slurm.sh): elastic-dp,
 # autoscale and sia with --executor slurm on a private Slurm this test starts
 # and always stops (six slurmds, two 4-GPU t4 nodes per daemon:
@@ -34,7 +34,7 @@
 # moment later); ~65 s. Asserted there too: no fresh-sbatch fallback (each
 # job one Slurm job, resized by requeue, update and release), and no run the
 # daemon counted running for over 5 wall s that Slurm never started (its
-# wrapper's log line); failed runs are printed, not asserted (see README,
+# wrapper's log line); failed runs are printed, not asserted (see docs/live.md,
 # Pollux live); mean per-job JCT difference under 5 % (not asserted in a
 # sanitizer build: slurm_accuracy_asserted). Measured (load 9-12, 4 runs):
 # elastic-dp 1.39-2.05 % (jobs end 1.3-1.7 % early: a preempted run works

@@ -48,7 +48,7 @@ live_wait_exit() {
 
 # live_jct_compare NAME LIVE_DB SIM_DB LIMIT: prints each job's simulated
 # and live JCT and the mean relative difference (live_mean, %), which must
-# stay under LIMIT %.
+# stay under LIMIT % (not asserted in a sanitizer build: live_timing_asserted).
 live_jct_compare() {
     echo "$1: job  sim_jct  live_jct  diff"
     sqlite3 -separator ' ' "$2" "ATTACH '$3' AS s;
@@ -61,6 +61,10 @@ live_jct_compare() {
         FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
     live_mean=${_res%% *}
     echo "$1: mean |live - sim| / sim = ${live_mean:-?} %, avg JCT difference = ${_res#* } %"
+    if ! live_timing_asserted; then
+        echo "$1: sanitizer build, the JCT difference is not asserted"
+        return 0
+    fi
     awk -v d="${live_mean:-100}" -v l="$4" 'BEGIN { exit !(d < l) }' ||
         bad "$1: mean per-job JCT difference ${live_mean:-?} % is not under $4 %"
 }

@@ -20,7 +20,7 @@
 # overhead 60 on both sides (it covers Slurm's start latency, as in
 # tests/live_slurm.sh) at time scale 30 (~80 s), so that a 60 s round (2 wall
 # s) outlasts a start; mean under 10 %; no failed run is asserted there (see
-# the README, Pollux live). Skips (77) without Slurm or root.
+# docs/live.md, Pollux live). Skips (77) without Slurm or root.
 # LIVE_POLLUX_OPTS replaces "--policy pollux --round 60" on both sides (e.g.
 # "--policy elastic-dp --round 60"; a policy that changes no batch in place
 # fails only that check).

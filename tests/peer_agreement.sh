@@ -2,7 +2,7 @@
 # peer_agreement.sh: scripts/peer-agreement.sh on the 300-job Gavel rows (~5 s):
 # every row prints both numbers, and fifo-perf stays within 2 % of Gavel's
 # fifo_perf on makespan and average JCT, allox within 3.5 % (measured: at most
-# 1.7 % and 3.0 %, README "Comparing with peer simulators"). Skips without the
+# 1.7 % and 3.0 %, docs/reproducing.md "Comparing with peer simulators"). Skips without the
 # shared data.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"

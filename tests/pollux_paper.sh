@@ -4,7 +4,7 @@
 # workload, 16 nodes x 4 T4) on Pollux's own workload-1.csv with the pollux
 # perf catalog, Pollux's 60 s rounds and 30 s restarts. The paper's order must hold: Pollux's
 # average JCT below Optimus+Oracle's, Tiresias's (Pollux's variant: 2 queues,
-# 16 GPU-hour limit) and FIFO's. Prints the numbers (README: "Pollux
+# 16 GPU-hour limit) and FIFO's. Prints the numbers (docs/reproducing.md: "Pollux
 # against its paper"). Reads ../shared/data; skips (77) when it is absent.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"

@@ -3,7 +3,7 @@
 # dynamic trace (../shared/data/shockwave; skipped when absent) reproduces the
 # six baselines of its NSDI 2023 figure, and mlsched's shockwave policy:
 # makespan and average JCT each within 10 % of the values read off the figure
-# (README, "Reproducing Shockwave's baselines"), with batch adaptation and the
+# (docs/reproducing.md, "Reproducing Shockwave's baselines"), with batch adaptation and the
 # Gavel-code options the script sets.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"

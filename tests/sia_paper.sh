@@ -6,7 +6,7 @@
 # perf, Sia's choice). What must hold, as in Table 4: sia's and pollux's
 # average JCTs are at most 60 % of Gavel's (Sia: 1.9 h and 2.0 h vs 4.3 h),
 # and sia is within 15 % of pollux (Sia: 5 % better; here a few % worse:
-# README "Sia against its paper"). Reads ../shared/data; skips (77) without it.
+# docs/reproducing.md "Sia against its paper"). Reads ../shared/data; skips (77) without it.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 data="$SRCDIR/../shared/data/traces/generated/sia/philly/workload-1.csv"
