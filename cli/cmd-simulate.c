@@ -7,6 +7,7 @@
 #include "model/perf.h"
 #include "model/trace.h"
 #include "policies/policy.h"
+#include "sim/diagnose.h"
 #include "sim/engine.h"
 #include "sim/faults.h"
 #include "sim/mechanism.h"
@@ -289,6 +290,39 @@ static void print_slow_jobs(const slow_jobs_t *s, const sim_result_t *res, const
     printf("\n");
 }
 
+/* What explains the run's numbers (sim/diagnose.h), from its stored rows:
+ * whether the load saturated the cluster or was a batch that drains, how
+ * long GPUs idled while jobs waited, and the job that set the makespan. Only
+ * for a run stored in a database; the HTML report (report --html) says more. */
+static void print_diagnosis(const char *db, int64_t run_id)
+{
+    run_diag_t d;
+    mls_err_t err = {{0}};
+    if (run_id <= 0 || run_diagnose(db, run_id, &d, &err) < 0)
+        return;
+    if (d.saturated)
+        printf("load              saturated: the queue grew from %.0f to %.0f jobs over the second "
+               "half of the arrivals; the cluster does not keep up\n",
+               d.q_half < 0 ? 0 : d.q_half, d.q_end);
+    else if (d.burst)
+        printf("load              a batch that drains: arrivals end at %.1f h, %.0f %% into the "
+               "run (queue peak %.0f jobs)\n",
+               d.last_submit / 3600, 100 * d.last_submit / d.makespan, d.q_peak);
+    else if (!isnan(d.q_end))
+        printf("load              not saturated: %.0f jobs queued at mid-arrivals, %.0f at the "
+               "last arrival\n",
+               d.q_half < 0 ? 0 : d.q_half, d.q_end < 0 ? 0 : d.q_end);
+    if (d.idle_waiting > 0.1)
+        printf("idle while queued %.1f %% of the run had jobs waiting while a quarter of the GPUs "
+               "idled (placement constraints or fragmentation)\n",
+               100 * d.idle_waiting);
+    if (d.last.id >= 0 && d.p99_finish > 0 && d.makespan > 1.5 * d.p99_finish)
+        printf("makespan tail     set by job %lld (%d GPUs): it finished at %.1f h, the 99th "
+               "percentile at %.1f h; it held GPUs %.1f h%s\n",
+               (long long)d.last.id, d.last.gpus, d.last.finish / 3600, d.p99_finish / 3600,
+               d.last.run_time / 3600, d.last.isolated > 0 ? "" : " (time alone unknown)");
+}
+
 static void print_summary(const sim_opts_t *o, const policy_ops_t *pol,
                           const run_summary_t *s, int64_t run_id, const extrap_run_t *x)
 {
@@ -493,6 +527,7 @@ static int run(sim_opts_t *o)
             print_summary(o, pol, &res.summary, run_id, &x);
             slow_jobs_t slow = find_slow_jobs(&trace, &res);
             print_slow_jobs(&slow, &res, &trace, o->db, run_id);
+            print_diagnosis(o->db, run_id);
         }
     } else {
         fprintf(stderr, "mlsched simulate: %s\n", err.msg);
