@@ -1017,15 +1017,16 @@ static void map_old_rows(px_round_t *r)
 
 /* The nodes the GA places on: every node a job holds GPUs on now or in the
  * population it starts from, then, per GPU type, idle up nodes (lowest index
- * first) until the idle ones (those of the population included) are at least
- * PX_MAX_NODES (the most one job may span) and hold every job's bound (cap)
- * together. The other idle nodes are
- * interchangeable with these (same type, no job on them) and a matrix using
- * them has one of the same fitness on the kept ones, so the search loses
- * nothing and its cost follows the jobs, not the cluster. On a cluster with
- * at most PX_MAX_NODES idle nodes per type (Pollux's 16 nodes) every node is
- * kept and the draws are those of the full matrix. Failed nodes (no GPUs)
- * that no job is on are left out: the GA never places on them. */
+ * first) until the kept nodes of the type hold every job's bound (cap)
+ * together: all jobs could be placed at their bounds on the type. The other
+ * idle nodes are interchangeable with the kept idle ones (same type, no job on
+ * them), so the search loses little and its cost (each node the mutation
+ * visits draws which jobs it raises there) follows the jobs, not the cluster.
+ * A type of at most PX_MAX_NODES up nodes (the most one job may span;
+ * Pollux's testbed is 16 nodes of one type) is kept whole: there the matrix
+ * and its random draws are the full cluster's, as before the reduction.
+ * Failed nodes (no GPUs) that no job is on are left out: the GA never places
+ * on them. */
 static void choose_nodes(px_round_t *r)
 {
     const view_t *v = r->v;
@@ -1048,28 +1049,29 @@ static void choose_nodes(px_round_t *r)
     for (int row = 0; row < r->rows; row++)
         if (r->jobs[row].cap >= r->jobs[row].min)
             need += r->jobs[row].cap;
-    long *gpus = pu_alloc((size_t)v->n_types + 1, sizeof *gpus);
-    int *count = pu_alloc((size_t)v->n_types + 1, sizeof *count);
-    for (int k = 0; k < nn; k++)
-        if (in[k] == 2 && v->nodes[k].type >= 0 && v->nodes[k].type < v->n_types) {
-            count[v->nodes[k].type]++;
-            gpus[v->nodes[k].type] += r->node_cap[k];
-        }
+    long *kept = pu_alloc((size_t)v->n_types + 1, sizeof *kept); /* GPUs kept per type */
+    int *up = pu_alloc((size_t)v->n_types + 1, sizeof *up);        /* up nodes per type */
+    for (int k = 0; k < nn; k++) {
+        int t = r->node_type[k];
+        if (t < 0 || t >= v->n_types)
+            continue;
+        up[t] += r->node_cap[k] > 0;
+        kept[t] += in[k] ? r->node_cap[k] : 0;
+    }
     r->sub = pu_alloc((size_t)nn + 1, sizeof *r->sub);
     r->n_sub = 0;
     for (int k = 0; k < nn; k++) {
-        int t = v->nodes[k].type;
+        int t = r->node_type[k];
         if (!in[k] && r->node_cap[k] > 0 && t >= 0 && t < v->n_types &&
-            (count[t] < PX_MAX_NODES || gpus[t] < need)) {
+            (up[t] <= PX_MAX_NODES || kept[t] < need)) {
             in[k] = 2;
-            count[t]++;
-            gpus[t] += r->node_cap[k];
+            kept[t] += r->node_cap[k];
         }
         if (in[k])
             r->sub[r->n_sub++] = k;
     }
-    free(gpus);
-    free(count);
+    free(kept);
+    free(up);
     free(in);
 }
 
