@@ -183,10 +183,16 @@ typedef struct px_slot {
     int node, gpus;
 } px_slot_t;
 
-/* An allocation matrix, sparse: row r holds n[r] slots sorted by node. */
+/* An allocation matrix, sparse: row r holds n[r] slots sorted by node. Two
+ * layouts: wide (off NULL: row r at slots[r x width], room to grow; the
+ * matrices being built and repaired) and compact (row r at slots[off[r]],
+ * rows packed; the population's members, a few slots per job, so that
+ * reading a parent touches little memory). */
 typedef struct px_ind {
-    px_slot_t *slots; /* rows x width */
+    px_slot_t *slots;
     unsigned char *n; /* slots per row */
+    int *off;         /* compact: where each row starts; NULL: wide */
+    int room;         /* compact: slots allocated */
     double fitness;
     uint64_t hash;
 } px_ind_t;
@@ -209,8 +215,10 @@ static void ind_free(px_ind_t *x)
 {
     free(x->slots);
     free(x->n);
+    free(x->off);
     x->slots = NULL;
     x->n = NULL;
+    x->off = NULL;
 }
 
 static void forget_population(px_state_t *s)
@@ -315,18 +323,33 @@ typedef struct px_round {
     px_job_t *jobs;  /* per row, in priority order */
     int *node_cap;   /* GPUs of up nodes, 0 on failed ones */
     int *node_big;   /* per type: GPUs of its largest node */
+    int *node_type;  /* per node */
+    int *sub, n_sub; /* the nodes the GA places on, ascending (choose_nodes) */
+    int *old_row;    /* per row: the job's row in the last population, or -1 */
+    int up_gpus;     /* GPUs of up nodes */
     px_ind_t base;   /* the current allocation */
     /* scratch */
     int *free_gpus; /* per node */
     int *on_node;   /* per node: first entry in `list` */
     int *list_next, *list_row, *list_slot;
     unsigned char *mark; /* per row */
+    unsigned char *is_grown; /* per row: in grown[] */
+    int *grown, n_grown;     /* rows given a slot by a mutation */
     int *picked;         /* rows raised on a node they were absent from */
-    int *flag;           /* per node */
+    int *flag;           /* per node: == stamp when set */
+    int stamp;
     double *terms;       /* per row */
-    px_ind_t *spare;     /* freed matrices, reused (they are large: rows x width) */
+    px_ind_t *spare;     /* freed wide matrices, reused (they are large: rows x width) */
     int n_spare, spare_cap;
+    px_ind_t *spare_c; /* freed compact ones */
+    int n_spare_c, spare_c_cap;
 } px_round_t;
+
+/* Row `row` of x (either layout). */
+static px_slot_t *row_slots(const px_round_t *r, const px_ind_t *x, int row)
+{
+    return &x->slots[x->off ? (size_t)x->off[row] : (size_t)row * (size_t)r->width];
+}
 
 static int spread_nodes(const px_round_t *r, int type, int k, int spread)
 {
@@ -393,7 +416,7 @@ static const px_entry_t *lookup(px_round_t *r, int row, int type, int k, int spr
 static int row_gpus(const px_round_t *r, const px_ind_t *x, int row)
 {
     int k = 0;
-    const px_slot_t *sl = &x->slots[(size_t)row * r->width];
+    const px_slot_t *sl = row_slots(r, x, row);
     for (int i = 0; i < x->n[row]; i++)
         k += sl[i].gpus;
     return k;
@@ -403,51 +426,44 @@ static int same_row(const px_round_t *r, const px_ind_t *a, const px_ind_t *b, i
 {
     if (a->n[row] != b->n[row])
         return 0;
-    size_t off = (size_t)row * r->width;
+    const px_slot_t *sa = row_slots(r, a, row), *sb = row_slots(r, b, row);
     for (int i = 0; i < a->n[row]; i++)
-        if (a->slots[off + i].node != b->slots[off + i].node ||
-            a->slots[off + i].gpus != b->slots[off + i].gpus)
+        if (sa[i].node != sb[i].node || sa[i].gpus != sb[i].gpus)
             return 0;
     return 1;
 }
 
-/* SPEEDUP of the row's job under x, penalty included. */
-static double row_speedup(px_round_t *r, const px_ind_t *x, int row)
+/* SPEEDUP of the row's job under x, penalty included; e: its goodput on the
+ * row's k GPUs (unused when k is 0). */
+static double row_speedup(const px_round_t *r, const px_ind_t *x, int row, int k,
+                          const px_entry_t *e)
 {
     const px_job_t *pj = &r->jobs[row];
-    int k = row_gpus(r, x, row);
     if (k == 0 || pj->base <= 0)
         return 0;
-    int type = r->v->nodes[x->slots[(size_t)row * r->width].node].type;
-    double sp = lookup(r, row, type, k, x->n[row] > 1)->g / pj->base;
+    double sp = e->g / pj->base;
     return same_row(r, x, &r->base, row) ? sp : sp * pj->factor;
 }
 
-static uint64_t hash_ind(const px_round_t *r, const px_ind_t *x)
+#define PX_HASH0 1469598103934665603ULL /* FNV-1a over every (row, node, GPUs) */
+
+static uint64_t hash_row(uint64_t h, const px_round_t *r, const px_ind_t *x, int row)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (int row = 0; row < r->rows; row++)
-        for (int i = 0; i < x->n[row]; i++) {
-            const px_slot_t *sl = &x->slots[(size_t)row * r->width + i];
-            uint64_t w = ((uint64_t)row << 40) ^ ((uint64_t)sl->node << 16) ^ (uint64_t)sl->gpus;
-            h = (h ^ w) * 1099511628211ULL;
-        }
+    const px_slot_t *sl = row_slots(r, x, row);
+    for (int i = 0; i < x->n[row]; i++, sl++) {
+        uint64_t w = ((uint64_t)row << 40) ^ ((uint64_t)sl->node << 16) ^ (uint64_t)sl->gpus;
+        h = (h ^ w) * 1099511628211ULL;
+    }
     return h;
 }
 
-static void score(px_round_t *r, px_ind_t *x)
-{
-    for (int row = 0; row < r->rows; row++)
-        r->terms[row] = row_speedup(r, x, row);
-    x->fitness = pollux_fitness(r->terms, r->rows, r->s->p);
-    x->hash = hash_ind(r, x);
-}
-
+/* A wide matrix (contents undefined). */
 static void ind_alloc(px_round_t *r, px_ind_t *x)
 {
     if (r->n_spare > 0) {
         *x = r->spare[--r->n_spare];
     } else {
+        memset(x, 0, sizeof *x);
         x->slots = pu_alloc((size_t)r->rows * r->width + 1, sizeof *x->slots);
         x->n = pu_alloc((size_t)r->rows + 1, 1);
     }
@@ -455,38 +471,82 @@ static void ind_alloc(px_round_t *r, px_ind_t *x)
     x->hash = 0;
 }
 
-/* Gives x's memory back to the round's pool. */
-static void ind_release(px_round_t *r, px_ind_t *x)
+static void pool_put(px_ind_t **pool, int *n, int *cap, px_ind_t *x)
 {
-    if (r->n_spare == r->spare_cap) {
-        int cap = r->spare_cap ? 2 * r->spare_cap : 16;
-        px_ind_t *m = pu_alloc((size_t)cap, sizeof *m);
-        if (r->n_spare)
-            memcpy(m, r->spare, (size_t)r->n_spare * sizeof *m);
-        free(r->spare);
-        r->spare = m;
-        r->spare_cap = cap;
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 16;
+        px_ind_t *m = pu_alloc((size_t)c, sizeof *m);
+        if (*n)
+            memcpy(m, *pool, (size_t)*n * sizeof *m);
+        free(*pool);
+        *pool = m;
+        *cap = c;
     }
-    r->spare[r->n_spare++] = *x;
+    (*pool)[(*n)++] = *x;
     x->slots = NULL;
     x->n = NULL;
+    x->off = NULL;
 }
 
+/* Gives x's memory back to the round's pool of its layout. */
+static void ind_release(px_round_t *r, px_ind_t *x)
+{
+    if (x->off)
+        pool_put(&r->spare_c, &r->n_spare_c, &r->spare_c_cap, x);
+    else
+        pool_put(&r->spare, &r->n_spare, &r->spare_cap, x);
+}
+
+/* A compact copy of x (any layout). */
+static px_ind_t compact(px_round_t *r, const px_ind_t *x)
+{
+    px_ind_t c;
+    int total = 0;
+    for (int row = 0; row < r->rows; row++)
+        total += x->n[row];
+    if (r->n_spare_c > 0) {
+        c = r->spare_c[--r->n_spare_c];
+    } else {
+        memset(&c, 0, sizeof c);
+        c.n = pu_alloc((size_t)r->rows + 1, 1);
+        c.off = pu_alloc((size_t)r->rows + 1, sizeof *c.off);
+    }
+    if (c.room < total) {
+        free(c.slots);
+        c.room = total + total / 4 + 1;
+        c.slots = pu_alloc((size_t)c.room, sizeof *c.slots);
+    }
+    memcpy(c.n, x->n, (size_t)r->rows);
+    int at = 0;
+    for (int row = 0; row < r->rows; row++) {
+        const px_slot_t *sl = row_slots(r, x, row);
+        c.off[row] = at;
+        for (int i = 0; i < x->n[row]; i++)
+            c.slots[at++] = sl[i];
+    }
+    c.off[r->rows] = at;
+    c.fitness = x->fitness;
+    c.hash = x->hash;
+    return c;
+}
+
+/* Rows from..to-1 of src (any layout) into dst (wide). */
 static void copy_rows(const px_round_t *r, px_ind_t *dst, const px_ind_t *src, int from, int to)
 {
     if (to > from)
         memcpy(&dst->n[from], &src->n[from], (size_t)(to - from));
     for (int row = from; row < to; row++) {
-        size_t off = (size_t)row * r->width;
+        const px_slot_t *sl = row_slots(r, src, row);
+        px_slot_t *d = &dst->slots[(size_t)row * r->width];
         for (int i = 0; i < src->n[row]; i++)
-            dst->slots[off + i] = src->slots[off + i];
+            d[i] = sl[i];
     }
 }
 
 /* Drops zero slots of a row and sorts the rest by node. */
 static void tidy_row(const px_round_t *r, px_ind_t *x, int row)
 {
-    px_slot_t *sl = &x->slots[(size_t)row * r->width];
+    px_slot_t *sl = row_slots(r, x, row);
     int n = 0;
     for (int i = 0; i < x->n[row]; i++)
         if (sl[i].gpus > 0)
@@ -503,49 +563,47 @@ static void tidy_row(const px_round_t *r, px_ind_t *x, int row)
 
 /* ---- repair (§4.2) ------------------------------------------------------------ */
 
-/* (1) Interference avoidance: per node only the first distributed job. */
-static void repair_interference(px_round_t *r, px_ind_t *x)
+/* (1) Interference avoidance: per node only the first distributed job (the
+ * nodes of the distributed rows before this one are flagged r->stamp). */
+static void repair_interference(px_round_t *r, px_ind_t *x, int row)
 {
-    memset(r->flag, 0, sizeof *r->flag * (size_t)r->v->n_nodes);
-    for (int row = 0; row < r->rows; row++) {
-        if (x->n[row] < 2)
-            continue;
-        px_slot_t *sl = &x->slots[(size_t)row * r->width];
-        int zeroed = 0;
-        for (int i = 0; i < x->n[row]; i++) {
-            if (r->flag[sl[i].node]) {
-                sl[i].gpus = 0;
-                zeroed = 1;
-            }
-            r->flag[sl[i].node] = 1;
+    if (x->n[row] < 2)
+        return;
+    px_slot_t *sl = row_slots(r, x, row);
+    int zeroed = 0;
+    for (int i = 0; i < x->n[row]; i++) {
+        if (r->flag[sl[i].node] == r->stamp) {
+            sl[i].gpus = 0;
+            zeroed = 1;
         }
-        if (zeroed) /* rows are kept tidy: only a change needs it */
-            tidy_row(r, x, row);
+        r->flag[sl[i].node] = r->stamp;
     }
+    if (zeroed) /* rows are kept tidy: only a change needs it */
+        tidy_row(r, x, row);
 }
 
 /* (2) One GPU type per job: the one it has most GPUs of (ties: lower index). */
 static void repair_type(px_round_t *r, px_ind_t *x, int row)
 {
-    const view_t *v = r->v;
-    px_slot_t *sl = &x->slots[(size_t)row * r->width];
+    const int *type = r->node_type;
+    px_slot_t *sl = row_slots(r, x, row);
     int mixed = 0;
     for (int i = 1; i < x->n[row]; i++)
-        mixed |= v->nodes[sl[i].node].type != v->nodes[sl[0].node].type;
+        mixed |= type[sl[i].node] != type[sl[0].node];
     if (!mixed)
         return;
     int best = -1, best_k = -1;
-    for (int t = 0; t < v->n_types; t++) {
+    for (int t = 0; t < r->v->n_types; t++) {
         int k = 0;
         for (int i = 0; i < x->n[row]; i++)
-            k += v->nodes[sl[i].node].type == t ? sl[i].gpus : 0;
+            k += type[sl[i].node] == t ? sl[i].gpus : 0;
         if (k > best_k) {
             best_k = k;
             best = t;
         }
     }
     for (int i = 0; i < x->n[row]; i++)
-        if (v->nodes[sl[i].node].type != best)
+        if (type[sl[i].node] != best)
             sl[i].gpus = 0;
     tidy_row(r, x, row);
 }
@@ -556,7 +614,7 @@ static void repair_cap(px_round_t *r, px_ind_t *x, int row)
     int cap = r->jobs[row].cap;
     if (row_gpus(r, x, row) <= cap)
         return;
-    px_slot_t *sl = &x->slots[(size_t)row * r->width];
+    px_slot_t *sl = row_slots(r, x, row);
     gsl_ran_shuffle(r->rng, sl, x->n[row], sizeof *sl);
     int left = cap;
     for (int i = 0; i < x->n[row]; i++) {
@@ -567,52 +625,80 @@ static void repair_cap(px_round_t *r, px_ind_t *x, int row)
     tidy_row(r, x, row);
 }
 
+/* (4) Node capacity, the rows before this one served first; (5) the job's
+ * minimum and runnability. Returns the row's GPUs; *e their goodput. */
+static int repair_capacity(px_round_t *r, px_ind_t *x, int row, const px_entry_t **e)
+{
+    px_slot_t *sl = row_slots(r, x, row);
+    int emptied = 0;
+    for (int i = 0; i < x->n[row]; i++) {
+        if (sl[i].gpus > r->free_gpus[sl[i].node])
+            sl[i].gpus = r->free_gpus[sl[i].node];
+        r->free_gpus[sl[i].node] -= sl[i].gpus;
+        emptied |= sl[i].gpus == 0;
+    }
+    if (emptied)
+        tidy_row(r, x, row);
+    int k = row_gpus(r, x, row);
+    if (k == 0)
+        return 0;
+    *e = lookup(r, row, r->node_type[sl[0].node], k, x->n[row] > 1);
+    if (k < r->jobs[row].min || !((*e)->g > 0)) {
+        for (int i = 0; i < x->n[row]; i++)
+            r->free_gpus[sl[i].node] += sl[i].gpus;
+        x->n[row] = 0;
+        return 0;
+    }
+    return k;
+}
+
+/* Repairs x (steps 1 to 5, row by row in priority order: what each step does
+ * to a row depends on the rows before it only, so doing all steps on a row
+ * before the next is the same as doing each step on all rows before the
+ * next), then scores it: fitness (the power mean of the rows' speedups) and
+ * hash (to find duplicates). */
 static void repair(px_round_t *r, px_ind_t *x)
 {
-    const view_t *v = r->v;
-    repair_interference(r, x);
+    if (++r->stamp == INT32_MAX) { /* flags set in earlier calls hold older stamps */
+        for (int k = 0; k < r->n_sub; k++)
+            r->flag[r->sub[k]] = 0;
+        r->stamp = 1;
+    }
+    for (int k = 0; k < r->n_sub; k++)
+        r->free_gpus[r->sub[k]] = r->node_cap[r->sub[k]];
+    uint64_t h = PX_HASH0;
     for (int row = 0; row < r->rows; row++) {
+        const px_entry_t *e = NULL;
+        repair_interference(r, x, row);
         repair_type(r, x, row);
         repair_cap(r, x, row);
+        int k = repair_capacity(r, x, row, &e);
+        r->terms[row] = row_speedup(r, x, row, k, e);
+        h = hash_row(h, r, x, row);
     }
-    /* (4) capacity, earlier jobs first; (5) minimums and runnability */
-    memcpy(r->free_gpus, r->node_cap, sizeof *r->free_gpus * (size_t)v->n_nodes);
-    for (int row = 0; row < r->rows; row++) {
-        px_slot_t *sl = &x->slots[(size_t)row * r->width];
-        int emptied = 0;
-        for (int i = 0; i < x->n[row]; i++) {
-            if (sl[i].gpus > r->free_gpus[sl[i].node])
-                sl[i].gpus = r->free_gpus[sl[i].node];
-            r->free_gpus[sl[i].node] -= sl[i].gpus;
-            emptied |= sl[i].gpus == 0;
-        }
-        if (emptied)
-            tidy_row(r, x, row);
-        int k = row_gpus(r, x, row);
-        if (k == 0)
-            continue;
-        int type = v->nodes[sl[0].node].type;
-        if (k < r->jobs[row].min || !(lookup(r, row, type, k, x->n[row] > 1)->g > 0)) {
-            for (int i = 0; i < x->n[row]; i++)
-                r->free_gpus[sl[i].node] += sl[i].gpus;
-            x->n[row] = 0;
-        }
-    }
+    x->fitness = pollux_fitness(r->terms, r->rows, r->s->p);
+    x->hash = h;
 }
 
 /* ---- mutation and crossover (§4.2) ------------------------------------------- */
 
-/* Raises entry (row, node) to a uniform value in [current, node GPUs]. */
+/* Raises entry (row, node) to a uniform value in [current, node GPUs]. A new
+ * slot goes at the row's end: the row is noted in r->grown, to be sorted. */
 static void raise_entry(px_round_t *r, px_ind_t *x, int row, int node, int slot)
 {
     int cap = r->node_cap[node];
-    px_slot_t *sl = &x->slots[(size_t)row * r->width];
+    px_slot_t *sl = row_slots(r, x, row);
     if (slot < 0) {
         if (x->n[row] >= r->width || cap < 1)
             return;
         int g = (int)gsl_rng_uniform_int(r->rng, (unsigned long)cap + 1);
-        if (g > 0)
+        if (g > 0) {
             sl[x->n[row]++] = (px_slot_t){node, g};
+            if (!r->is_grown[row]) {
+                r->is_grown[row] = 1;
+                r->grown[r->n_grown++] = row;
+            }
+        }
         return;
     }
     int cur = sl[slot].gpus;
@@ -642,19 +728,19 @@ static void unmark_picked(px_round_t *r, unsigned int n)
 /* Links every entry of x into its node's list. */
 static void index_nodes(px_round_t *r, const px_ind_t *x)
 {
-    int n_nodes = r->v->n_nodes, e = 0;
-    for (int k = 0; k < n_nodes; k++) {
-        r->on_node[k] = -1;
-        r->free_gpus[k] = r->node_cap[k];
+    int e = 0;
+    for (int k = 0; k < r->n_sub; k++) {
+        r->on_node[r->sub[k]] = -1;
+        r->free_gpus[r->sub[k]] = r->node_cap[r->sub[k]];
     }
     for (int row = 0; row < r->rows; row++)
         for (int i = 0; i < x->n[row]; i++, e++) {
-            int node = x->slots[(size_t)row * r->width + i].node;
+            int node = row_slots(r, x, row)[i].node;
             r->list_row[e] = row;
             r->list_slot[e] = i;
             r->list_next[e] = r->on_node[node];
             r->on_node[node] = e;
-            r->free_gpus[node] -= x->slots[(size_t)row * r->width + i].gpus;
+            r->free_gpus[node] -= row_slots(r, x, row)[i].gpus;
         }
 }
 
@@ -672,7 +758,7 @@ static void mutate(px_round_t *r, px_ind_t *x)
     unsigned int zeroed = gsl_ran_binomial(r->rng, PX_ZERO_ROW, (unsigned)rows);
     for (unsigned int c = 0; c < zeroed; c++) {
         int row = pick_row(r, c);
-        px_slot_t *sl = &x->slots[(size_t)row * r->width];
+        px_slot_t *sl = row_slots(r, x, row);
         for (int i = 0; i < x->n[row]; i++)
             if (gsl_rng_uniform(r->rng) < PX_ZERO)
                 sl[i].gpus = 0;
@@ -682,7 +768,8 @@ static void mutate(px_round_t *r, px_ind_t *x)
     /* raises: decided on the matrix as it is now, node by node */
     index_nodes(r, x);
     double p1 = 1.0 / rows;
-    for (int node = 0; node < r->v->n_nodes; node++) {
+    for (int k = 0; k < r->n_sub; k++) {
+        int node = r->sub[k];
         if (r->free_gpus[node] < 1)
             continue;
         int present = 0;
@@ -703,8 +790,13 @@ static void mutate(px_round_t *r, px_ind_t *x)
             r->mark[r->list_row[e]] = 0;
         unmark_picked(r, pick);
     }
-    for (int row = 0; row < rows; row++)
-        tidy_row(r, x, row);
+    /* rows are tidy but for those raised on a new node (raising a slot keeps
+     * its place; zeroed rows were tidied, reset ones are the tidy base) */
+    for (int c = 0; c < r->n_grown; c++) {
+        tidy_row(r, x, r->grown[c]);
+        r->is_grown[r->grown[c]] = 0;
+    }
+    r->n_grown = 0;
 }
 
 /* ---- the genetic algorithm ----------------------------------------------------- */
@@ -729,16 +821,13 @@ static int is_duplicate(const px_round_t *r, const px_pop_t *p, const px_ind_t *
     return 0;
 }
 
-/* Adds x (repaired) to p unless an equal matrix is there; takes x's memory
+/* Adds x (repaired and scored) to p unless an equal matrix is there; takes x's memory
  * either way. */
 static void pop_add(px_round_t *r, px_pop_t *p, px_ind_t *x)
 {
-    score(r, x);
-    if (is_duplicate(r, p, x) || p->n >= p->cap) {
-        ind_release(r, x);
-        return;
-    }
-    p->ind[p->n++] = *x;
+    if (!is_duplicate(r, p, x) && p->n < p->cap)
+        p->ind[p->n++] = compact(r, x);
+    ind_release(r, x);
 }
 
 typedef struct px_rank {
@@ -839,7 +928,7 @@ static void setup_job(px_round_t *r, int row, int fair)
     int has_model = v->perf->batch_limits && v->perf->batch_limits(v->perf->ctx, j, -1, &l) == 0 &&
                     l.min_local_batch > 0;
     pj->mode = !has_model ? PX_TABLE : isnan(j->grad_noise_scale) ? PX_LINEAR : PX_GOODPUT;
-    int total = up_gpus(v);
+    int total = r->up_gpus;
     pj->min = j->min_gpus > 0 ? j->min_gpus : 1;
     pj->cap = j->max_gpus < total ? j->max_gpus : total;
     if (has_model) {
@@ -879,8 +968,9 @@ static void setup_job(px_round_t *r, int row, int fair)
     pj->factor = fmax(pollux_restart_factor(age, j->restarts, r->s->delay), PX_EPS);
 }
 
-/* The current allocation as a row: GPUs held per node. */
-static void base_row(px_round_t *r, int row)
+/* The current allocation as a row: GPUs held per node (gpu_node: GPU id ->
+ * node). */
+static void base_row(px_round_t *r, int row, const int *gpu_node)
 {
     const view_t *v = r->v;
     const view_job_t *j = &v->jobs[r->jobs[row].job];
@@ -888,12 +978,10 @@ static void base_row(px_round_t *r, int row)
     x->n[row] = 0;
     if (j->state == VIEW_QUEUED || !j->cur_gpu_ids || j->cur_gpus < 1)
         return;
-    px_slot_t *sl = &x->slots[(size_t)row * r->width];
+    px_slot_t *sl = row_slots(r, x, row);
     for (int i = 0; i < j->cur_gpus; i++) {
-        int g = j->cur_gpu_ids[i], node = -1;
-        for (int k = 0; k < v->n_nodes && node < 0; k++)
-            if (g >= v->nodes[k].first_gpu && g < v->nodes[k].first_gpu + v->nodes[k].gpus)
-                node = k;
+        int g = j->cur_gpu_ids[i];
+        int node = g >= 0 && g < v->n_gpus ? gpu_node[g] : -1;
         if (node < 0)
             continue;
         int found = 0;
@@ -908,6 +996,85 @@ static void base_row(px_round_t *r, int row)
     tidy_row(r, x, row);
 }
 
+/* Each row's job's row in the last decision's population (-1: new job, or
+ * no population to start from). */
+static void map_old_rows(px_round_t *r)
+{
+    const px_state_t *s = r->s;
+    r->old_row = pu_alloc((size_t)r->rows + 1, sizeof *r->old_row);
+    for (int row = 0; row < r->rows; row++)
+        r->old_row[row] = -1;
+    if (!s->n_prev || s->prev_width != r->width)
+        return;
+    idmap_t prev;
+    idmap_init(&prev);
+    for (int i = 0; i < s->prev_rows; i++)
+        idmap_put(&prev, s->prev_ids[i]);
+    for (int row = 0; row < r->rows; row++)
+        r->old_row[row] = idmap_get(&prev, r->v->jobs[r->jobs[row].job].id);
+    idmap_free(&prev);
+}
+
+/* The nodes the GA places on: every node a job holds GPUs on now or in the
+ * population it starts from, then, per GPU type, idle up nodes (lowest index
+ * first) until the kept nodes of the type hold every job's bound (cap)
+ * together: all jobs could be placed at their bounds on the type. The other
+ * idle nodes are interchangeable with the kept idle ones (same type, no job on
+ * them), so the search loses little and its cost (each node the mutation
+ * visits draws which jobs it raises there) follows the jobs, not the cluster.
+ * A type of at most PX_MAX_NODES up nodes (the most one job may span;
+ * Pollux's testbed is 16 nodes of one type) is kept whole: there the matrix
+ * and its random draws are the full cluster's, as before the reduction.
+ * Failed nodes (no GPUs) that no job is on are left out: the GA never places
+ * on them. */
+static void choose_nodes(px_round_t *r)
+{
+    const view_t *v = r->v;
+    const px_state_t *s = r->s;
+    int nn = v->n_nodes;
+    char *in = pu_alloc((size_t)nn + 1, 1); /* 1: held now; 2: idle, kept */
+    for (int row = 0; row < r->rows; row++)
+        for (int i = 0; i < r->base.n[row]; i++)
+            in[row_slots(r, &r->base, row)[i].node] = 1;
+    for (int row = 0; row < r->rows; row++) {
+        int old = r->old_row[row];
+        for (int p = 0; old >= 0 && p < s->n_prev; p++)
+            for (int i = 0; i < s->prev[p].n[old]; i++) {
+                int node = row_slots(r, &s->prev[p], old)[i].node;
+                if (node >= 0 && node < nn && !in[node])
+                    in[node] = 2;
+            }
+    }
+    long need = 0; /* every job at its bound */
+    for (int row = 0; row < r->rows; row++)
+        if (r->jobs[row].cap >= r->jobs[row].min)
+            need += r->jobs[row].cap;
+    long *kept = pu_alloc((size_t)v->n_types + 1, sizeof *kept); /* GPUs kept per type */
+    int *up = pu_alloc((size_t)v->n_types + 1, sizeof *up);        /* up nodes per type */
+    for (int k = 0; k < nn; k++) {
+        int t = r->node_type[k];
+        if (t < 0 || t >= v->n_types)
+            continue;
+        up[t] += r->node_cap[k] > 0;
+        kept[t] += in[k] ? r->node_cap[k] : 0;
+    }
+    r->sub = pu_alloc((size_t)nn + 1, sizeof *r->sub);
+    r->n_sub = 0;
+    for (int k = 0; k < nn; k++) {
+        int t = r->node_type[k];
+        if (!in[k] && r->node_cap[k] > 0 && t >= 0 && t < v->n_types &&
+            (up[t] <= PX_MAX_NODES || kept[t] < need)) {
+            in[k] = 2;
+            kept[t] += r->node_cap[k];
+        }
+        if (in[k])
+            r->sub[r->n_sub++] = k;
+    }
+    free(kept);
+    free(up);
+    free(in);
+}
+
 static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
 {
     memset(r, 0, sizeof *r);
@@ -919,7 +1086,9 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     int nn = v->n_nodes;
     r->node_cap = pu_alloc((size_t)nn, sizeof *r->node_cap);
     r->node_big = pu_alloc((size_t)v->n_types + 1, sizeof *r->node_big);
+    r->node_type = pu_alloc((size_t)nn, sizeof *r->node_type);
     for (int k = 0; k < nn; k++) {
+        r->node_type[k] = v->nodes[k].type;
         r->node_cap[k] = v->nodes[k].up ? v->nodes[k].gpus : 0;
         if (v->nodes[k].gpus > r->node_big[v->nodes[k].type])
             r->node_big[v->nodes[k].type] = v->nodes[k].gpus;
@@ -932,6 +1101,8 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     r->list_row = pu_alloc(entries, sizeof *r->list_row);
     r->list_slot = pu_alloc(entries, sizeof *r->list_slot);
     r->mark = pu_alloc((size_t)r->rows + 1, 1);
+    r->is_grown = pu_alloc((size_t)r->rows + 1, 1);
+    r->grown = pu_alloc((size_t)r->rows + 1, sizeof *r->grown);
     r->picked = pu_alloc((size_t)r->rows + 1, sizeof *r->picked);
     r->terms = pu_alloc((size_t)r->rows + 1, sizeof *r->terms);
 
@@ -941,25 +1112,38 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
         keys[j] = (px_key_t){v->jobs[j].attained_service, v->jobs[j].submit, v->jobs[j].id, j};
     qsort(keys, (size_t)r->rows, sizeof *keys, cmp_key);
     r->jobs = pu_alloc((size_t)r->rows + 1, sizeof *r->jobs);
-    int total = up_gpus(v);
-    int fair = r->rows ? (total + r->rows - 1) / r->rows : 0;
+    r->up_gpus = up_gpus(v);
+    int fair = r->rows ? (r->up_gpus + r->rows - 1) / r->rows : 0;
+    int *gpu_node = pu_alloc((size_t)v->n_gpus + 1, sizeof *gpu_node);
+    for (int g = 0; g < v->n_gpus; g++)
+        gpu_node[g] = -1;
+    for (int k = 0; k < nn; k++)
+        for (int g = v->nodes[k].first_gpu; g < v->nodes[k].first_gpu + v->nodes[k].gpus; g++)
+            if (g >= 0 && g < v->n_gpus && gpu_node[g] < 0)
+                gpu_node[g] = k;
     ind_alloc(r, &r->base);
     for (int row = 0; row < r->rows; row++) {
         r->jobs[row].job = keys[row].job;
         setup_job(r, row, fair);
-        base_row(r, row);
+        base_row(r, row, gpu_node);
     }
+    free(gpu_node);
     free(keys);
+    map_old_rows(r);
+    choose_nodes(r);
 }
 
 static void round_free(px_round_t *r)
 {
+    free(r->sub);
+    free(r->old_row);
     for (int row = 0; row < r->rows; row++)
         free(r->jobs[row].cache);
     free(r->jobs);
     ind_free(&r->base);
     free(r->node_cap);
     free(r->node_big);
+    free(r->node_type);
     free(r->free_gpus);
     free(r->on_node);
     free(r->flag);
@@ -969,7 +1153,12 @@ static void round_free(px_round_t *r)
     for (int i = 0; i < r->n_spare; i++)
         ind_free(&r->spare[i]);
     free(r->spare);
+    for (int i = 0; i < r->n_spare_c; i++)
+        ind_free(&r->spare_c[i]);
+    free(r->spare_c);
     free(r->mark);
+    free(r->is_grown);
+    free(r->grown);
     free(r->picked);
     free(r->terms);
 }
@@ -986,25 +1175,20 @@ static void seed_population(px_round_t *r, px_pop_t *p)
     pop_add(r, p, &x);
     if (!s->n_prev || s->prev_width != r->width)
         return;
-    idmap_t prev;
-    idmap_init(&prev);
-    for (int i = 0; i < s->prev_rows; i++)
-        idmap_put(&prev, s->prev_ids[i]);
     for (int i = 0; i < s->n_prev; i++) {
         ind_alloc(r, &x);
         for (int row = 0; row < r->rows; row++) {
-            int old = idmap_get(&prev, r->v->jobs[r->jobs[row].job].id);
+            int old = r->old_row[row];
             x.n[row] = 0;
             if (old < 0)
                 continue;
             x.n[row] = s->prev[i].n[old];
-            memcpy(&x.slots[(size_t)row * r->width], &s->prev[i].slots[(size_t)old * r->width],
+            memcpy(row_slots(r, &x, row), row_slots(r, &s->prev[i], old),
                    x.n[row] * sizeof *x.slots);
         }
         repair(r, &x);
         pop_add(r, p, &x);
     }
-    idmap_free(&prev);
 }
 
 static void keep_population(px_round_t *r, px_pop_t *p)
@@ -1034,7 +1218,7 @@ static void emit_plan(px_round_t *r, const px_ind_t *x, plan_t *plan)
     int *reused = pu_alloc((size_t)r->rows * r->width + 1, sizeof *reused);
     for (int row = 0; row < r->rows; row++) { /* pass 1: GPUs kept */
         const view_job_t *j = &v->jobs[r->jobs[row].job];
-        const px_slot_t *sl = &x->slots[(size_t)row * r->width];
+        const px_slot_t *sl = row_slots(r, x, row);
         for (int i = 0; i < x->n[row]; i++) {
             const view_node_t *nd = &v->nodes[sl[i].node];
             int *got = &reused[(size_t)row * r->width + i];
@@ -1051,7 +1235,7 @@ static void emit_plan(px_round_t *r, const px_ind_t *x, plan_t *plan)
     }
     for (int row = 0; row < r->rows; row++) { /* pass 2: the rest, and the plan */
         const view_job_t *j = &v->jobs[r->jobs[row].job];
-        const px_slot_t *sl = &x->slots[(size_t)row * r->width];
+        const px_slot_t *sl = row_slots(r, x, row);
         int n = 0;
         for (int i = 0; i < x->n[row]; i++) {
             const view_node_t *nd = &v->nodes[sl[i].node];
