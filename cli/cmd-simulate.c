@@ -244,6 +244,7 @@ static void mark_extrapolated(const mls_trace_t *t, const mls_cluster_t *cl,
  * sign of a placement penalty, a perf model on other GPUs than the trace's,
  * or thrashing preemptions. The worst (largest ratio) is named. */
 #define SLOW_FACTOR 2.0
+#define SLOW_EXCESS 600.0 /* s over the traced duration: start costs of short jobs are not news */
 typedef struct slow_jobs {
     long n;
     size_t worst; /* index into the results, when n > 0 */
@@ -259,7 +260,7 @@ static slow_jobs_t find_slow_jobs(const mls_trace_t *t, const sim_result_t *res)
         if (t->jobs[k].id != j->id || !j->finished || !(d > 0) || !isfinite(d))
             continue;
         double r = j->run_time / d;
-        if (r > SLOW_FACTOR) {
+        if (r > SLOW_FACTOR && j->run_time - d > SLOW_EXCESS) {
             s.n++;
             if (r > s.worst_ratio) {
                 s.worst_ratio = r;
@@ -279,7 +280,8 @@ static void print_slow_jobs(const slow_jobs_t *s, const sim_result_t *res, const
     char ran[32], traced[32];
     fmt_time(ran, sizeof ran, j->run_time);
     fmt_time(traced, sizeof traced, t->jobs[s->worst].duration);
-    printf("slow jobs         %ld ran over %gx their traced duration; worst: job %lld, %s on %d "
+    printf("slow jobs         %ld ran over %gx (and 10 min over) their traced duration; worst: "
+           "job %lld, %s on %d "
            "GPUs for a traced %s (%.1fx, %d preemptions): a placement penalty (a job spread "
            "over nodes), a perf model of other GPUs than the trace's, or preemptions",
            s->n, SLOW_FACTOR, (long long)j->id, ran, j->gpus, traced, s->worst_ratio,
