@@ -516,7 +516,8 @@ static px_ind_t compact(px_round_t *r, const px_ind_t *x)
         c.room = total + total / 4 + 1;
         c.slots = pu_alloc((size_t)c.room, sizeof *c.slots);
     }
-    memcpy(c.n, x->n, (size_t)r->rows);
+    if (r->rows > 0)
+        memcpy(c.n, x->n, (size_t)r->rows);
     int at = 0;
     for (int row = 0; row < r->rows; row++) {
         const px_slot_t *sl = row_slots(r, x, row);
@@ -1183,8 +1184,9 @@ static void seed_population(px_round_t *r, px_pop_t *p)
             if (old < 0)
                 continue;
             x.n[row] = s->prev[i].n[old];
-            memcpy(row_slots(r, &x, row), row_slots(r, &s->prev[i], old),
-                   x.n[row] * sizeof *x.slots);
+            if (x.n[row] > 0) /* an empty row of a compact member may have no slots at all */
+                memcpy(row_slots(r, &x, row), row_slots(r, &s->prev[i], old),
+                       x.n[row] * sizeof *x.slots);
         }
         repair(r, &x);
         pop_add(r, p, &x);
