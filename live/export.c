@@ -6,6 +6,8 @@
  * live run's numbers mean what a simulated run's do. */
 #include "live/export.h"
 
+#include "live/state.h"
+
 #include "model/trace.h"
 #include "sim/metrics.h"
 #include "sim/store.h"
@@ -38,18 +40,6 @@ int live_is_state_db(const char *path)
     return yes;
 }
 
-static char *meta(sqlite3 *db, const char *key)
-{
-    sqlite3_stmt *st;
-    char *v = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?1", -1, &st, NULL) != SQLITE_OK)
-        return NULL;
-    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-        v = xstrdup((const char *)sqlite3_column_text(st, 0));
-    sqlite3_finalize(st);
-    return v;
-}
 
 static double col(sqlite3_stmt *st, int i)
 {
@@ -193,7 +183,8 @@ int live_export(const char *state_path, const char *results_path, int64_t *run_i
     memset(&r, 0, sizeof r);
     read_jobs(st, &t, &r);
     sqlite3_finalize(st);
-    char *policy = meta(db, "policy"), *cluster = meta(db, "cluster"), *gpus = meta(db, "n_gpus");
+    char *policy = live_meta_read(db, "policy"), *cluster = live_meta_read(db, "cluster"),
+         *gpus = live_meta_read(db, "n_gpus");
     sqlite3_close(db);
     r.n_gpus = gpus ? atoi(gpus) : 0;
     shift_to_first_arrival(&t, &r);

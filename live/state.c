@@ -117,10 +117,14 @@ int live_db_commit(live_db_t *d)
 
 char *live_db_meta_get(live_db_t *d, const char *key)
 {
+    return live_meta_read(d->db, key);
+}
+
+char *live_meta_read(struct sqlite3 *db, const char *key)
+{
     sqlite3_stmt *st;
     char *v = NULL;
-    if (sqlite3_prepare_v2(d->db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key=?", -1, &st, NULL) != SQLITE_OK)
         return NULL;
     sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
     if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))

@@ -88,6 +88,9 @@ int live_db_open(live_db_t **db, const char *path, mls_err_t *err);
 void live_db_close(live_db_t *db);
 /* meta: NULL-returning get (caller frees), set. */
 char *live_db_meta_get(live_db_t *db, const char *key);
+/* The same on any open handle (live/export.c reads a state database read-only). */
+struct sqlite3;
+char *live_meta_read(struct sqlite3 *db, const char *key);
 int live_db_meta_set(live_db_t *db, const char *key, const char *value, mls_err_t *err);
 /* Inserts or replaces the job's row. */
 int live_db_put_job(live_db_t *db, const live_job_t *j, mls_err_t *err);
