@@ -11,6 +11,7 @@
 #include "cli/plotstyle.h"
 #include "config.h"
 #include "sim/diagnose.h"
+#include "sim/store.h"
 
 #include <errno.h>
 #include <math.h>
@@ -273,11 +274,9 @@ static const char *const param_cols[N_PARAM_COLS] = {
 /* The runs' parameter values as text, rows x N_PARAM_COLS. */
 static int load_params(const char *db_path, const result_set_t *rs, char ***cells, mls_err_t *err)
 {
-    sqlite3 *db = NULL;
-    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        sqlite3_close(db);
-        return mls_fail(err, "%s: cannot open", db_path);
-    }
+    sqlite3 *db = store_open_ro(db_path, err);
+    if (!db)
+        return -1;
     char sql[1024] = "SELECT ";
     for (int c = 0; c < N_PARAM_COLS; c++)
         snprintf(sql + strlen(sql), sizeof sql - strlen(sql), "%scoalesce(%s, '')", c ? ", " : "",

@@ -4,6 +4,8 @@
  * one burst does not read as saturation. */
 #include "sim/diagnose.h"
 
+#include "sim/store.h"
+
 #include <math.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -133,13 +135,9 @@ int run_diagnose(const char *db_path, int64_t run_id, run_diag_t *d, mls_err_t *
     d->run_id = run_id;
     d->last.id = -1;
     d->p99_finish = d->last_submit = NAN;
-    sqlite3 *db = NULL;
-    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        mls_fail(err, "%s: cannot open: %s", db_path, db ? sqlite3_errmsg(db) : "no memory");
-        sqlite3_close(db);
+    sqlite3 *db = store_open_ro(db_path, err);
+    if (!db)
         return -1;
-    }
-    sqlite3_busy_timeout(db, 60000);
     int rc = query(db,
                    "SELECT jobs, unfinished, utilization, makespan FROM summary"
                    " WHERE run_id = ?1",

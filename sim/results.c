@@ -5,6 +5,8 @@
  * of strings first so that every format shares the same cells. */
 #include "sim/results.h"
 
+#include "sim/store.h"
+
 #include <cjson/cJSON.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -128,13 +130,9 @@ int results_load(const char *db_path, const result_filter_t *f, result_set_t *ou
     struct stat sb;
     if (stat(db_path, &sb) < 0)
         return mls_fail(err, "%s: no such results database", db_path);
-    sqlite3 *db = NULL;
-    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-        mls_fail(err, "%s: cannot open: %s", db_path, db ? sqlite3_errmsg(db) : "no memory");
-        sqlite3_close(db);
+    sqlite3 *db = store_open_ro(db_path, err);
+    if (!db)
         return -1;
-    }
-    sqlite3_busy_timeout(db, 60000);
     int rc = query_rows(db, db_path, f ? f : &none, out, err);
     sqlite3_close(db);
     if (rc < 0)

@@ -338,3 +338,15 @@ int store_write_run(const char *db_path, const run_info_t *info, const mls_trace
     sqlite3_close(db);
     return rc;
 }
+
+sqlite3 *store_open_ro(const char *db_path, mls_err_t *err)
+{
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        mls_fail(err, "%s: cannot open: %s", db_path, db ? sqlite3_errmsg(db) : "no memory");
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_busy_timeout(db, 60000);
+    return db;
+}

@@ -70,6 +70,11 @@ typedef struct run_info {
 #define MLS_SCHEMA_VERSION 1
 
 /* Appends one run; returns 0 and its id in *run_id, or -1. */
+/* A results database opened read-only (60 s busy timeout), or NULL with
+ * "PATH: cannot open: REASON" in err. Close with sqlite3_close. */
+struct sqlite3;
+struct sqlite3 *store_open_ro(const char *db_path, mls_err_t *err);
+
 int store_write_run(const char *db_path, const run_info_t *info, const mls_trace_t *trace,
                     const sim_result_t *res, int64_t *run_id, mls_err_t *err);
 
