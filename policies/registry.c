@@ -140,7 +140,10 @@ static const policy_ops_t table[] = {
      "of unfair jobs when the fairness rows are relaxed; rhomax=1: fairness bound; "
      "round=120: s per planned round when the run has no --round; nodes=1000: "
      "branch-and-bound nodes before the best found is taken; gap=1e-3: relative MIP gap; "
-     "predict=1: Bayesian batch-change predictor (0: the current batch to the end)",
+     "predict=1: Bayesian batch-change predictor (0: the current batch to the end); "
+     "ftf=submit: finish times from the run's start (age: durations from submission, as "
+     "Sia's wrapper); resolve=0: re-solve only at events and the window's end (N: at "
+     "least every N rounds)",
      1, MLS_CADENCE_ROUNDS, ENTRY(shockwave)},
     {"elastic-dp", "Saxena et al., MASCOTS 2020 (Effective Elastic Scaling), sections III-V",
      "elastic: GPUs and batch size per job by a dynamic program maximising the sum of "

@@ -35,7 +35,17 @@
  * up when the fastest has room once the jobs already there are kept. The
  * policy follows its plan round by round and
  * re-solves on an arrival, a completion, a batch change (a job's batch_changes
- * moved, or MLS_WHY_BATCH_CHANGE), a fault, or when the window is used up.
+ * moved, or MLS_WHY_BATCH_CHANGE), a fault, or when the window is used up
+ * (resolve=N: also after N rounds of a plan).
+ *
+ * Sia's wrapper (Jayaram Subramanya et al., SOSP 2023, artifact
+ * sia-simulator/shockwave.py and multi_simulator_unaware.py) runs the same
+ * market with other settings: 60 s rounds, window 5, k = 1e-9, a re-solve
+ * every round (resolve=1), and finish times measured from each job's
+ * submission (ftf=age): estimate (now - submit + R_j) / share, rows
+ *     now + W L - submit + (R_j - planned_j)+ / share <= rhomax x T_j
+ * and rho_j = (now - submit + R_j / share) / T_j. The default (ftf=submit)
+ * is the authors' code: absolute times from the run's start.
  *
  * Predictor (§4). A job of the trace's mode accordion or gns changes its
  * batch at epoch boundaries; the policy sees only what happened (the view's
@@ -112,6 +122,8 @@ typedef struct sw_mem {
 typedef struct sw_state {
     double k, lambda, rhomax, round_param, gap;
     int window, predict;
+    int ftf_age;   /* finish times as durations from submission (Sia's wrapper) */
+    int resolve_n; /* re-solve at least every resolve_n rounds (0: window) */
     long nodes;
     idmap_t ids;
     sw_mem_t *mem;
@@ -136,8 +148,8 @@ typedef struct sw_info {
 int shockwave_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
     static const char *const known[] = {"window", "k",   "lambda",  "rhomax", "round",
-                                        "nodes",  "gap", "predict", NULL};
-    double window, nodes, predict;
+                                        "nodes",  "gap", "predict", "ftf",    "resolve", NULL};
+    double window, nodes, predict, resolve;
     sw_state_t *s = pu_alloc(1, sizeof *s);
     if (policy_args_check(args, known, "shockwave", err, errlen) ||
         policy_arg_double(args, "window", 20, &window, err, errlen) ||
@@ -147,10 +159,24 @@ int shockwave_create(void **state, const policy_args_t *args, char *err, size_t 
         policy_arg_double(args, "round", 120, &s->round_param, err, errlen) ||
         policy_arg_double(args, "nodes", 1000, &nodes, err, errlen) ||
         policy_arg_double(args, "gap", 1e-3, &s->gap, err, errlen) ||
-        policy_arg_double(args, "predict", 1, &predict, err, errlen)) {
+        policy_arg_double(args, "predict", 1, &predict, err, errlen) ||
+        policy_arg_double(args, "resolve", 0, &resolve, err, errlen)) {
         free(s);
         return -1;
     }
+    const char *ftf = policy_arg_str(args, "ftf", "submit");
+    if (strcmp(ftf, "submit") != 0 && strcmp(ftf, "age") != 0) {
+        snprintf(err, errlen, "shockwave: ftf must be submit or age, not '%s'", ftf);
+        free(s);
+        return -1;
+    }
+    if (!(resolve >= 0 && resolve <= 1000 && resolve == floor(resolve))) {
+        snprintf(err, errlen, "shockwave: resolve must be a whole number in 0..1000");
+        free(s);
+        return -1;
+    }
+    s->ftf_age = strcmp(ftf, "age") == 0;
+    s->resolve_n = (int)resolve;
     if (!(window >= 1 && window <= 1000 && window == floor(window)) || !(s->k >= 0) ||
         !(s->lambda >= 0) || !(s->rhomax > 0) || !(s->round_param > 0) || !(nodes >= 0) ||
         !(s->gap >= 0) || !(predict == 0 || predict == 1)) {
@@ -367,14 +393,18 @@ static int sw_resolve(sw_state_t *s, const view_t *v, const sw_info_t *info, dou
         m->changes_at_solve = j->batch_changes;
         if (!info[i].ok)
             continue;
-        double est = j->submit + (j->attained_time + info[i].rem_pred) / share;
+        /* origin of the finish times: the run's (the authors' code) or the
+         * job's submission (Sia's wrapper: durations, its age over share) */
+        double o = s->ftf_age ? j->submit : 0;
+        double est = s->ftf_age ? (v->now - j->submit + info[i].rem_pred) / share
+                                : j->submit + (j->attained_time + info[i].rem_pred) / share;
         double target = sw_finish_target(m, round, est);
         mj[n] = (sw_job_t){j->gpus_requested,
                            info[i].progress,
                            info[i].speed,
                            info[i].rem_pred,
-                           (target * s->rhomax - (v->now + W * L)) * share,
-                           (v->now + info[i].rem_pred / share) / target};
+                           (target * s->rhomax - (v->now + W * L - o)) * share,
+                           (v->now - o + info[i].rem_pred / share) / target};
         idx[n++] = i;
     }
     sw_market_t mk = {n, mj, G, W, L, s->k, s->lambda, s->rhomax, s->nodes, s->gap, NULL};
@@ -411,7 +441,8 @@ static int sw_resolve(sw_state_t *s, const view_t *v, const sw_info_t *info, dou
  * changed, or the call is for an event that changes the market. */
 static int sw_due(const sw_state_t *s, const view_t *v, int64_t round)
 {
-    if (!s->has_plan || round < s->plan_start || round >= s->plan_start + s->window ||
+    int every = s->resolve_n > 0 && s->resolve_n < s->window ? s->resolve_n : s->window;
+    if (!s->has_plan || round < s->plan_start || round >= s->plan_start + every ||
         s->plan_n != v->n_jobs ||
         (v->reasons &
          (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION | MLS_WHY_BATCH_CHANGE | MLS_WHY_FAULT)))

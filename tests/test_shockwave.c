@@ -346,6 +346,68 @@ START_TEST(policy_plan_rounds)
 }
 END_TEST
 
+/* resolve=1 (Sia's wrapper re-solves every round): the same unchanged
+ * market re-solved at round 1 starts its plan over, B first again, where
+ * the window-long plan above runs A. */
+START_TEST(policy_resolve_every_round)
+{
+    fx_t f;
+    fx_init(&f, 1);
+    fx_job(&f, 1000, 0);
+    fx_job(&f, 1000, 200);
+    fx_job(&f, 1000, 400);
+    const char *k[] = {"window", "k", "resolve"}, *val[] = {"4", "0", "1"};
+    void *s = fx_create(k, val, 3);
+    for (int r = 0; r < 2; r++) {
+        f.v.now = 100.0 * r;
+        f.v.round = r;
+        f.v.reasons = r ? MLS_WHY_ROUND : MLS_WHY_ARRIVAL;
+        plan_t p;
+        plan_init(&p);
+        char err[256] = "";
+        ck_assert_msg(shockwave_schedule(s, &f.v, &p, err, sizeof err) == 0, "%s", err);
+        ck_assert_int_eq(p.n, 1);
+        ck_assert_int_eq(p.allocs[0].job, 1);
+        plan_free(&p);
+    }
+    shockwave_destroy(s);
+}
+END_TEST
+
+/* ftf=age (Sia's wrapper: finish times as durations from submission). One
+ * GPU, 100 s rounds, window 1, k = 0, now 1000; A (submitted at 0, 1000 s
+ * left), B (submitted at 900, 300 s left); share 1/2. From the run's start
+ * (the authors' code) A's row asks (2000 - 1100) / 2 = 450 s left after the
+ * window, infeasible: relaxed, rho_A = 3000 / 2000 = 1.5, rho_B = 1600 / 1500,
+ * weights 1.5^12 = 130 and 2.2: A runs. As durations, A's target is 4000 s
+ * and both rows hold with no round; equal weights, B's round is worth more
+ * (log(1/3) against log(1/10), from log 1e-6): B runs. */
+START_TEST(policy_ftf_age)
+{
+    const char *k[] = {"window", "k", "ftf"};
+    const char *val[][3] = {{"1", "0", "submit"}, {"1", "0", "age"}};
+    for (int c = 0; c < 2; c++) {
+        fx_t f;
+        fx_init(&f, 1);
+        fx_job(&f, 1000, 0);
+        fx_job(&f, 300, 0);
+        f.jobs[1].submit = 900;
+        f.v.now = 1000;
+        f.v.round = 10;
+        f.v.reasons = MLS_WHY_ARRIVAL;
+        void *s = fx_create(k, val[c], 3);
+        plan_t p;
+        plan_init(&p);
+        char err[256] = "";
+        ck_assert_msg(shockwave_schedule(s, &f.v, &p, err, sizeof err) == 0, "%s", err);
+        ck_assert_int_eq(p.n, 1);
+        ck_assert_int_eq(p.allocs[0].job, c);
+        plan_free(&p);
+        shockwave_destroy(s);
+    }
+}
+END_TEST
+
 /* Work-conserving fill: 3 GPUs, two 1-GPU jobs planned would leave one idle;
  * every job runs. An adaptive (gns) job: the policy predicts from what it
  * saw and never asks for the oracle batch schedule. */
@@ -383,8 +445,9 @@ END_TEST
 
 START_TEST(bad_params)
 {
-    const char *bad[][2] = {{"window", "0"}, {"window", "2.5"}, {"k", "-1"},
-                            {"rhomax", "0"}, {"nope", "1"},     {"lambda", "x"}};
+    const char *bad[][2] = {{"window", "0"},   {"window", "2.5"}, {"k", "-1"},
+                            {"rhomax", "0"},   {"nope", "1"},     {"lambda", "x"},
+                            {"ftf", "finish"}, {"resolve", "-1"}, {"resolve", "0.5"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         policy_args_t a = {1, &bad[i][0], &bad[i][1]};
         void *s = NULL;
@@ -402,6 +465,8 @@ int main(void)
                                   brute_force_gap,
                                   predictor_hand,
                                   policy_plan_rounds,
+                                  policy_resolve_every_round,
+                                  policy_ftf_age,
                                   policy_fill_and_no_oracle_schedule,
                                   bad_params};
     return check_main("shockwave", tests, sizeof tests / sizeof tests[0]);
