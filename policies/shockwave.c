@@ -147,8 +147,8 @@ typedef struct sw_info {
 
 int shockwave_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"window", "k",   "lambda",  "rhomax", "round",
-                                        "nodes",  "gap", "predict", "ftf",    "resolve", NULL};
+    static const char *const known[] = {"window", "k",       "lambda", "rhomax",  "round", "nodes",
+                                        "gap",    "predict", "ftf",    "resolve", NULL};
     double window, nodes, predict, resolve;
     sw_state_t *s = pu_alloc(1, sizeof *s);
     if (policy_args_check(args, known, "shockwave", err, errlen) ||
