@@ -77,6 +77,15 @@
  *   of the program (more GPUs for no more worth never help: exact); the
  *   dynamic program itself skips, exactly, what cannot change its answer
  *   (elastic_dp_solve below).
+ * - A job's worths stop at the first size k past its peak with
+ *   kmax x worth(k) / k <= the peak (extend): this assumes that a job's
+ *   worth per GPU does not rise with more GPUs beyond k (its scaling
+ *   efficiency, §III, only falls), so no larger size can beat the peak. A dip
+ *   and a rise after it (a job spilling onto a second node) are still
+ *   searched. Not exact for every perf model (the batch grid moves with k),
+ *   but identical plans wherever checked: bench/elastic_decide's digests,
+ *   the goldens, Pollux's workloads 1, 2, 5 and 8 (--cadence both); it
+ *   halves the model calls of a cold decision (bench/README.md).
  * - Under the pollux backend the goodput is that of the job's current epoch
  *   (its noise scale then); it is re-evaluated only at the next arrival or
  *   completion (the paper's cadence; --cadence both re-decides every round). */
@@ -335,6 +344,7 @@ typedef struct ed_job {
     int c_kmin;    /* smallest k with a finite worth, -1 none */
     int c_done;    /* worths computed for k <= c_done */
     int c_peak;    /* the k of the largest worth computed */
+    int c_over;    /* no size above c_done can beat the peak (extend) */
     double c_base; /* T(c_kmin) / c_kmin */
     double *worth; /* [k], k <= c_kmax; -INFINITY: not allowed */
     int *local;    /* per-GPU batch chosen for k (0: keep the job's) */
@@ -514,11 +524,19 @@ static double best_rate(ed_state_t *s, const view_t *v, const view_job_t *jb, co
 
 /* Computes the job's worths on its cached type for k up to `upto` (at most
  * its kmax): worth(k) = T(k) / base, base = T(k0) / k0 at its smallest
- * feasible k0 (so worth(k0) = k0: GPUs scaled by scaling efficiency). */
-static void extend(ed_state_t *s, const view_t *v, const view_job_t *jb, ed_job_t *r, int upto)
+ * feasible k0 (so worth(k0) = k0: GPUs scaled by scaling efficiency).
+ * Stops early, setting c_over, once kmax x worth(k) / k is at most the peak:
+ * a size k' > k has a worth of at most k' x worth(k) / k when the per-GPU
+ * worth does not rise with more GPUs, so none can beat the peak (the
+ * program leaves out every size past the peak). `force` computes up to
+ * `upto` all the same (a running job's current size, for its tie-break). */
+static void extend(ed_state_t *s, const view_t *v, const view_job_t *jb, ed_job_t *r, int upto,
+                   int force)
 {
     if (upto > r->c_kmax)
         upto = r->c_kmax;
+    if (r->c_over && !force)
+        return;
     for (int k = r->c_done + 1; k <= upto; k++) {
         double g = best_rate(s, v, jb, r, r->c_type, k, &r->local[k]);
         r->c_done = k;
@@ -531,6 +549,11 @@ static void extend(ed_state_t *s, const view_t *v, const view_job_t *jb, ed_job_
         r->worth[k] = isnan(g) || isnan(r->c_base) ? k : g / r->c_base; /* unknown: linear */
         if (r->c_peak < 0 || r->worth[k] > r->worth[r->c_peak])
             r->c_peak = k;
+        else if ((double)r->c_kmax * r->worth[k] <= r->worth[r->c_peak] * k) {
+            r->c_over = 1;
+            if (!force)
+                return;
+        }
     }
 }
 
@@ -558,10 +581,11 @@ static ed_job_t *worths(ed_state_t *s, const view_t *v, const view_job_t *jb, in
         r->c_epoch = epoch;
         r->c_batch = batch;
         r->c_kmin = r->c_peak = -1;
+        r->c_over = 0;
         r->c_done = (jb->min_gpus > 1 ? jb->min_gpus : 1) - 1;
     }
     while (r->c_kmin < 0 && r->c_done < r->c_kmax)
-        extend(s, v, jb, r, r->c_done + 1);
+        extend(s, v, jb, r, r->c_done + 1, 0);
     return r;
 }
 
@@ -630,7 +654,10 @@ static void solve_type(ed_state_t *s, const view_t *v, const ed_pick_t *pick, in
             continue;
         const view_job_t *jb = &v->jobs[pick[i].job];
         ed_job_t *r = rec[q] = worths(s, v, jb, t);
-        extend(s, v, jb, r, r->c_kmin + (spare > 0 ? spare : 0));
+        extend(s, v, jb, r, r->c_kmin + (spare > 0 ? spare : 0), 0);
+        if (pu_holds(jb) && jb->cur_type == t && jb->cur_gpus > r->c_done &&
+            jb->cur_gpus <= r->c_kmin + (spare > 0 ? spare : 0))
+            extend(s, v, jb, r, jb->cur_gpus, 1);
         job[q] = pick[i].job;
         kmin[q] = r->c_kmin;
         kmax[q] = r->c_peak > kmin[q] ? r->c_peak : kmin[q];

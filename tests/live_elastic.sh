@@ -41,7 +41,10 @@
 # elastic-dp 1.39-2.05 % (jobs end 1.3-1.7 % early: a preempted run works
 # on while its signal travels through Slurm), autoscale 0.98-1.39 %, sia
 # 0.26-0.40 %. Skips (77) without Slurm or root, or when it does not start.
-# LIVE_ELASTIC_POLICIES replaces the policy list.
+# LIVE_ELASTIC_POLICIES replaces the policy list, LIVE_ELASTIC_TRACE the trace
+# (live_elastic_slurm.sh's second pass: elastic-fixed-batch and shockwave on
+# trace-elastic-short.csv; asserted for them: no in-place batch change, and
+# shockwave never runs a job at two GPU counts).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 if ! command -v sqlite3 >/dev/null 2>&1; then
@@ -73,7 +76,7 @@ trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
-trace="$SRCDIR/tests/fixtures/live/trace-elastic.csv"
+trace=${LIVE_ELASTIC_TRACE:-"$SRCDIR/tests/fixtures/live/trace-elastic.csv"}
 tp="$SRCDIR/traces/catalog/pollux.json"
 cluster=t4=2x4
 if [ "$mode" = slurm ]; then
@@ -213,17 +216,22 @@ for p in $policies; do
     if [ "$p" = shockwave ]; then
         # preempted live exactly when the simulator preempts (under the default
         # placement, auto, shockwave keeps every job of this trace where it
-        # started; under spread it preempts one)
+        # started; under spread it preempts one; on trace-elastic-short.csv
+        # it preempts two), and never resized: it keeps the requested GPUs
         if [ "${rs:-0}" -gt 0 ]; then
             [ "$ns" -gt 0 ] || bad "$p: the simulator preempted ($rs restarts), no job was preempted live"
         else
             [ "$ns" = 0 ] || bad "$p: $ns jobs stopped live, none in the simulator"
         fi
+        [ "$nr" = 0 ] || bad "$p: $nr jobs ran at two GPU counts (shockwave keeps the requested GPUs)"
     else
         [ "$nr" -gt 0 ] || bad "$p: no job was resized live"
     fi
-    case $p in elastic-dp | sia) # they change batches: some in place
+    case $p in
+    elastic-dp | sia) # they change batches: some in place
         [ "$nb" -gt 0 ] || bad "$p: no batch was changed in place" ;;
+    elastic-fixed-batch | shockwave) # they keep each job's batch
+        [ "$nb" = 0 ] || bad "$p: $nb in-place batch changes (it keeps each job's batch)" ;;
     esac
     if live_timing_asserted && { [ "$mode" = local ] || slurm_accuracy_asserted; }; then
         live_jct_compare "$p" "$db" "$tmp/sim-$p.db" 5

@@ -211,6 +211,7 @@ typedef struct fx {
     view_job_t jobs[MAXJ];
     int holder[MAXG];
     int ids[MAXJ][MAXG];
+    int asked[MAXJ];              /* the most GPUs job j's rate was asked at */
     double speed[MAXN];           /* node speed (stragglers) */
     double curve[MAXJ][MAXG + 1]; /* rate of job j on k GPUs (no batch limits) */
     int with_limits;              /* 1: batch model below, batch_limits answered */
@@ -231,7 +232,9 @@ static double fx_tput(void *ctx, const view_job_t *j, int type, int gpus, int no
 {
     (void)type;
     (void)nodes;
-    const fx_t *f = ctx;
+    fx_t *f = ctx;
+    if (j >= f->jobs && j < f->jobs + MAXJ && gpus > f->asked[j - f->jobs])
+        f->asked[j - f->jobs] = gpus;
     if (gpus < 1 || gpus > MAXG)
         return 0;
     if (f->with_limits) {
@@ -426,6 +429,43 @@ START_TEST(dp_policy_near_brute_force_and_batches)
     }
     ck_assert_int_le(used, 8);
     ck_assert_msg(got >= 0.99 * want && got <= want + 1e-9, "plan %g, brute force %g", got, want);
+    plan_free(&p);
+    ops->destroy(s);
+}
+END_TEST
+
+/* A job's worths are computed only until no larger size can beat its peak
+ * (kmax x worth(k) / k at most the peak): a dip (here past a node's 4 GPUs)
+ * does not stop the search, and the peak after it (12 GPUs) is found; the
+ * sizes past 13 (16 x 3.0 / 13 < 3.8) are never asked of the model. A job
+ * running beyond that size still has its current size priced (the
+ * tie-break), and shrinks. */
+START_TEST(dp_worths_past_a_dip)
+{
+    static const double t[17] = {0,  10, 19, 27, 34, 20, 24, 28, 32,
+                                 30, 33, 36, 38, 30, 25, 20, 15};
+    fx_t f;
+    fx_init(&f, 4); /* 16 GPUs */
+    int a = fx_job(&f, 1, 16);
+    fx_job(&f, 1, 1);
+    memcpy(f.curve[a], t, sizeof t);
+    const policy_ops_t *ops = policy_find("elastic-dp");
+    void *s = make(ops);
+    plan_t p;
+    plan_init(&p);
+    decide(ops, s, &f, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 12);
+    ck_assert_int_eq(gpus_of(&p, 1), 1);
+    ck_assert_int_eq(f.asked[a], 13);
+    ops->destroy(s);
+    s = make(ops); /* a fresh policy finding job a on 15 GPUs */
+    plan_clear(&p);
+    plan_run(&p, a, 0, 15);
+    fx_apply(&f, &p);
+    f.asked[a] = 0;
+    decide(ops, s, &f, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 12);
+    ck_assert_int_eq(f.asked[a], 15);
     plan_free(&p);
     ops->destroy(s);
 }
@@ -712,6 +752,7 @@ int main(void)
                                   dp_same_as_plain_loop,
                                   split_batch_as_pollux,
                                   dp_policy_near_brute_force_and_batches,
+                                  dp_worths_past_a_dip,
                                   fixed_batch_keeps_batch,
                                   dp_fifo_admission_and_shrink,
                                   autoscale_settles_at_knee,
