@@ -569,22 +569,17 @@ static int chosen_less(const chosen_t *a, const chosen_t *b)
 PU_DEFINE_MERGE_SORT(sort_chosen, chosen_t, chosen_less)
 
 /* c->rate: pu_rate() of every job on every type, the fewest nodes found
- * from each type's largest node (big: n_types scratch), not a scan of the
- * nodes per job. */
-static void fill_rates(const view_t *v, fill_ctx_t *c, int *big)
+ * from each type's largest node (the room tracker's), not by a scan of the
+ * nodes per job and type. */
+static void fill_rates(const view_t *v, fill_ctx_t *c, const pu_room_t *room)
 {
     int T = v->n_types;
-    for (int t = 0; t < T; t++)
-        big[t] = 0;
-    for (int k = 0; k < v->n_nodes; k++)
-        if (v->nodes[k].type >= 0 && v->nodes[k].type < T &&
-            v->nodes[k].gpus > big[v->nodes[k].type])
-            big[v->nodes[k].type] = v->nodes[k].gpus;
     for (int j = 0; j < v->n_jobs; j++) {
         const view_job_t *jb = &v->jobs[j];
         int g = jb->gpus_requested;
         for (int t = 0; t < T; t++) {
-            int nodes = big[t] <= 0 || g <= big[t] ? 1 : (g + big[t] - 1) / big[t];
+            int big = room->node_max[t];
+            int nodes = big <= 0 || g <= big ? 1 : (g + big - 1) / big;
             c->rate[(size_t)j * T + t] = v->perf && v->perf->throughput
                                              ? v->perf->throughput(v->perf->ctx, jb, t, g, nodes, 0)
                                              : NAN;
@@ -612,7 +607,9 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
     entry_t *q = (entry_t *)(mem + off_q);
     chosen_t *ch = (chosen_t *)(mem + off_ch);
     memset(taken, 0, (size_t)J * 2);
-    fill_rates(v, &c, order);
+    pu_room_t room;
+    pu_room_init(&room, v);
+    fill_rates(v, &c, &room);
     for (int j = 0; j < J; j++)
         for (int t = 0; t < T; t++) {
             double r = c.rate[(size_t)j * T + t];
@@ -634,8 +631,6 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
         gsl_ran_shuffle(s->rng, order, (size_t)T, sizeof *order);
     }
     int n_ch = 0;
-    pu_room_t room;
-    pu_room_init(&room, v);
     for (int oi = 0; oi < T; oi++) {
         int t = order[oi];
         int nq = build_queue(s, v, &c, t, s->has_single, q);
