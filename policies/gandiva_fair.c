@@ -420,19 +420,39 @@ static int fits_now(const view_t *v, const pl_map_t *m, int j, int t, int room)
     return nodes > 0 && nodes <= pu_min_nodes(v, t, g);
 }
 
-/* Next job of user u that fits type t now, least attained first. */
-static int next_job(const view_t *v, const pl_map_t *m, const int *cu, const int *las, int u, int t,
+/* Next job of user u that fits type t now, least attained first: u's jobs
+ * in that order are ujobs[0..n), and *cur is where the last call stopped.
+ * Within one type's pass GPUs are only taken, so a job that does not fit
+ * now never fits again in it (room only falls, and the fewest nodes a
+ * placement can span only grows): the cursor skips it for good. */
+static int next_job(const view_t *v, const pl_map_t *m, const int *ujobs, int n, int *cur, int t,
                     int room, const char *placed)
 {
-    for (int i = 0; i < v->n_jobs; i++) {
-        int j = las[i];
+    for (; *cur < n; ++*cur) {
+        int j = ujobs[*cur];
         const view_job_t *jb = &v->jobs[j];
-        if (cu[j] != u || placed[j] || jb->gpus_requested <= 0 || !(gf_rate(v, j, t) > 0) ||
+        if (placed[j] || jb->gpus_requested <= 0 || !(gf_rate(v, j, t) > 0) ||
             !fits_now(v, m, j, t, room))
             continue;
         return j;
     }
     return -1;
+}
+
+/* Each compact user's jobs in `las` order: ujobs[ustart[u] .. ustart[u+1]). */
+static void user_lists(const view_t *v, const int *cu, int nu, const int *las, int *ustart,
+                       int *ujobs)
+{
+    memset(ustart, 0, sizeof *ustart * (size_t)(nu + 1));
+    for (int j = 0; j < v->n_jobs; j++)
+        ustart[cu[j] + 1]++;
+    for (int u = 0; u < nu; u++)
+        ustart[u + 1] += ustart[u];
+    int *fill = pu_alloc((size_t)(nu ? nu : 1), sizeof *fill);
+    memcpy(fill, ustart, sizeof *fill * (size_t)nu);
+    for (int i = 0; i < v->n_jobs; i++)
+        ujobs[fill[cu[las[i]]]++] = las[i];
+    free(fill);
 }
 
 int gandiva_fair_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
@@ -504,17 +524,24 @@ int gandiva_fair_schedule(void *state, const view_t *v, plan_t *plan, char *err,
     pu_room_init(&room, v);
     pl_map_t map;
     pl_init(&map, v, NULL);
+    int *ustart = pu_alloc((size_t)nu + 1, sizeof *ustart);
+    int *ujobs = pu_alloc((size_t)(v->n_jobs ? v->n_jobs : 1), sizeof *ujobs);
+    int *ucur = pu_alloc((size_t)(nu ? nu : 1), sizeof *ucur);
+    user_lists(v, cu, nu, las, ustart, ujobs);
 
     for (int i = 0; i < T; i++) {
         int t = type_order[i];
-        for (int u = 0; u < nu; u++)
+        for (int u = 0; u < nu; u++) {
             vp[u] = E[u * T + t] > GF_EPS ? s->pass[act[u] * T + t] : INFINITY;
+            ucur[u] = 0;
+        }
         for (;;) {
             int pick = -1, job = -1;
             for (int u = 0; u < nu; u++) {
                 if (isinf(vp[u]) || (pick >= 0 && vp[u] >= vp[pick]))
                     continue;
-                int j = next_job(v, &map, cu, las, u, t, room.room[t], placed);
+                int j = next_job(v, &map, ujobs + ustart[u], ustart[u + 1] - ustart[u], &ucur[u], t,
+                                 room.room[t], placed);
                 if (j < 0)
                     vp[u] = INFINITY; /* nothing of u fits any more */
                 else {
@@ -546,6 +573,9 @@ int gandiva_fair_schedule(void *state, const view_t *v, plan_t *plan, char *err,
         }
     }
     free(torder);
+    free(ucur);
+    free(ujobs);
+    free(ustart);
     pl_free(&map);
 
     /* what the next call charges with, and who was present */

@@ -325,7 +325,7 @@ static int holds_slot(const view_t *v, int j, const gp_slot_t *sl)
 static void take_ids(gp_call_t *c, const int *ids, int n, int taken)
 {
     for (int i = 0; i < n; i++)
-        c->map.free[ids[i]] = (char)!taken;
+        pl_set(&c->map, ids[i], !taken);
 }
 
 static gp_slot_t *new_slot(gp_state_t *s, gp_call_t *c, int type, int size, const int *ids)
@@ -538,6 +538,7 @@ static int clear_node(gp_state_t *s, gp_call_t *c, int n, int need, int apply)
     const view_t *v = c->v;
     pl_map_t tmp = c->map;
     tmp.free = pu_alloc((size_t)v->n_gpus, 1);
+    tmp.ix = NULL; /* its own free map: queries scan the nodes */
     map_without_node(c, n, tmp.free);
     const view_node_t *nd = &v->nodes[n];
     int have = 0, moved = 0;

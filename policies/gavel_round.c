@@ -1,7 +1,14 @@
 /* gavel_round.c: Gavel's round mechanism (see gavel_round.h): priorities from
  * allocation over received share, greedy per-type filling, lease extension by
  * listing kept jobs first, recompute gating. State lives in gr_state_t, keyed
- * by job id, so it survives the view's reindexing between calls. */
+ * by job id, so it survives the view's reindexing between calls.
+ *
+ * Cost per round: what depends only on which jobs are active and on the
+ * allocation rows (each row's members' view indices, the recompute check's
+ * sorted ids) is kept from the last call while the view lists the same job
+ * ids in the same order, and the scratch arrays live in the state, so a
+ * round where no job arrived or finished does the rates, the queues and the
+ * fill only. */
 #include "policies/gavel_round.h"
 #include "policies/policy_util.h"
 #include "policies/pyrandom.h"
@@ -38,9 +45,64 @@ struct gr_state {
     int n_last;
     double last_call; /* NAN before the first call */
     gr_opts_t opts;
-    gsl_rng *rng; /* type-order shuffles, seeded from the view at first use */
+    gsl_rng *rng;   /* type-order shuffles, seeded from the view at first use */
     pyrandom_t *py; /* gr_set_python_shuffle: Gavel's own shuffles instead */
+    /* kept between calls (see the file's head) */
+    int64_t *seen_ids; /* the view's job ids, view order, at the last call */
+    int n_seen, seen_cap;
+    int same_as_alloc;         /* gr_need_recompute's set comparison for seen_ids; -1 unknown */
+    int members_ok;            /* members/has_single hold for seen_ids and the rows */
+    int (*members)[2];         /* per row: view indices, -1 not active (or no second) */
+    unsigned char *has_single; /* per job: has a single row of its own */
+    int members_cap, single_cap;
+    void *scratch; /* gr_fill's arrays, grown as needed */
+    size_t scratch_cap;
+    /* each type's queue as last sorted, while members_ok: rank[t * seqs + seq]
+     * is an entry's place (-1 absent), order[t * seqs + i] the entry there */
+    int *rank, *order, *order_n, seqs, types_ranked;
 };
+
+/* *p with room for n bytes (contents lost when it grows). */
+static void *room_for(void **p, size_t *cap, size_t n)
+{
+    if (n > *cap) {
+        free(*p);
+        *cap = n + n / 2 + 64;
+        *p = pu_alloc(*cap, 1);
+    }
+    return *p;
+}
+
+/* Notes the view's job ids; 1 when they are the last call's, in order. */
+static int same_ids_as_last(gr_state_t *s, const view_t *v)
+{
+    int same = s->n_seen == v->n_jobs;
+    for (int j = 0; j < v->n_jobs && same; j++)
+        same = s->seen_ids[j] == v->jobs[j].id;
+    if (same)
+        return 1;
+    if (v->n_jobs > s->seen_cap) {
+        free(s->seen_ids);
+        s->seen_cap = v->n_jobs + v->n_jobs / 2 + 16;
+        s->seen_ids = pu_alloc((size_t)s->seen_cap, sizeof *s->seen_ids);
+    }
+    for (int j = 0; j < v->n_jobs; j++)
+        s->seen_ids[j] = v->jobs[j].id;
+    s->n_seen = v->n_jobs;
+    s->same_as_alloc = -1;
+    s->members_ok = 0;
+    return 0;
+}
+
+/* Forgets the queues' last order (the rows or the active jobs changed). */
+static void forget_order(gr_state_t *s)
+{
+    free(s->rank);
+    free(s->order);
+    free(s->order_n);
+    s->rank = s->order = s->order_n = NULL;
+    s->seqs = s->types_ranked = 0;
+}
 
 void gr_set_python_shuffle(gr_state_t *s, uint64_t seed)
 {
@@ -96,6 +158,7 @@ gr_state_t *gr_create(void)
 {
     gr_state_t *s = pu_alloc(1, sizeof *s);
     s->last_call = NAN;
+    s->same_as_alloc = -1;
     return s;
 }
 
@@ -118,6 +181,11 @@ void gr_destroy(gr_state_t *s)
     free_rows(s);
     free(s->alloc_ids);
     free(s->last);
+    free(s->seen_ids);
+    free(s->members);
+    free(s->has_single);
+    free(s->scratch);
+    forget_order(s);
     if (s->rng)
         gsl_rng_free(s->rng);
     free(s->py);
@@ -157,7 +225,7 @@ static long batch_changes(const view_t *v)
     return n;
 }
 
-int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
+int gr_need_recompute(gr_state_t *s, const view_t *v, double min_interval)
 {
     if (!s->have_alloc)
         return 1;
@@ -167,10 +235,13 @@ int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
         return 1;
     if (batch_changes(v) != s->alloc_batch_changes)
         return 1; /* same jobs: a sum that moved means some batch changed */
-    int64_t *ids = sorted_ids(v);
-    int same = v->n_jobs == 0 || memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
-    free(ids);
-    return !same;
+    if (!same_ids_as_last(s, v) || s->same_as_alloc < 0) {
+        int64_t *ids = sorted_ids(v);
+        s->same_as_alloc =
+            v->n_jobs == 0 || memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
+        free(ids);
+    }
+    return !s->same_as_alloc;
 }
 
 void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],
@@ -196,6 +267,8 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
     s->have_alloc = 1;
     s->reset_time = v->now;
     s->n_last = 0; /* rows were replaced: nothing to credit */
+    s->same_as_alloc = -1;
+    s->members_ok = 0;
 }
 
 /* ---- filling ----------------------------------------------------------- */
@@ -243,18 +316,23 @@ static int cmp_entry(const void *pa, const void *pb)
 /* One fill's view of the jobs: each job's pu_rate() on each type (asked
  * once per call), each allocation row's members' view indices. */
 typedef struct fill_ctx {
-    double *rate;      /* n_jobs x n_types */
-    int (*members)[2]; /* per row: view indices, -1 not active (or no second) */
+    double *rate;          /* n_jobs x n_types */
+    int (*members)[2];     /* per row: view indices, -1 not active (or no second) */
+    unsigned char *usable; /* n_jobs x n_types: usable_now() */
 } fill_ctx_t;
 
 /* A single job may run on a type when it fits and its rate is not known 0. */
-static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
+static int usable_now(const view_t *v, int j, int t, double r)
 {
     int g = v->jobs[j].gpus_requested;
     if (g <= 0 || g > v->types[t].total_gpus)
         return 0;
-    double r = c->rate[(size_t)j * v->n_types + t];
     return isnan(r) || r > 0;
+}
+
+static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
+{
+    return c->usable[(size_t)j * v->n_types + t];
 }
 
 /* pu_best_rate() from the cached rates. */
@@ -302,6 +380,39 @@ static int entry_less(const entry_t *a, const entry_t *b)
 /* cmp_entry is a total order (seq differs): the result is qsort's */
 PU_DEFINE_MERGE_SORT(sort_entries, entry_t, entry_less)
 
+/* Sorts type t's queue. Priorities move little from one round to the next:
+ * when the queue holds the entries it held at the last sort, they are first
+ * put in that order, so the merge sort finds most runs in order. The order
+ * is total (seq differs), so the result does not depend on the start. */
+static void sort_queue(gr_state_t *s, int t, entry_t *q, int n)
+{
+    entry_t *tmp = q + n;
+    int known = t < s->types_ranked && s->order_n[t] == n;
+    int *rank = known ? &s->rank[(size_t)t * (size_t)s->seqs] : NULL;
+    for (int i = 0; i < n && known; i++)
+        known = q[i].seq < s->seqs && rank[q[i].seq] >= 0;
+    if (known) { /* the same entries (as many, each there before) */
+        for (int i = 0; i < n; i++)
+            tmp[rank[q[i].seq]] = q[i];
+        memcpy(q, tmp, sizeof *q * (size_t)n);
+    }
+    sort_entries(q, tmp, n);
+    if (t >= s->types_ranked)
+        return;
+    rank = &s->rank[(size_t)t * (size_t)s->seqs];
+    int *order = &s->order[(size_t)t * (size_t)s->seqs];
+    for (int i = 0; i < s->order_n[t]; i++)
+        rank[order[i]] = -1;
+    s->order_n[t] = 0;
+    for (int i = 0; i < n; i++) {
+        if (q[i].seq >= s->seqs)
+            return; /* not rankable: leave the order unknown */
+        rank[q[i].seq] = i;
+        order[i] = q[i].seq;
+        s->order_n[t] = i + 1;
+    }
+}
+
 static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t,
                        const unsigned char *has_single, entry_t *q)
 {
@@ -328,8 +439,38 @@ static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int 
     for (int j = 0; j < v->n_jobs; j++)
         if (!has_single[j] && single_usable(v, c, j, t))
             q[n++] = (entry_t){-1 - j, {j, -1}, 0.0, 0.0, 0.0, s->n_rows + j};
-    sort_entries(q, q + n, n);
     return n;
+}
+
+/* 1 when the fill of a type would take every entry of q it may take
+ * (members not taken yet, a positive priority under skip_zero) whatever
+ * their order: their jobs are distinct, each asks for GPUs, and together
+ * they fit the room. Then the queue need not be sorted: the same entries
+ * are chosen (and emit() orders the chosen by its own total order).
+ * `mark` is all 0 on entry and on return. */
+static int all_fit(const view_t *v, const entry_t *q, int n, const unsigned char *taken,
+                   int skip_zero, int room, unsigned char *mark)
+{
+    long want = 0;
+    int ok = 1, i = 0;
+    for (; i < n && ok; i++) {
+        int a = q[i].job[0], b = q[i].job[1];
+        if (taken[a] || (b >= 0 && taken[b]) || (skip_zero && !(q[i].prio > 0)))
+            continue;
+        int g = v->jobs[a].gpus_requested;
+        ok = g > 0 && !mark[a] && (b < 0 || !mark[b]);
+        mark[a] = 1;
+        if (b >= 0)
+            mark[b] = 1;
+        want += g;
+        ok = ok && want <= room;
+    }
+    for (int k = 0; k < i; k++) {
+        mark[q[k].job[0]] = 0;
+        if (q[k].job[1] >= 0)
+            mark[q[k].job[1]] = 0;
+    }
+    return ok;
 }
 
 typedef struct chosen {
@@ -360,10 +501,9 @@ static int keeps(const view_t *v, const entry_t *e, int type, int gpus)
     return 1;
 }
 
-static void emit(const view_t *v, chosen_t *ch, int n, plan_t *plan)
+/* Adds the chosen entries, sorted by cmp_chosen, to the plan. */
+static void emit(const chosen_t *ch, int n, plan_t *plan)
 {
-    qsort(ch, (size_t)n, sizeof *ch, cmp_chosen);
-    (void)v;
     for (int i = 0; i < n; i++) {
         int a = ch[i].e.job[0], b = ch[i].e.job[1];
         int ia = plan_run(plan, a, ch[i].type, ch[i].gpus);
@@ -375,9 +515,22 @@ static void emit(const view_t *v, chosen_t *ch, int n, plan_t *plan)
     }
 }
 
-void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
+/* Each row's members' view indices and which jobs have a single row: kept
+ * while the view lists the same ids and the rows are the same. */
+static void find_members(gr_state_t *s, const view_t *v)
 {
+    if (same_ids_as_last(s, v) && s->members_ok)
+        return;
     int J = v->n_jobs;
+    forget_order(s);
+    s->seqs = s->n_rows + J;
+    s->types_ranked = v->n_types;
+    size_t n = (size_t)s->seqs * (size_t)v->n_types + 1;
+    s->rank = pu_alloc(n, sizeof *s->rank);
+    s->order = pu_alloc(n, sizeof *s->order);
+    s->order_n = pu_alloc((size_t)v->n_types + 1, sizeof *s->order_n);
+    for (size_t i = 0; i < n; i++)
+        s->rank[i] = -1;
     id_idx_t *map = pu_alloc((size_t)J, sizeof *map);
     for (int j = 0; j < J; j++)
         map[j] = (id_idx_t){v->jobs[j].id, j};
@@ -386,24 +539,87 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
         sorted = map[j - 1].id < map[j].id;
     if (!sorted)
         qsort(map, (size_t)J, sizeof *map, cmp_id_idx);
-    fill_ctx_t c = {pu_alloc((size_t)J * (size_t)v->n_types, sizeof *c.rate),
-                    pu_alloc((size_t)s->n_rows, sizeof *c.members)};
-    for (int j = 0; j < J; j++)
-        for (int t = 0; t < v->n_types; t++)
-            c.rate[(size_t)j * v->n_types + t] = pu_rate(v, j, t);
-    unsigned char *has_single = pu_alloc((size_t)J, 1);
-    for (int r = 0; r < s->n_rows; r++) {
-        c.members[r][0] = index_of(map, J, s->rows[r].id[0]);
-        c.members[r][1] = s->rows[r].id[1] >= 0 ? index_of(map, J, s->rows[r].id[1]) : -1;
-        if (s->rows[r].id[1] < 0 && c.members[r][0] >= 0)
-            has_single[c.members[r][0]] = 1;
+    if (s->n_rows > s->members_cap) {
+        free(s->members);
+        s->members_cap = s->n_rows + s->n_rows / 2 + 16;
+        s->members = pu_alloc((size_t)s->members_cap, sizeof *s->members);
     }
-    unsigned char *taken = pu_alloc((size_t)J, 1);
-    int *order = pu_alloc((size_t)v->n_types, sizeof *order);
+    if (J > s->single_cap) {
+        free(s->has_single);
+        s->single_cap = J + J / 2 + 16;
+        s->has_single = pu_alloc((size_t)s->single_cap, 1);
+    }
+    memset(s->has_single, 0, (size_t)J);
+    for (int r = 0; r < s->n_rows; r++) {
+        s->members[r][0] = index_of(map, J, s->rows[r].id[0]);
+        s->members[r][1] = s->rows[r].id[1] >= 0 ? index_of(map, J, s->rows[r].id[1]) : -1;
+        if (s->rows[r].id[1] < 0 && s->members[r][0] >= 0)
+            s->has_single[s->members[r][0]] = 1;
+    }
+    free(map);
+    s->members_ok = 1;
+}
+
+static int chosen_less(const chosen_t *a, const chosen_t *b)
+{
+    return cmp_chosen(a, b) < 0;
+}
+
+/* cmp_chosen is a total order (seq differs): the result is qsort's */
+PU_DEFINE_MERGE_SORT(sort_chosen, chosen_t, chosen_less)
+
+/* c->rate: pu_rate() of every job on every type, the fewest nodes found
+ * from each type's largest node (the room tracker's), not by a scan of the
+ * nodes per job and type. */
+static void fill_rates(const view_t *v, fill_ctx_t *c, const pu_room_t *room)
+{
+    int T = v->n_types;
+    for (int j = 0; j < v->n_jobs; j++) {
+        const view_job_t *jb = &v->jobs[j];
+        int g = jb->gpus_requested;
+        for (int t = 0; t < T; t++) {
+            int big = room->node_max[t];
+            int nodes = big <= 0 || g <= big ? 1 : (g + big - 1) / big;
+            c->rate[(size_t)j * T + t] = v->perf && v->perf->throughput
+                                             ? v->perf->throughput(v->perf->ctx, jb, t, g, nodes, 0)
+                                             : NAN;
+        }
+    }
+}
+
+void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
+{
+    int J = v->n_jobs, T = v->n_types;
+    find_members(s, v);
+    /* scratch: rates, taken, order, queue (and its sort's room), chosen (and its) */
+    size_t n_q = (size_t)(s->n_rows + J) * 2;
+    size_t off_taken = (size_t)J * (size_t)T * sizeof(double);
+    size_t off_order = off_taken + ((size_t)J * 2 + 15) / 16 * 16;
+    size_t off_q = off_order + ((size_t)T * sizeof(int) + 15) / 16 * 16;
+    size_t off_ch = off_q + n_q * sizeof(entry_t);
+    size_t off_usable = off_ch + (size_t)J * 2 * sizeof(chosen_t);
+    size_t need = off_usable + (size_t)J * (size_t)T + 1;
+    char *mem = room_for(&s->scratch, &s->scratch_cap, need);
+    fill_ctx_t c = {(double *)mem, s->members, (unsigned char *)(mem + off_usable)};
+    unsigned char *taken = (unsigned char *)(mem + off_taken);
+    unsigned char *mark = taken + J;
+    int *order = (int *)(mem + off_order);
+    entry_t *q = (entry_t *)(mem + off_q);
+    chosen_t *ch = (chosen_t *)(mem + off_ch);
+    memset(taken, 0, (size_t)J * 2);
+    pu_room_t room;
+    pu_room_init(&room, v);
+    fill_rates(v, &c, &room);
+    for (int j = 0; j < J; j++)
+        for (int t = 0; t < T; t++) {
+            double r = c.rate[(size_t)j * T + t];
+            c.rate[(size_t)j * T + t] = r;
+            c.usable[(size_t)j * T + t] = (unsigned char)usable_now(v, j, t, r);
+        }
     type_order(v, &c, order);
     if (shuffle_types && s->py) {
         python_order(s, v, order);
-    } else if (shuffle_types && v->n_types > 1) {
+    } else if (shuffle_types && T > 1) {
         if (!s->rng) {
             s->rng = gsl_rng_alloc(gsl_rng_mt19937);
             if (!s->rng) {
@@ -412,16 +628,14 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
             }
             gsl_rng_set(s->rng, (unsigned long)v->seed);
         }
-        gsl_ran_shuffle(s->rng, order, (size_t)v->n_types, sizeof *order);
+        gsl_ran_shuffle(s->rng, order, (size_t)T, sizeof *order);
     }
-    entry_t *q = pu_alloc((size_t)(s->n_rows + J) * 2, sizeof *q); /* and sort scratch */
-    chosen_t *ch = pu_alloc((size_t)J, sizeof *ch);
     int n_ch = 0;
-    pu_room_t room;
-    pu_room_init(&room, v);
-    for (int oi = 0; oi < v->n_types; oi++) {
+    for (int oi = 0; oi < T; oi++) {
         int t = order[oi];
-        int nq = build_queue(s, v, &c, t, has_single, q);
+        int nq = build_queue(s, v, &c, t, s->has_single, q);
+        if (!all_fit(v, q, nq, taken, skip_zero, room.room[t], mark))
+            sort_queue(s, t, q, nq);
         for (int i = 0; i < nq && room.room[t] > 0; i++) {
             const entry_t *e = &q[i];
             int a = e->job[0], b = e->job[1];
@@ -439,21 +653,16 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
             ch[n_ch++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
         }
     }
-    free(s->last);
-    s->last = pu_alloc((size_t)n_ch, sizeof *s->last);
+    if (n_ch > s->n_last) {
+        free(s->last);
+        s->last = pu_alloc((size_t)n_ch, sizeof *s->last);
+    }
     s->n_last = n_ch;
     for (int i = 0; i < n_ch; i++)
         s->last[i] = (gr_last_t){ch[i].e.row, ch[i].type};
-    emit(v, ch, n_ch, plan);
+    sort_chosen(ch, ch + n_ch, n_ch);
+    emit(ch, n_ch, plan);
     pu_room_free(&room);
-    free(ch);
-    free(q);
-    free(order);
-    free(taken);
-    free(has_single);
-    free(c.rate);
-    free(c.members);
-    free(map);
 }
 
 static const gr_row_t *single_row(const gr_state_t *s, int64_t job_id)

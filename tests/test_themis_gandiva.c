@@ -575,6 +575,69 @@ START_TEST(placement_consolidates)
 }
 END_TEST
 
+/* The placement index answers as the scan of every node did: a random
+ * cluster (two types, nodes of 1 to 8 GPUs, some down, some GPUs held by
+ * queued jobs) and 3,000 random steps, each taking or freeing a GPU in
+ * both maps or asking both for a placement (GPU count and ids compared).
+ * The scan's map is a copy without index, as a caller's scratch copy. */
+START_TEST(placement_index_matches_scan)
+{
+    enum { NODES = 40, JOBS = 4 };
+    static const int sizes[] = {1, 2, 4, 8, 8};
+    view_node_t nodes[NODES];
+    view_job_t jobs[JOBS];
+    view_gpu_type_t types[2] = {{0}};
+    int holder[NODES * 8], n = 0;
+    unsigned seed = 12345;
+#define RND(k) ((int)((seed = seed * 1103515245u + 12345u) >> 16) % (k))
+    for (int k = 0; k < NODES; k++) {
+        nodes[k] = (view_node_t){.type = RND(2), .gpus = sizes[RND(5)], .first_gpu = n, .up = 1};
+        nodes[k].up = RND(10) != 0;
+        n += nodes[k].gpus;
+    }
+    for (int g = 0; g < n; g++)
+        holder[g] = RND(3) == 0 ? RND(JOBS) : -1;
+    memset(jobs, 0, sizeof jobs);
+    for (int j = 0; j < JOBS; j++)
+        jobs[j].state = VIEW_QUEUED;
+    view_t v = {0};
+    v.nodes = nodes;
+    v.n_nodes = NODES;
+    v.types = types;
+    v.n_types = 2;
+    v.jobs = jobs;
+    v.n_jobs = JOBS;
+    v.gpu_holder = holder;
+    v.n_gpus = n;
+    pl_map_t m, scan;
+    pl_init(&m, &v, NULL);
+    ck_assert(m.on && m.ix);
+    scan = m;
+    scan.ix = NULL;
+    scan.free = malloc((size_t)n);
+    memcpy(scan.free, m.free, (size_t)n);
+    int a[40], b[40], fits = 0;
+    for (int step = 0; step < 3000; step++) {
+        if (RND(3) == 0) {
+            int g = RND(n), f = RND(2);
+            pl_set(&m, g, f);
+            pl_set(&scan, g, f);
+            continue;
+        }
+        int t = RND(2), gpus = 1 + RND(20);
+        int na = pl_fit(&v, &m, t, gpus, a), nb = pl_fit(&v, &scan, t, gpus, b);
+        ck_assert_int_eq(na, nb);
+        for (int i = 0; na > 0 && i < gpus; i++)
+            ck_assert_int_eq(a[i], b[i]);
+        fits += na > 0;
+    }
+#undef RND
+    ck_assert_int_gt(fits, 100); /* the queries did place */
+    free(scan.free);
+    pl_free(&m);
+}
+END_TEST
+
 /* Themis bids at the placement it would get: two 3-GPU leases leave one
  * free GPU on each node; a 2-GPU job spread over both runs 4x slower. With
  * 2000 units (1000 s alone) waiting a lease is better (value
@@ -649,6 +712,7 @@ int main(void)
         gandiva_packs_gaining_pairs,
         gandiva_unpacks_losing_pair,
         placement_consolidates,
+        placement_index_matches_scan,
         themis_bids_at_placement,
         bad_params_rejected,
     };
