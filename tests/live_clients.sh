@@ -18,15 +18,11 @@ cleanup() {
 trap cleanup EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 "$MLSCHED" live serve --cluster v100=1x1 --policy fifo --time-scale 100 --state "$tmp/s.db" \
     --socket "$tmp/sock" -q 2>"$tmp/log" &
 pid=$!
-i=0
-until "$MLSCHED" live status --socket "$tmp/sock" >/dev/null 2>&1; do
-    i=$((i + 1))
-    [ $i -gt 100 ] && { bad "daemon did not come up: $(cat "$tmp/log")"; exit 1; }
-    sleep 0.1
-done
+live_wait_up "$tmp/sock" "$pid" "$tmp/log"
 holders=""
 for k in 1 2 3 4 5 6 7 8; do
     "$client" "$tmp/sock" idle 4 & holders="$holders $!"

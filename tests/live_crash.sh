@@ -26,17 +26,13 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 sock="$tmp/run/sock"
 serve() {
     "$MLSCHED" live serve --cluster v100=1x4 --policy las --time-scale 100 \
         --state "$tmp/s.db" --socket "$sock" 2>>"$tmp/daemon.log" &
     pid=$!
-    i=0
-    until "$MLSCHED" live status --socket "$sock" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && { echo "FAIL: daemon did not come up: $(cat "$tmp/daemon.log")"; exit 1; }
-        sleep 0.1
-    done
+    live_wait_up "$sock" "$pid" "$tmp/daemon.log"
 }
 
 serve

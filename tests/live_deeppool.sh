@@ -27,6 +27,7 @@ trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+live_sanitizer_skip "packed runs are live under the sanitizers in live_pack.sh, deeppool in test_deeppool and deeppool.sh"
 F="$SRCDIR/tests/fixtures/deeppool"
 trace="$F/live.csv"
 model="$F/live.json"

@@ -8,7 +8,8 @@
 # JCT is compared with `mlsched simulate` on the same trace: per-job and mean
 # relative difference are printed, the mean must stay under 5 % (fifo, Gavel)
 # or 10 % (las, whose exact ties of attained service a few ms can break the
-# other way). Every job finishes exactly once. A fourth daemon runs las with
+# other way; not asserted in a sanitizer build: live_timing_asserted).
+# Every job finishes exactly once. A fourth daemon runs las with
 # --preempt suspend (SIGSTOP/SIGCONT): it must suspend and resume jobs and
 # finish them all once. Only Unix sockets are used.
 set -u
@@ -27,6 +28,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 fix="$SRCDIR/tests/fixtures/live"
 scale=${LIVE_TIME_SCALE:-100}
 # per daemon: policy, trace, cluster, perf model and options (the simulator's too)
@@ -56,12 +58,7 @@ for p in $daemons; do
 done
 for p in $daemons; do
     setup $p
-    i=0
-    until "$MLSCHED" live status --socket "$tmp/$p/sock" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && { bad "$p daemon did not come up: $(cat "$tmp/$p.log")"; exit 1; }
-        sleep 0.1
-    done
+    live_wait_up "$tmp/$p/sock" "$(cat "$tmp/$p.pid")" "$tmp/$p.log"
     "$MLSCHED" live submit --socket "$tmp/$p/sock" --trace "$trace" --throughputs "$tp" \
         >/dev/null ||
         bad "$p: submit --trace failed"
@@ -88,19 +85,7 @@ for p in fifo las gavel; do
     [ "$n" = "$want" ] || bad "$p: $n of $want jobs done exactly once"
     n=$(sqlite3 "$tmp/$p.db" "SELECT count(*) FROM events WHERE event='finish'")
     [ "$n" = "$want" ] || bad "$p: $n finish events, wanted $want"
-    echo "$p ($pol): job  sim_jct  live_jct  diff"
-    sqlite3 -separator ' ' "$tmp/$p.db" "ATTACH '$tmp/sim-$p.db' AS s;
-        SELECT j.id, printf('%.1f', s.jct), printf('%.1f', j.jct),
-               printf('%+.2f%%', 100.0 * (j.jct - s.jct) / s.jct)
-        FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;" | sed 's/^/  /'
-    res=$(sqlite3 "$tmp/$p.db" "ATTACH '$tmp/sim-$p.db' AS s;
-        SELECT printf('%.2f %.2f', 100.0 * avg(abs(j.jct - s.jct) / s.jct),
-                      100.0 * (avg(j.jct) - avg(s.jct)) / avg(s.jct))
-        FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
-    set -- $res
-    echo "$p: mean |live - sim| / sim = $1 %, avg JCT difference = $2 %"
-    awk -v d="${1:-100}" -v l=$limit 'BEGIN { exit !(d < l) }' ||
-        bad "$p: mean per-job JCT difference $1 % is not under $limit %"
+    live_jct_compare "$p ($pol)" "$tmp/$p.db" "$tmp/sim-$p.db" $limit
 done
 n=$(sqlite3 "$tmp/susp.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
 [ "$n" = 8 ] || bad "suspend: $n of 8 jobs done exactly once"

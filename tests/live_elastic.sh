@@ -53,14 +53,8 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
 fi
 mode=${LIVE_ELASTIC_MODE:-local}
 if [ "$mode" = slurm ]; then
-    if ! command -v slurmctld >/dev/null 2>&1 && [ ! -x /usr/sbin/slurmctld ]; then
-        echo "SKIP: slurmctld is not installed (scripts/install-deps --slurm)"
-        exit 77
-    fi
-    if [ "$(id -u)" != 0 ]; then
-        echo "SKIP: starting a private Slurm needs root"
-        exit 77
-    fi
+    . "$SRCDIR/tests/slurm_serial.sh"
+    slurm_test_require
 fi
 tmp=$(mktemp -d /tmp/mls-lelastic-XXXXXX)
 pids=""
@@ -132,19 +126,12 @@ slot() { # POLICY: n1, n2, ... by its place in the list
     done
 }
 if [ "$mode" = slurm ]; then
-    . "$SRCDIR/tests/slurm_serial.sh"
-    slurm_serial_lock || exit 1
     slurm=1
     nodes=""
     for p in $policies; do
         nodes="$nodes $(slot "$p")a=t4:4 $(slot "$p")b=t4:4"
     done
-    if ! MLS_SLURM_NODES="$nodes" "$SRCDIR/scripts/slurm/start" "$tmp/slurm" \
-        >"$tmp/start.log" 2>&1; then
-        echo "SKIP: Slurm did not start: $(cat "$tmp/start.log")"
-        exit 77
-    fi
-    export SLURM_CONF="$tmp/slurm/slurm.conf"
+    MLS_SLURM_NODES="$nodes" slurm_test_start "$tmp/slurm"
 fi
 
 for p in $policies; do

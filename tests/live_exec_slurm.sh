@@ -13,20 +13,10 @@
 # root, or Slurm cannot start.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v slurmctld >/dev/null 2>&1 && [ ! -x /usr/sbin/slurmctld ]; then
-    echo "SKIP: slurmctld is not installed (scripts/install-deps --slurm)"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "SKIP: starting a private Slurm needs root"
-    exit 77
-fi
-if ! command -v sqlite3 >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command or python3 is not installed"
-    exit 77
-fi
 . "$SRCDIR/tests/slurm_serial.sh"
-slurm_serial_lock || exit 1
+slurm_test_require sqlite3 python3
+. "$SRCDIR/tests/live_lib.sh"
+live_sanitizer_skip "the exec policy runs live under the sanitizers in live_exec.sh, the Slurm executor in live_slurm.sh"
 tmp=$(mktemp -d /tmp/mls-lxslurm-XXXXXX)
 pid=""
 cleanup() {
@@ -37,15 +27,10 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-if ! MLS_SLURM_GPUS=4 "$SRCDIR/scripts/slurm/start" "$tmp/slurm" >"$tmp/start.log" 2>&1; then
-    echo "SKIP: Slurm did not start: $(cat "$tmp/start.log")"
-    exit 77
-fi
-export SLURM_CONF="$tmp/slurm/slurm.conf"
+MLS_SLURM_GPUS=4 slurm_test_start "$tmp/slurm"
 node=$(sinfo -h -N -o %N | head -n 1)
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-. "$SRCDIR/tests/live_lib.sh"
 trace="$SRCDIR/tests/fixtures/live/trace4.csv"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 # LIVE_EXEC_POLICY=las runs the C las the same way, for reference

@@ -33,6 +33,7 @@ trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+live_sanitizer_skip "gandiva-paper's time-slicing and migration run live under the sanitizers in live_mech_crash.sh, suspension in live_e2e.sh"
 trace="$SRCDIR/tests/fixtures/live/trace-gandiva.csv"
 # A fake job stopped (SIGSTOP) and then ended (SIGTERM, SIGCONT: what the
 # daemon does to a suspended job it does not resume) counts no progress for

@@ -27,6 +27,7 @@ trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+live_sanitizer_skip "its gang starts run under the sanitizers in live_mech_crash.sh (and pathways in pathways.sh)"
 fx="$SRCDIR/tests/fixtures/pathways"
 trace=$fx/gang-live.csv cluster=$fx/islands.json
 tp="$SRCDIR/traces/catalog/default-throughputs.json"

@@ -9,6 +9,17 @@ live_timing_asserted() {
     ! grep -q __asan_init "${MLSCHED:-./mlsched}" 2>/dev/null
 }
 
+# live_sanitizer_skip WHY: in a sanitizer build, exits 77 with WHY. For a
+# wall-clock-bound live test whose JCT comparison such a build does not
+# assert anyway and whose code another test runs there (WHY names it): CI
+# runs the whole suite a second time under ASan + UBSan, where such a test
+# would spend its wall time checking nothing new.
+live_sanitizer_skip() {
+    live_timing_asserted && return 0
+    echo "SKIP: sanitizer build: $1"
+    exit 77
+}
+
 # live_wait_up SOCKET PID LOG: until the daemon answers (10 s at most).
 live_wait_up() {
     _i=0

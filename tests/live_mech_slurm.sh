@@ -35,20 +35,8 @@
 # when Slurm is not installed, we are not root, or it cannot start.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v slurmctld >/dev/null 2>&1 && [ ! -x /usr/sbin/slurmctld ]; then
-    echo "SKIP: slurmctld is not installed (scripts/install-deps --slurm)"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "SKIP: starting a private Slurm needs root"
-    exit 77
-fi
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
 . "$SRCDIR/tests/slurm_serial.sh"
-slurm_serial_lock || exit 1
+slurm_test_require sqlite3
 tmp=$(mktemp -d /tmp/mls-mslurm-XXXXXX)
 cleanup() {
     for s in slice migrate gang; do
@@ -61,11 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-if ! MLS_SLURM_GPUS=9 "$SRCDIR/scripts/slurm/start" "$tmp/slurm" >"$tmp/start.log" 2>&1; then
-    echo "SKIP: Slurm did not start: $(cat "$tmp/start.log")"
-    exit 77
-fi
-export SLURM_CONF="$tmp/slurm/slurm.conf"
+MLS_SLURM_GPUS=9 slurm_test_start "$tmp/slurm"
 bad() { # also from the daemons' subshells
     echo "FAIL: $*"
     echo "$*" >>"$tmp/failed"

@@ -44,12 +44,7 @@ serve() {
     "$MLSCHED" live serve $opts --time-scale 100 --state "$tmp/s.db" --socket "$sock" \
         2>>"$tmp/daemon.log" &
     pid=$!
-    i=0
-    until "$MLSCHED" live status --socket "$sock" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && { echo "FAIL: daemon did not come up: $(cat "$tmp/daemon.log")"; exit 1; }
-        sleep 0.1
-    done
+    live_wait_up "$sock" "$pid" "$tmp/daemon.log"
 }
 q() { sqlite3 "$tmp/s.db" "$1" 2>/dev/null; }
 

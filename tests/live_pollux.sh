@@ -12,7 +12,8 @@
 # Pollux's GA is seeded from the view's seed (1 on both sides). Each job's JCT
 # is compared with the simulator's on the same trace and options (restart
 # overhead 20 s on both sides): per-job and mean difference printed, the mean
-# must stay under 10 %. Every job finishes exactly once; some batch changes
+# must stay under 10 % (not asserted in a sanitizer build:
+# live_timing_asserted). Every job finishes exactly once; some batch changes
 # are made in place and some GPU-count changes restart jobs.
 # LIVE_POLLUX_MODE=slurm (tests/live_pollux_slurm.sh): the same trace with
 # --executor slurm on a private Slurm this test starts and always stops (two
@@ -32,14 +33,8 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
 fi
 mode=${LIVE_POLLUX_MODE:-local}
 if [ "$mode" = slurm ]; then
-    if ! command -v slurmctld >/dev/null 2>&1 && [ ! -x /usr/sbin/slurmctld ]; then
-        echo "SKIP: slurmctld is not installed (scripts/install-deps --slurm)"
-        exit 77
-    fi
-    if [ "$(id -u)" != 0 ]; then
-        echo "SKIP: starting a private Slurm needs root"
-        exit 77
-    fi
+    . "$SRCDIR/tests/slurm_serial.sh"
+    slurm_test_require
 fi
 tmp=$(mktemp -d /tmp/mls-lpollux-XXXXXX)
 pids=""
@@ -54,6 +49,9 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
+live_sanitizer_skip "in-place batch changes and resizes run live under the sanitizers in \
+live_elastic.sh (local) and live_elastic_slurm.sh (Slurm), pollux in pollux_policy.sh and regress.sh"
 trace="$SRCDIR/tests/fixtures/live/trace-pollux.csv"
 tp="$SRCDIR/traces/catalog/pollux.json"
 scale=${LIVE_TIME_SCALE:-50}
@@ -71,12 +69,7 @@ run() {
         --socket "$tmp/$name/sock" -q 2>"$tmp/$name.log" &
     pid=$!
     pids="$pids $pid"
-    i=0
-    until "$MLSCHED" live status --socket "$tmp/$name/sock" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && { bad "$name daemon did not come up: $(cat "$tmp/$name.log")"; return; }
-        sleep 0.1
-    done
+    live_wait_up "$tmp/$name/sock" "$pid" "$tmp/$name.log"
     "$MLSCHED" live submit --socket "$tmp/$name/sock" --trace "$trace" --throughputs "$tp" \
         >/dev/null || bad "$name: submit --trace failed"
     "$MLSCHED" live drain --socket "$tmp/$name/sock" || bad "$name: drain failed"
@@ -122,24 +115,17 @@ run() {
         FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;")
     set -- $res
     echo "$name: mean |live - sim| / sim = $1 %, avg JCT difference = $2 %"
-    if [ "$mode" = local ] || slurm_accuracy_asserted; then
+    if live_timing_asserted; then
         awk -v d="${1:-100}" 'BEGIN { exit !(d < 10) }' ||
             bad "$name: mean per-job JCT difference $1 % is not under 10 %"
     else
-        echo "$name: sanitizer build on Slurm, the JCT difference is not asserted"
+        echo "$name: sanitizer build, the JCT difference is not asserted"
     fi
 }
 
 if [ "$mode" = slurm ]; then
-    . "$SRCDIR/tests/slurm_serial.sh"
-    slurm_serial_lock || exit 1
     slurm=1
-    if ! MLS_SLURM_NODES="gt4a=t4:4 gt4b=t4:4" "$SRCDIR/scripts/slurm/start" "$tmp/slurm" \
-        >"$tmp/start.log" 2>&1; then
-        echo "SKIP: Slurm did not start: $(cat "$tmp/start.log")"
-        exit 77
-    fi
-    export SLURM_CONF="$tmp/slurm/slurm.conf"
+    MLS_SLURM_NODES="gt4a=t4:4 gt4b=t4:4" slurm_test_start "$tmp/slurm"
     # a (re)start through Slurm takes 0.5-1.7 wall s: at time scale 30 a
     # 60 s round is 2 wall s, so a job has started before the next decision
     scale=${LIVE_TIME_SCALE:-30}

@@ -18,19 +18,12 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 sock="$tmp/run/sock"
-wait_up() { # SOCKET LOG
-    i=0
-    until "$MLSCHED" live status --socket "$1" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && { echo "FAIL: daemon did not come up: $(cat "$2")"; exit 1; }
-        sleep 0.1
-    done
-}
 "$MLSCHED" live serve --cluster v100=1x4 --policy fifo --round 0 --max-failures 0 \
     --state "$tmp/s.db" --socket "$sock" 2>"$tmp/daemon.log" &
 pids="$pids $!"
-wait_up "$sock" "$tmp/daemon.log"
+live_wait_up "$sock" "$!" "$tmp/daemon.log"
 
 # expect_reject PATTERN LINE: the request is refused with PATTERN in the reply
 expect_reject() {

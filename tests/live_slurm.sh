@@ -28,20 +28,8 @@
 # Skips (77) when Slurm is not installed, we are not root, or it cannot start.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v slurmctld >/dev/null 2>&1 && [ ! -x /usr/sbin/slurmctld ]; then
-    echo "SKIP: slurmctld is not installed (scripts/install-deps --slurm)"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "SKIP: starting a private Slurm needs root"
-    exit 77
-fi
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
 . "$SRCDIR/tests/slurm_serial.sh"
-slurm_serial_lock || exit 1
+slurm_test_require sqlite3
 tmp=$(mktemp -d /tmp/mls-lslurm-XXXXXX)
 pid=""
 apids=""
@@ -53,27 +41,18 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-if ! MLS_SLURM_GPUS=12 MLS_SLURM_NODES="gv100=v100:2 gk80=k80:2" \
-    "$SRCDIR/scripts/slurm/start" "$tmp/slurm" >"$tmp/start.log" 2>&1; then
-    echo "SKIP: Slurm did not start: $(cat "$tmp/start.log")"
-    exit 77
-fi
-export SLURM_CONF="$tmp/slurm/slurm.conf"
+MLS_SLURM_GPUS=12 MLS_SLURM_NODES="gv100=v100:2 gk80=k80:2" slurm_test_start "$tmp/slurm"
 node=$(sinfo -h -N -o %N | grep -v '^gv100$\|^gk80$' | head -n 1)
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 sock="$tmp/run/sock"
 serve() {
     "$MLSCHED" live serve --cluster v100=1x4 --policy las --executor slurm \
         --slurm-nodes "$node" --time-scale 40 --state "$tmp/s.db" --socket "$sock" \
         2>>"$tmp/daemon.log" &
     pid=$!
-    i=0
-    until "$MLSCHED" live status --socket "$sock" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && { echo "FAIL: daemon did not come up: $(cat "$tmp/daemon.log")"; exit 1; }
-        sleep 0.1
-    done
+    live_wait_up "$sock" "$pid" "$tmp/daemon.log"
 }
 fix="$SRCDIR/tests/fixtures/live"
 trace="$fix/trace4.csv"
@@ -99,12 +78,7 @@ for p in fifo las gavel; do
 done
 for p in fifo las gavel; do
     setup $p
-    i=0
-    until "$MLSCHED" live status --socket "$tmp/$p/sock" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && { echo "FAIL: $p daemon did not come up: $(cat "$tmp/$p.log")"; exit 1; }
-        sleep 0.1
-    done
+    live_wait_up "$tmp/$p/sock" "$(cat "$tmp/$p.pid")" "$tmp/$p.log"
     "$MLSCHED" live submit --socket "$tmp/$p/sock" --trace "$trace" --throughputs "$tp" \
         >/dev/null || bad "$p: submit --trace failed"
     "$MLSCHED" live drain --socket "$tmp/$p/sock" || bad "$p: drain failed"
@@ -154,12 +128,7 @@ mserve() {
         --slurm-nodes "$node" --time-scale 40 --state "$tmp/m.db" --socket "$msock" \
         2>>"$tmp/misc.log" &
     pid=$!
-    i=0
-    until "$MLSCHED" live status --socket "$msock" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && { bad "misc daemon did not come up: $(cat "$tmp/misc.log")"; return 1; }
-        sleep 0.1
-    done
+    live_wait_up "$msock" "$pid" "$tmp/misc.log"
 }
 held_job() { # ID: waits (up to 10 s) until mlsched job ID is held in Slurm
     i=0

@@ -27,20 +27,8 @@
 # Skips (77) when Slurm is not installed, we are not root, or it cannot start.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v slurmctld >/dev/null 2>&1 && [ ! -x /usr/sbin/slurmctld ]; then
-    echo "SKIP: slurmctld is not installed (scripts/install-deps --slurm)"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "SKIP: starting a private Slurm needs root"
-    exit 77
-fi
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
 . "$SRCDIR/tests/slurm_serial.sh"
-slurm_serial_lock || exit 1
+slurm_test_require sqlite3
 tmp=$(mktemp -d /tmp/mls-lslurm-XXXXXX)
 pids=""
 cleanup() {
@@ -51,24 +39,16 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-if ! MLS_SLURM_GPUS=6 "$SRCDIR/scripts/slurm/start" "$tmp/slurm" >"$tmp/start.log" 2>&1; then
-    echo "SKIP: Slurm did not start: $(cat "$tmp/start.log")"
-    exit 77
-fi
-export SLURM_CONF="$tmp/slurm/slurm.conf"
+MLS_SLURM_GPUS=6 slurm_test_start "$tmp/slurm"
 node=$(sinfo -h -N -o %N | head -n 1)
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/live_lib.sh"
 fix="$SRCDIR/tests/fixtures/live"
 trace="$fix/trace-pack-slurm.csv"
 opts="--cluster v100=1x2 --round 120 --executor slurm --slurm-nodes $node --time-scale 30"
-up() { # NAME: waits for daemon NAME's socket
-    i=0
-    until "$MLSCHED" live status --socket "$tmp/$1/sock" >/dev/null 2>&1; do
-        i=$((i + 1))
-        [ $i -gt 100 ] && { echo "FAIL: $1 daemon did not come up: $(cat "$tmp/$1.log")"; exit 1; }
-        sleep 0.1
-    done
+up() { # NAME PID: waits for daemon NAME's socket
+    live_wait_up "$tmp/$1/sock" "$2" "$tmp/$1.log"
 }
 daemons="max-min-fairness-packed gandiva"
 for p in $daemons; do
@@ -78,7 +58,7 @@ for p in $daemons; do
     echo $! >"$tmp/$p.pid"
 done
 for p in $daemons; do
-    up $p
+    up $p "$(cat "$tmp/$p.pid")"
     "$MLSCHED" live submit --socket "$tmp/$p/sock" --trace "$trace" >/dev/null ||
         bad "$p: submit --trace failed"
     "$MLSCHED" live drain --socket "$tmp/$p/sock" || bad "$p: drain failed"
@@ -89,7 +69,7 @@ serve() {
     "$MLSCHED" live serve $opts --policy gandiva --state "$tmp/c.db" --socket "$tmp/c/sock" \
         2>>"$tmp/c.log" &
     cpid=$!
-    up c
+    up c "$cpid"
 }
 serve
 pids="$pids $cpid"

@@ -2,6 +2,24 @@
 # end-to-end scripts, by the folder they test, with their fixtures and goldens.
 # Unit tests link Check and the library (TEST_CFLAGS, TEST_LIBS: Makefile.am).
 
+# The Slurm tests take turns, one private Slurm at a time (tests/slurm_serial.sh's
+# lock): together the longest chain of make check -j2 (about 8 min here). Their
+# logs are chained below, so that none holds a job slot while it waits for the
+# lock (each waits for the previous one's log when both are to run: the filter
+# keeps `make check TESTS=...` of one of them from running the others), and the
+# chain's first is listed first, so that it starts at once and the other tests
+# fill the other slot beside it.
+TESTS += tests/live_slurm.sh
+# (A rule naming a log would replace Automake's own rule for it, so the links
+# are made by a make function, which Automake passes through.)
+slurm_chain = $(eval tests/$(2).sh.log: $$(filter tests/$(1).sh.log,$$(TEST_LOGS)))
+$(call slurm_chain,live_slurm,live_slurm_pack)
+$(call slurm_chain,live_slurm_pack,live_pollux_slurm)
+$(call slurm_chain,live_pollux_slurm,slurm_array)
+$(call slurm_chain,slurm_array,live_elastic_slurm)
+$(call slurm_chain,live_elastic_slurm,live_exec_slurm)
+$(call slurm_chain,live_exec_slurm,live_mech_slurm)
+
 # the layers: a file includes its own folder or a lower floor, naming the folder
 TESTS += tests/layers.sh
 EXTRA_DIST += tests/layers.sh
@@ -89,7 +107,7 @@ tests_test_live_pack_CFLAGS = $(TEST_CFLAGS)
 tests_test_live_pack_LDADD = $(TEST_LIBS)
 tests_test_live_batch_CFLAGS = $(TEST_CFLAGS)
 tests_test_live_batch_LDADD = $(TEST_LIBS)
-TESTS += tests/live_e2e.sh tests/live_crash.sh tests/live_requests.sh tests/live_slurm.sh \
+TESTS += tests/live_e2e.sh tests/live_crash.sh tests/live_requests.sh \
 	tests/live_pack.sh tests/live_pack_crash.sh tests/live_slurm_pack.sh tests/live_pollux.sh \
 	tests/live_pollux_slurm.sh
 EXTRA_DIST += tests/live_e2e.sh tests/fixtures/live tests/live_crash.sh tests/live_requests.sh \

@@ -41,13 +41,18 @@ awk -F, '$1 == "live" && $4 == "fifo" { ok = 1 } END { exit !ok }' "$tmp/one.csv
 [ "$(awk -F, '$4 == "fifo"' "$tmp/both.csv" | wc -l)" -eq 2 ] || bad "not one simulated and one live fifo row: $(cat "$tmp/both.csv")"
 cat "$tmp/both.csv"
 # the live run's mean JCT and makespan within 10 % of the simulated ones (the
-# same trace; live times start at its first arrival)
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "avg_jct") c = i }
-    $4 == "fifo" { v[++n] = $c } END { exit !(n == 2 && v[1] > 0 && (v[2] - v[1]) / v[1] < 0.1 && (v[1] - v[2]) / v[1] < 0.1) }' \
-    "$tmp/both.csv" || bad "live and simulated avg JCT more than 10 % apart"
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "makespan") c = i }
-    $4 == "fifo" { v[++n] = $c } END { exit !(n == 2 && v[1] > 0 && (v[2] - v[1]) / v[1] < 0.1 && (v[1] - v[2]) / v[1] < 0.1) }' \
-    "$tmp/both.csv" || bad "live and simulated makespan more than 10 % apart"
+# same trace; live times start at its first arrival); 50 % in a sanitizer
+# build, whose slower processes make a wall-time margin a test of the
+# machine's load (live_timing_asserted: 13.5 % there at load 15), while a
+# wrong time base would still be far off
+lim=0.1
+live_timing_asserted || lim=0.5
+awk -F, -v l=$lim 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "avg_jct") c = i }
+    $4 == "fifo" { v[++n] = $c } END { exit !(n == 2 && v[1] > 0 && (v[2] - v[1]) / v[1] < l && (v[1] - v[2]) / v[1] < l) }' \
+    "$tmp/both.csv" || bad "live and simulated avg JCT more than $lim apart (relative)"
+awk -F, -v l=$lim 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "makespan") c = i }
+    $4 == "fifo" { v[++n] = $c } END { exit !(n == 2 && v[1] > 0 && (v[2] - v[1]) / v[1] < l && (v[1] - v[2]) / v[1] < l) }' \
+    "$tmp/both.csv" || bad "live and simulated makespan more than $lim apart (relative)"
 if command -v gnuplot >/dev/null 2>&1; then
     "$MLSCHED" plot --db "$tmp/live.db" --out "$tmp/plots" >"$tmp/plot.out" 2>&1 &&
         [ -s "$tmp/plots/jct_cdf.png" ] && grep -q '"fifo"' "$tmp/plots/jct_cdf.gp" ||

@@ -6,28 +6,16 @@
 # Skips (77) when Slurm is not installed, we are not root, or it cannot start.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v slurmctld >/dev/null 2>&1 && [ ! -x /usr/sbin/slurmctld ]; then
-    echo "SKIP: slurmctld is not installed (scripts/install-deps --slurm)"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "SKIP: starting a private Slurm needs root"
-    exit 77
-fi
+. "$SRCDIR/tests/slurm_serial.sh"
+slurm_test_require sqlite3
 if ! "$MLSCHED" compare --help >/dev/null 2>&1; then
     echo "SKIP: this mlsched has no compare command"
     exit 77
 fi
-. "$SRCDIR/tests/slurm_serial.sh"
-slurm_serial_lock || exit 1
 tmp=$(mktemp -d /tmp/mls-slurm-XXXXXX)
 trap '"$SRCDIR/scripts/slurm/stop" "$tmp/slurm"; rm -rf "$tmp"; slurm_serial_unlock' EXIT
 trap 'exit 1' INT TERM
-if ! "$SRCDIR/scripts/slurm/start" "$tmp/slurm" >"$tmp/start.log" 2>&1; then
-    echo "SKIP: Slurm did not start: $(cat "$tmp/start.log")"
-    exit 77
-fi
-export SLURM_CONF="$tmp/slurm/slurm.conf"
+slurm_test_start "$tmp/slurm"
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 if ! "$MLSCHED" trace generate --jobs 8 --rate 6/h --seed 1 -o "$tmp/t.csv" >/dev/null 2>&1; then
