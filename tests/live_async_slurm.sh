@@ -13,10 +13,11 @@
 #   preempts it while it runs: its run ends (checkpoint, exit 143) and it is
 #   requeue-held (2 s); job 1 and then job 0 restart: update refused, scancel
 #   (2 s), fresh sbatch.
-# Meanwhile a client asks `live status` every 0.1 s: every answer comes within
-# 0.5 s (not asserted in a sanitizer build: live_timing_asserted), and some
-# answer came while each slow command ran. Each slow command ran at least
-# once, none was killed, and every job finishes exactly once. ~25 s.
+# Meanwhile a client asks `live status` every 0.1 s: some answer begins and
+# ends while each slow command runs, and every answer begun then comes within
+# 1 s (not asserted in a sanitizer build: live_timing_asserted; measured
+# 0.02-0.09 s at load 8; the old code: none, 2.2 s). Each slow command ran at least
+# once, none was killed, and every job finishes exactly once. ~15 s.
 # Skips (77) when Slurm is not installed, we are not root, or it cannot start.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
@@ -134,18 +135,28 @@ grep -v "scontrol update\|scontrol release\|--signal" "$tmp/calls" |
 for what in "scontrol hold" "scontrol requeuehold" "scancel"; do
     grep -q " $what\$" "$tmp/calls" || bad "no $what ran"
 done
-# some status answer started and ended while each slow command ran
-awk 'NR == FNR { p[NR] = $1 " " $2; n = NR; next }
+# per slow command: the status answers that began and ended while it ran
+# (a daemon that waits for it answers none), and the slowest answer that
+# began then (a waiting daemon: about the command's 2 s)
+awk 'NR == FNR { p0[NR] = $1; p1[NR] = $2; n = NR; next }
      $3 $4 == "scontrolhold" || $3 $4 == "scontrolrequeuehold" || ($3 == "scancel" && NF == 3) {
-        seen = 0
-        for (i = 1; i <= n; i++) { split(p[i], a, " "); if (a[1] > $1 && a[2] < $2) seen++ }
-        if (!seen) { printf "no status answered during %s%s (%.2f s)\n", $3, (NF > 3 ? " " $4 : ""), $2 - $1; bad = 1 }
+        seen = 0; m = 0
+        for (i = 1; i <= n; i++) {
+            if (p0[i] > $1 && p1[i] < $2) seen++
+            if (p0[i] > $1 && p0[i] < $2 && p1[i] - p0[i] > m) m = p1[i] - p0[i]
+        }
+        printf "during %s%s (%.2f s): %d answers, the slowest in %.3f s\n", $3,
+            (NF > 3 ? " " $4 : ""), $2 - $1, seen, m
+        if (!seen) bad = 1
+        if (m > worst) worst = m
      }
-     END { exit bad }' "$tmp/probes" "$tmp/calls" || bad "the daemon did not answer while a slow Slurm command ran"
-worst=$(awk '{ d = $2 - $1; if (d > m) m = d } END { printf "%.3f", m }' "$tmp/probes")
-echo "$(wc -l <"$tmp/probes") status answers, the slowest in $worst s"
+     END { printf "%.3f\n", worst >"/dev/stderr"; exit bad }' "$tmp/probes" "$tmp/calls" 2>"$tmp/worst" ||
+    bad "the daemon did not answer while a slow Slurm command ran"
+worst=$(cat "$tmp/worst")
+echo "$(wc -l <"$tmp/probes") status answers in all, the slowest in $(awk '{ d = $2 - $1; if (d > m) m = d }
+    END { printf "%.3f", m }' "$tmp/probes") s (sbatch, squeue and a restart's update and release are waited for)"
 if live_timing_asserted; then
-    awk -v w="$worst" 'BEGIN { exit !(w < 0.5) }' || bad "a status answer took $worst s"
+    awk -v w="$worst" 'BEGIN { exit !(w < 1) }' || bad "a status answer begun during a slow Slurm command took $worst s"
 else
     echo "(sanitizer build: answer times not asserted)"
 fi
