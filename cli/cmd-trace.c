@@ -122,7 +122,8 @@ static const opt_cmd_t stats_cmd = {
     .about = "Jobs, users, GPU-hours, arrival rate, GPU-count histogram, duration\n"
              "percentiles and per-user shares of a canonical trace, and the jobs (and\n"
              "GPU-hours) above the GPU counts the perf model measured for their workload\n"
-             "on the reference GPU: their rates are extrapolated.",
+             "on the reference GPU: their rates are extrapolated; warns when jobs would\n"
+             "run there over 2x longer or shorter than their traced duration.",
     .opts = stats_options,
 };
 

@@ -72,6 +72,15 @@
  * ended waits for the next one (slurmd revokes the job's credentials dated
  * up to that second: "Job credential revoked").
  *
+ * Never blocking the daemon's loop (which serves clients and decides): the
+ * signals, the hold of a run not yet started, the requeue-hold of a
+ * preempted run that has ended and the scancel before a fresh sbatch run
+ * beside it (spawn_op(), finished by poll_ops()); the job's next start waits
+ * for its hold or requeue-hold, and for a lingering pair owner, through
+ * slurm_start_after() as for the revocation second. Only squeue and a
+ * restart's update and release are waited for, each for SLURM_CMD_TIMEOUT_S
+ * at most, and sbatch.
+ *
  * Each run is named mlsched-ID-ATTEMPT, so a daemon killed between sbatch
  * and recording the Slurm id finds the run again by its name.
  *
@@ -106,6 +115,27 @@ typedef struct slurm_job_state {
     char name[64];
 } slurm_job_state_t;
 
+/* A Slurm command the daemon does not wait for: the loop goes on serving
+ * and deciding, and poll_ops() finishes it (what `kind` says) once it has
+ * exited, or kills it at give_up (it then failed). A start of a job whose
+ * hold or requeue-hold is still running waits for it (slurm_start_after). */
+typedef enum {
+    OP_SIGNAL,      /* scancel/scontrol suspend|resume: nothing to do after */
+    OP_HOLD,        /* scontrol hold of a run not yet started (hold_unstarted) */
+    OP_REQUEUEHOLD, /* scontrol requeuehold of a preempted run that has ended */
+} slurm_op_kind_t;
+
+typedef struct slurm_op {
+    pid_t pid;
+    int out; /* its stdout and stderr (non-blocking), -1 none */
+    slurm_op_kind_t kind;
+    long id;         /* the Slurm job */
+    double give_up;  /* wall s (monotonic); INFINITY: never killed */
+    char what[16];   /* "hold", ... for messages */
+    char said[160];  /* the start of its output */
+    size_t n_said;
+} slurm_op_t;
+
 typedef struct slurm_ctx {
     char *partition;
     char **node_names; /* Slurm node of each cluster node, NULL = let Slurm pick */
@@ -113,8 +143,8 @@ typedef struct slurm_ctx {
     slurm_job_state_t *jobs; /* the last squeue answer */
     size_t n_jobs, cap;
     double queried_at; /* wall s (monotonic); -inf = never */
-    pid_t *spawned;    /* scancel/scontrol still running */
-    size_t n_spawned, spawned_cap;
+    struct slurm_op *ops; /* scancel/scontrol still running (slurm_op_t) */
+    size_t n_ops, ops_cap;
     long *parked; /* Slurm jobs this daemon requeued and held since */
     size_t n_parked, parked_cap;
     long *released; /* Slurm jobs it released and has not seen out of hold yet */
@@ -122,6 +152,11 @@ typedef struct slurm_ctx {
     long *lingering; /* preempted pair owners still keeping their GPUs for the joiner:
                         requeued and held once Slurm lists them ended */
     size_t n_lingering, lingering_cap;
+    struct slurm_wait {
+        long id;
+        double since; /* wall s (monotonic) a start first waited for its lingering run */
+    } *waits;
+    size_t n_waits, waits_cap;
     struct slurm_end {
         long id;
         time_t sec; /* wall second in which we saw its last run end */
@@ -205,17 +240,25 @@ static const char wrapper_text[] =
     "done\n"
     "exit $code\n";
 
-/* Wall seconds a Slurm command the daemon waits for (squeue, scontrol,
- * sbatch) may take: one that has not answered by then (slurmctld down or
- * overloaded: its clients retry for MessageTimeout, 10 s by default) is
- * killed and counts as failed, so that the daemon's loop, which serves
- * clients and decides, is never held up longer. Signals (scancel) are not
- * waited for at all (spawn()). sbatch gets longer: killed after it had
+/* Wall seconds a Slurm command the daemon waits for (squeue, and a
+ * restart's scontrol update and release, and sbatch) may take: one that has
+ * not answered by then (slurmctld down or overloaded: its clients retry for
+ * MessageTimeout, 10 s by default) is killed and counts as failed, so that
+ * the daemon's loop, which serves clients and decides, is never held up
+ * longer. The others are not waited for at all (spawn_op(): signals, the
+ * hold of a run not yet started, the requeue-hold of a preempted run that
+ * has ended, the scancel before a fresh sbatch); a hold or requeue-hold is
+ * still killed after SLURM_CMD_TIMEOUT_S. sbatch gets longer: killed after it had
  * submitted, it would leave a run the daemon never recorded (found again by
  * its name only after a restart), so it is given up on only when Slurm is
  * clearly gone. */
 #define SLURM_CMD_TIMEOUT_S 5.0
 #define SLURM_SUBMIT_TIMEOUT_S 60.0
+/* A start that waits for a Slurm command on its job (hold, requeue-hold)
+ * or for its lingering pair owner asks again this many wall s later; the
+ * owner is waited for this long at most. */
+#define SLURM_RECHECK_S 0.05
+#define LINGER_WAIT_S 5.0
 
 /* Runs argv (no shell); returns the exit status (-1 when it could not run,
  * or was killed after SLURM_CMD_TIMEOUT_S, sbatch SLURM_SUBMIT_TIMEOUT_S)
@@ -512,6 +555,20 @@ static void set_parked(slurm_ctx_t *c, long id, int parked)
 static void set_lingering(slurm_ctx_t *c, long id, int in)
 {
     id_set(&c->lingering, &c->n_lingering, &c->lingering_cap, id, in);
+    for (size_t i = 0; !in && i < c->n_waits; i++)
+        if (c->waits[i].id == id)
+            c->waits[i--] = c->waits[--c->n_waits];
+}
+
+/* Wall s (monotonic) since which a start has waited for lingering job id. */
+static double wait_since(slurm_ctx_t *c, long id)
+{
+    for (size_t i = 0; i < c->n_waits; i++)
+        if (c->waits[i].id == id)
+            return c->waits[i].since;
+    xgrow((void **)&c->waits, &c->waits_cap, c->n_waits + 1, sizeof *c->waits);
+    c->waits[c->n_waits] = (struct slurm_wait){id, mls_wall_seconds()};
+    return c->waits[c->n_waits++].since;
 }
 
 /* Slurm job id's run was seen ended now. */
@@ -569,6 +626,115 @@ static int held(const slurm_job_state_t *s)
            !strcmp(s->state, "REQUEUE_HOLD");
 }
 
+/* Starts argv without waiting (a slurm_op_t of `kind` about Slurm job id,
+ * given up on after `limit` s): scancel retries for seconds on a job that
+ * Slurm is still configuring, and scontrol waits for a slow slurmctld; the
+ * daemon must not stall meanwhile. poll_ops() reaps it. */
+static void spawn_op(slurm_ctx_t *c, char *const *argv, slurm_op_kind_t kind, long id,
+                     double limit)
+{
+    int p[2] = {-1, -1};
+    if (pipe(p) < 0)
+        p[0] = p[1] = -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        int devnull = open("/dev/null", O_RDWR);
+        int out = p[1] >= 0 ? p[1] : devnull;
+        if (devnull >= 0)
+            dup2(devnull, 0);
+        if (out >= 0) {
+            dup2(out, 1);
+            dup2(out, 2);
+        }
+        if (p[0] >= 0)
+            close(p[0]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    if (p[1] >= 0)
+        close(p[1]);
+    if (pid < 0) {
+        if (p[0] >= 0)
+            close(p[0]);
+        fprintf(stderr, "live: %s: fork: %s\n", argv[0], strerror(errno));
+        return;
+    }
+    if (p[0] >= 0)
+        fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+    xgrow((void **)&c->ops, &c->ops_cap, c->n_ops + 1, sizeof *c->ops);
+    slurm_op_t *o = &c->ops[c->n_ops++];
+    *o = (slurm_op_t){.pid = pid, .out = p[0], .kind = kind, .id = id,
+                      .give_up = mls_wall_seconds() + limit};
+    snprintf(o->what, sizeof o->what, "%s", !strcmp(argv[0], "scontrol") ? argv[1] : argv[0]);
+}
+
+/* Reads what op o wrote so far (keeping the start, for a message). */
+static void op_read(slurm_op_t *o)
+{
+    char buf[512];
+    ssize_t r;
+    while (o->out >= 0 && (r = read(o->out, buf, sizeof buf)) > 0) {
+        size_t room = sizeof o->said - 1 - o->n_said;
+        size_t k = (size_t)r < room ? (size_t)r : room;
+        memcpy(o->said + o->n_said, buf, k);
+        o->n_said += k;
+        o->said[o->n_said] = '\0';
+    }
+}
+
+static void op_done(slurm_ctx_t *c, slurm_op_t *o, int ok, const char *why);
+
+/* Reaps the Slurm commands that have exited (and kills those past their
+ * time), doing what each one's end calls for. */
+static void poll_ops(slurm_ctx_t *c)
+{
+    double now = mls_wall_seconds();
+    for (size_t i = 0; i < c->n_ops;) {
+        slurm_op_t *o = &c->ops[i];
+        op_read(o);
+        int st = 0, late = 0;
+        pid_t w = waitpid(o->pid, &st, WNOHANG);
+        if (w == 0 && now > o->give_up) {
+            kill(o->pid, SIGKILL);
+            while (waitpid(o->pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            late = 1;
+        } else if (w == 0 || (w < 0 && errno == EINTR)) {
+            i++;
+            continue;
+        }
+        op_read(o);
+        if (o->out >= 0)
+            close(o->out);
+        slurm_op_t done = *o;
+        c->ops[i] = c->ops[--c->n_ops]; /* the last one moves here: i stays */
+        size_t n = done.n_said;
+        while (n > 0 && (done.said[n - 1] == '\n' || done.said[n - 1] == ' '))
+            done.said[--n] = '\0';
+        char why[240];
+        if (late)
+            snprintf(why, sizeof why, "%s: no answer within %.0f s: killed", done.what,
+                     SLURM_CMD_TIMEOUT_S);
+        else
+            snprintf(why, sizeof why, "%s: exit %d: %s", done.what,
+                     w > 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1, done.said);
+        op_done(c, &done, !late && w > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, why);
+    }
+}
+
+/* 1 while a hold or requeue-hold of Slurm job id is running. */
+static int op_pending(const slurm_ctx_t *c, long id)
+{
+    for (size_t i = 0; i < c->n_ops; i++)
+        if (c->ops[i].id == id && c->ops[i].kind != OP_SIGNAL)
+            return 1;
+    return 0;
+}
+
 /* Makes Slurm job `id` pending and held, whatever it did last; 0, or -1 with
  * the reason in why. */
 static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t len)
@@ -579,18 +745,8 @@ static int park(slurm_ctx_t *c, long id, const char *ext_id, char *why, size_t l
     if (refresh(c) < 0)
         return snprintf(why, len, "squeue failed"), -1;
     const slurm_job_state_t *s = find_state(c, id);
-    /* a pair's owner whose wrapper kept its GPUs for the joiner: gone in a
-     * moment (the joiner's run ended after it), but give it up to 5 s */
-    for (int i = 0; i < 100 && s && !held(s) && active_state(s->state) &&
-                    id_index(c->lingering, c->n_lingering, id) >= 0;
-         i++) {
-        struct timespec ts = {0, 50 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-        c->queried_at = -INFINITY;
-        if (refresh(c) < 0)
-            return snprintf(why, len, "squeue failed"), -1;
-        s = find_state(c, id);
-    }
+    /* a pair's owner whose wrapper kept its GPUs for the joiner: the start
+     * waited up to LINGER_WAIT_S for it to go (slurm_start_after) */
     if (id_index(c->lingering, c->n_lingering, id) >= 0)
         note_end(c, id);
     set_lingering(c, id, 0);
@@ -660,7 +816,9 @@ static int may_share_node(const char *env_file, const live_launch_t *l, const sl
 }
 
 /* The parked Slurm job of j, updated to the new run and released; 0, or -1
- * with the reason in why (the job is then cancelled: a fresh sbatch follows). */
+ * with the reason in why (the job is then cancelled: a fresh sbatch follows,
+ * without waiting for the scancel: the old job is still held, as the update
+ * or release was refused, so it cannot start meanwhile). */
 static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const char *env_file,
                   const live_launch_t *l, const char *exit_file, const char *join, char *why,
                   size_t len, mls_err_t *err)
@@ -673,7 +831,7 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     if (write_env_file(env_file, j, l, exit_file, join, err) < 0) {
         snprintf(why, len, "%.180s", err->msg);
         set_parked(c, id, 0);
-        run_cmd(cancel, NULL, 0);
+        spawn_op(c, cancel, OP_SIGNAL, id, INFINITY);
         return -1;
     }
     char jobid[48], name[96], nodes[48], tres[64], tres_job[64], reqnodes[272];
@@ -697,7 +855,7 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
     char *release[] = {"scontrol", "release", j->ext_id, NULL};
     set_parked(c, id, 0);
     if (slurm_cmd(update, "update", why, len) != 0) {
-        run_cmd(cancel, NULL, 0);
+        spawn_op(c, cancel, OP_SIGNAL, id, INFINITY);
         return -1;
     }
     if (wait_revoke) { /* the daemon waits for this itself (slurm_start_after): a safeguard */
@@ -707,29 +865,60 @@ static int resume(slurm_ctx_t *c, live_job_t *j, const slurm_place_t *p, const c
         sleep_until(after_revoke_second(&prev, l->run_dir));
     }
     if (slurm_cmd(release, "release", why, len) != 0) {
-        run_cmd(cancel, NULL, 0);
+        spawn_op(c, cancel, OP_SIGNAL, id, INFINITY);
         return -1;
     }
     set_released(c, id, 1);
     return 0;
 }
 
+static double realtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void settle_lingering(slurm_ctx_t *c);
+
+/* 1 while Slurm job id is a pair's owner whose wrapper keeps its GPUs for
+ * the joiner: gone in a moment (the joiner's run ended after it), so its
+ * next start waits, for LINGER_WAIT_S at most (then park() finds it still
+ * running, and a fresh sbatch follows). */
+static int owner_lingers(slurm_ctx_t *c, long id)
+{
+    if (id_index(c->lingering, c->n_lingering, id) < 0 || refresh(c) < 0)
+        return 0;
+    settle_lingering(c); /* requeue-holds it once Slurm lists it ended */
+    if (id_index(c->lingering, c->n_lingering, id) < 0)
+        return 0;
+    const slurm_job_state_t *s = find_state(c, id);
+    return s && !held(s) && active_state(s->state) &&
+           mls_wall_seconds() - wait_since(c, id) < LINGER_WAIT_S;
+}
+
 /* When releasing j's parked job for its next run (after attempt j->attempt)
  * must wait for slurmd's revocation second (past_end, after_revoke_second):
  * the daemon keeps the job waiting until then, serving and deciding, rather
- * than sleeping in slurm_start(). */
+ * than sleeping in slurm_start(). Likewise while the hold or requeue-hold of
+ * its last run is still running, or its lingering pair owner has not gone
+ * (up to LINGER_WAIT_S): SLURM_RECHECK_S from now, asked again then. */
 static double slurm_start_after(live_exec_t *x, const live_job_t *j, const live_launch_t *l)
 {
-    const slurm_ctx_t *c = x->ctx;
+    slurm_ctx_t *c = x->ctx;
+    poll_ops(c);
     if (!j->ext_id[0] || c->fresh_only)
         return 0;
+    long id = strtol(j->ext_id, NULL, 10);
+    if (owner_lingers(c, id) || op_pending(c, id))
+        return realtime() + SLURM_RECHECK_S;
     char env_file[4096];
     snprintf(env_file, sizeof env_file, "%s/job-%lld.env", l->run_dir, (long long)j->id);
     slurm_place_t p;
     place_of(c, j, l, &p);
     if (!may_share_node(env_file, l, &p))
         return 0;
-    double a = past_end(c, strtol(j->ext_id, NULL, 10));
+    double a = past_end(c, id);
     double b = after_revoke_second(j, l->run_dir);
     return a > b ? a : b;
 }
@@ -775,41 +964,6 @@ static int slurm_start(live_exec_t *x, live_job_t *j, const live_launch_t *l, ml
     return rc;
 }
 
-/* Starts argv without waiting: scancel retries for seconds on a job that
- * Slurm is still configuring, and the daemon must not stall meanwhile. The
- * child is reaped later by reap_spawned(). */
-static void spawn(slurm_ctx_t *c, char *const *argv)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        int devnull = open("/dev/null", O_RDWR);
-        if (devnull >= 0) {
-            dup2(devnull, 0);
-            dup2(devnull, 1);
-            dup2(devnull, 2);
-        }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    if (pid > 0) {
-        xgrow((void **)&c->spawned, &c->spawned_cap, c->n_spawned + 1, sizeof *c->spawned);
-        c->spawned[c->n_spawned++] = pid;
-    }
-}
-
-static void reap_spawned(slurm_ctx_t *c)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < c->n_spawned; i++)
-        if (waitpid(c->spawned[i], NULL, WNOHANG) == 0)
-            c->spawned[k++] = c->spawned[i];
-    c->n_spawned = k;
-}
-
 /* Preempting: the daemon is stopping the job to run it again later. */
 static int preempting(const live_job_t *j)
 {
@@ -819,7 +973,9 @@ static int preempting(const live_job_t *j)
 /* A run stopped before Slurm started it (a decision undone at once, as
  * packing policies do): scancel cannot signal a pending job (it retries
  * for 5 s), so the job is held instead; its run has then ended, never
- * begun. 1 when held, 0 when it is not pending (it may have just started). */
+ * begun. 1 when the hold is under way (op_done() finishes it, or sends the
+ * checkpoint signal after all when the run began meanwhile), 0 when it is
+ * not pending (it may have just started). */
 static int hold_unstarted(slurm_ctx_t *c, live_job_t *j)
 {
     long id = strtol(j->ext_id, NULL, 10);
@@ -830,12 +986,27 @@ static int hold_unstarted(slurm_ctx_t *c, live_job_t *j)
     if (!s || strcmp(s->state, "PENDING") || held(s))
         return 0;
     char *argv[] = {"scontrol", "hold", j->ext_id, NULL};
-    if (slurm_cmd(argv, "hold", NULL, 0) != 0)
-        return 0;
-    set_released(c, id, 0);
-    set_parked(c, id, 1);
-    c->queried_at = -INFINITY;
+    spawn_op(c, argv, OP_HOLD, id, SLURM_CMD_TIMEOUT_S);
     return 1;
+}
+
+/* What the end of a Slurm command the daemon did not wait for calls for. */
+static void op_done(slurm_ctx_t *c, slurm_op_t *o, int ok, const char *why)
+{
+    char ext[32];
+    snprintf(ext, sizeof ext, "%ld", o->id);
+    if (o->kind == OP_HOLD && ok) { /* the run has ended, never begun */
+        set_released(c, o->id, 0);
+        set_parked(c, o->id, 1);
+    } else if (o->kind == OP_HOLD) { /* it began meanwhile: checkpoint it after all */
+        char *term[] = {"scancel", "--signal=TERM", "--full", ext, NULL};
+        spawn_op(c, term, OP_SIGNAL, o->id, INFINITY);
+    } else if (o->kind == OP_REQUEUEHOLD && ok)
+        set_parked(c, o->id, 1);
+    else if (o->kind == OP_REQUEUEHOLD) /* the restart tries again, else a fresh sbatch */
+        fprintf(stderr, "live: Slurm job %ld not requeued: %s\n", o->id, why);
+    if (o->kind != OP_SIGNAL)
+        c->queried_at = -INFINITY;
 }
 
 static void slurm_signal(live_exec_t *x, live_job_t *j, int sig)
@@ -859,7 +1030,7 @@ static void slurm_signal(live_exec_t *x, live_job_t *j, int sig)
         argv[2] = j->ext_id;
     } else
         return;
-    spawn(c, argv);
+    spawn_op(c, argv, OP_SIGNAL, strtol(j->ext_id, NULL, 10), INFINITY);
 }
 
 static void remember(slurm_ctx_t *c, long id, const char *state, long priority, const char *name)
@@ -986,11 +1157,13 @@ static void settle_lingering(slurm_ctx_t *c)
             i++;
             continue;
         }
-        char ext[32], why[200], *requeue[] = {"scontrol", "requeuehold", ext, NULL};
+        char ext[32], *requeue[] = {"scontrol", "requeuehold", ext, NULL};
         snprintf(ext, sizeof ext, "%ld", id);
         note_end(c, id);
-        if (s && (held(s) || slurm_cmd(requeue, "requeuehold", why, sizeof why) == 0))
+        if (s && held(s))
             set_parked(c, id, 1);
+        else if (s)
+            spawn_op(c, requeue, OP_REQUEUEHOLD, id, SLURM_CMD_TIMEOUT_S);
         set_lingering(c, id, 0); /* swaps the last one in: i stays */
     }
 }
@@ -1000,7 +1173,7 @@ static int slurm_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
 {
     slurm_ctx_t *c = x->ctx;
     *when = NAN;
-    reap_spawned(c);
+    poll_ops(c);
     int linger = 0;
     int have_exit = read_exit(run_dir, j, status, when, &linger);
     if (!have_exit)
@@ -1052,13 +1225,10 @@ static int slurm_ended(live_exec_t *x, live_job_t *j, const char *run_dir, int *
     if (!have_exit) /* the wrapper writes its file just before it exits */
         read_exit(run_dir, j, status, when, NULL);
     if (preempting(j) && *status != 0 && !c->fresh_only) {
-        char why[200], *requeue[] = {"scontrol", "requeuehold", j->ext_id, NULL};
+        /* parked once it has run (op_done); the next start waits for it */
+        char *requeue[] = {"scontrol", "requeuehold", j->ext_id, NULL};
         c->queried_at = -INFINITY;
-        if (slurm_cmd(requeue, "requeuehold", why, sizeof why) == 0)
-            set_parked(c, id, 1);
-        else /* the restart tries again, else falls back to a fresh sbatch */
-            fprintf(stderr, "live: job %lld: Slurm job %ld not requeued: %s\n",
-                    (long long)j->id, id, why);
+        spawn_op(c, requeue, OP_REQUEUEHOLD, id, SLURM_CMD_TIMEOUT_S);
     }
     return 1;
 }
@@ -1076,10 +1246,15 @@ static void slurm_destroy(live_exec_t *x)
     free(c->parked);
     free(c->released);
     free(c->lingering);
+    free(c->waits);
     free(c->ends);
-    for (size_t i = 0; i < c->n_spawned; i++)
-        waitpid(c->spawned[i], NULL, 0);
-    free(c->spawned);
+    while (c->n_ops > 0) { /* the commands under way end, or are killed at their time */
+        poll_ops(c);
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        if (c->n_ops > 0)
+            nanosleep(&ts, NULL);
+    }
+    free(c->ops);
     free(c);
     x->ctx = NULL;
 }

@@ -46,8 +46,10 @@ typedef struct live_exec_ops {
     void (*destroy)(live_exec_t *x);
     /* NULL, or the wall clock (CLOCK_REALTIME s; 0 none) before which the
      * job's next run (after attempt j->attempt) cannot start well: the
-     * daemon keeps the job waiting until then instead of start() sleeping.
-     * Only l->run_dir, l->node_name and l->node are set. */
+     * daemon keeps the job waiting until then instead of start() sleeping,
+     * and asks again then (an executor still waiting for a command about the
+     * job answers a moment from now). Only l->run_dir, l->node_name and
+     * l->node are set. */
     double (*start_after)(live_exec_t *x, const live_job_t *j, const live_launch_t *l);
 } live_exec_ops_t;
 

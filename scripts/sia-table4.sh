@@ -38,9 +38,22 @@ if [ ! -f "$DATA/workload-1.csv" ]; then
 fi
 mkdir -p "$OUT"
 DB=$OUT/runs.db
-rm -f "$DB"
-inelastic="max-sum-throughput-perf finish-time-fairness themis"
+if [ -e "$DB" ]; then # every run starts from an empty database, never appends
+    echo "sia-table4: removing the old $DB (each run starts empty)" >&2
+    rm -f "$DB" "$DB-wal" "$DB-shm"
+fi
 sia_shockwave="-P window=5 -P k=1e-9 -P ftf=age -P resolve=1"
+cat <<EOF
+# Sia's comparison with the state of the art (Jayaram Subramanya et al., SOSP 2023):
+# Table 4 (homogeneous: 16 x 4 T4) and Table 3's Philly rows (heterogeneous: 6 x 4 t4,
+# 2 x 8 a100, 3 x 8 rtx2080ti), on Sia's Philly workloads $WORKLOADS
+# Settings: pollux catalog, 30 s restarts, seed 1, rounds 60 s (sia, pollux), 360 s
+#   (inelastic); shockwave with Sia's artifact's settings (60 s, $sia_shockwave)
+#   and with its own defaults (120 s); inelastic jobs at the trace's GPUs and batch
+# Columns: means over workloads (hours; GPU hours per job); paper_*: Sia's published
+#   numbers for that row (NULL where the paper has none)
+EOF
+inelastic="max-sum-throughput-perf finish-time-fairness themis"
 run() { # setting cluster policy round workload [policy args...]
     run_label=$1 run_cluster=$2 run_policy=$3 run_round=$4 run_w=$5
     shift 5
@@ -64,11 +77,24 @@ for w in $WORKLOADS; do
     run homogeneous pollux-64t4.json shockwave 120 "$w"
 done
 sqlite3 -header -column "$DB" "
-SELECT s.label AS setting,
+WITH paper(setting, policy, avg, p99, makespan, gpu_h) AS (VALUES
+    ('homogeneous', 'sia', 1.9, 18.1, 21.4, 8.4), ('homogeneous', 'pollux', 2.0, 19.3, 21.7, 8.6),
+    ('homogeneous', 'shockwave', 3.6, 32.8, 35.0, 12.5),
+    ('homogeneous', 'max-sum-throughput-perf', 4.3, 37.1, 44.3, 15.3),
+    ('homogeneous', 'finish-time-fairness', 5.4, 44.7, 49.7, 17.2),
+    ('heterogeneous', 'sia', 0.6, 9.5, 14.2, 4.0), ('heterogeneous', 'pollux', 1.0, 14.9, 24.5, 5.6),
+    ('heterogeneous', 'max-sum-throughput-perf', 1.9, 30.0, 33.8, 9.0)),
+ours AS (
+SELECT s.label AS setting, s.policy AS name,
        s.policy || CASE WHEN s.params != '' THEN ' ' || s.params ELSE '' END AS policy,
        COUNT(*) AS workloads,
        ROUND(AVG(s.avg_jct) / 3600, 2) AS avg_jct_h, ROUND(AVG(s.p99_jct) / 3600, 1) AS p99_jct_h,
        ROUND(AVG(s.makespan) / 3600, 1) AS makespan_h,
        ROUND(AVG((SELECT AVG(j.gpu_seconds) FROM jobs j WHERE j.run_id = s.run_id)) / 3600, 2)
            AS gpu_h_per_job
-FROM run_summary s GROUP BY s.label, s.policy, s.params ORDER BY s.label DESC, avg_jct_h"
+FROM run_summary s GROUP BY s.label, s.policy, s.params)
+SELECT o.setting, o.policy, o.workloads, o.avg_jct_h, o.p99_jct_h, o.makespan_h, o.gpu_h_per_job,
+       p.avg AS paper_avg_h, p.p99 AS paper_p99_h, p.makespan AS paper_makespan_h,
+       p.gpu_h AS paper_gpu_h
+FROM ours o LEFT JOIN paper p ON p.setting = o.setting AND p.policy = o.name
+ORDER BY o.setting DESC, o.avg_jct_h"

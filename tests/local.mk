@@ -229,3 +229,11 @@ EXTRA_DIST += tests/live_mech_crash.sh
 # migration, a gang start; the gang's daemon SIGKILLed): within 5 % of simulate (~60 s)
 TESTS += tests/live_mech_slurm.sh
 EXTRA_DIST += tests/live_mech_slurm.sh
+
+# The Slurm executor's holds, requeue-holds and cancels do not block the daemon (issue 19)
+TESTS += tests/live_async_slurm.sh
+EXTRA_DIST += tests/live_async_slurm.sh
+
+# trace stats warns about jobs far from their traced duration on the reference GPU (issue 18)
+TESTS += tests/trace_stats_duration.sh
+EXTRA_DIST += tests/trace_stats_duration.sh

@@ -108,6 +108,35 @@ static void print_top_users(const mls_trace_t *t, const summary_t *s, FILE *o)
     free(rank);
 }
 
+/* Job j (workload w in pm) against its traced duration on type ref. */
+static void judge_duration(const mls_job_t *j, const mls_perf_t *pm, int w, int ref,
+                           trace_extrap_t *x)
+{
+    double d = j->duration;
+    if (!(d > 0) || !isfinite(d) || !(j->work > 0))
+        return;
+    /* as the importers size work: one node, or 8-GPU nodes beyond the counts measured */
+    int nodes = j->gpus > perf_max_gpus(pm, w, ref) ? (j->gpus + 7) / 8 : 1;
+    double rate = perf_throughput(pm, w, ref, j->gpus, nodes, j->batch_size);
+    if (!(rate > 0) || !isfinite(rate))
+        return; /* the model cannot run it there: not judged */
+    double sim = j->work / rate;
+    double r = sim > d ? sim / d : d / sim;
+    x->judged++;
+    if (r <= TRACE_FAR_FACTOR || fabs(sim - d) <= TRACE_FAR_EXCESS)
+        return;
+    double worst = x->far ? (x->worst_sim > x->worst_traced ? x->worst_sim / x->worst_traced
+                                                            : x->worst_traced / x->worst_sim)
+                          : 0;
+    x->far++;
+    if (r > worst) {
+        x->worst_id = j->id;
+        x->worst_line = j->line;
+        x->worst_traced = d;
+        x->worst_sim = sim;
+    }
+}
+
 void trace_extrap_count(const mls_trace_t *t, const mls_perf_t *pm, int ref, const char *ref_name,
                         trace_extrap_t *x)
 {
@@ -121,7 +150,10 @@ void trace_extrap_count(const mls_trace_t *t, const mls_perf_t *pm, int ref, con
         const mls_job_t *j = &t->jobs[i];
         if (w[j->workload] < 0) {
             x->unknown++;
-        } else if (perf_extrapolated(pm, w[j->workload], ref, j->gpus)) {
+            continue;
+        }
+        judge_duration(j, pm, w[j->workload], ref, x);
+        if (perf_extrapolated(pm, w[j->workload], ref, j->gpus)) {
             x->jobs++;
             if (!isnan(j->duration))
                 x->gpu_hours += j->duration * j->gpus / 3600;
@@ -147,6 +179,39 @@ static void print_extrap(const summary_t *s, const trace_extrap_t *x, FILE *o)
     fprintf(o, "\n");
 }
 
+static void fmt_hours(char *buf, size_t n, double s)
+{
+    if (s < 3600)
+        snprintf(buf, n, "%.0f s", s);
+    else
+        snprintf(buf, n, "%.1f h", s / 3600);
+}
+
+/* Jobs whose simulated duration on the reference GPU is far from the traced
+ * one (see trace_extrap_t): a warning naming how many and the worst. */
+static void print_far(const trace_extrap_t *x, FILE *o)
+{
+    if (!x->judged)
+        return;
+    if (!x->far) {
+        fprintf(o, "sim duration     every job within %gx of its traced duration on %s (%ld "
+                   "judged)\n",
+                TRACE_FAR_FACTOR, x->ref_name, x->judged);
+        return;
+    }
+    char traced[32], sim[32], line[40] = "";
+    fmt_hours(traced, sizeof traced, x->worst_traced);
+    fmt_hours(sim, sizeof sim, x->worst_sim);
+    if (x->worst_line > 0)
+        snprintf(line, sizeof line, " (line %ld)", x->worst_line);
+    fprintf(o, "sim duration     warning: %ld of %ld jobs would run over %gx %s or shorter on %s "
+               "than traced (and %.0f min apart); worst: job %lld%s, traced %s, simulated %s "
+               "(%.2fx): another reference GPU (--reference-gpu), another perf model, or work "
+               "not derived from the duration\n",
+            x->far, x->judged, TRACE_FAR_FACTOR, "longer", x->ref_name, TRACE_FAR_EXCESS / 60,
+            (long long)x->worst_id, line, traced, sim, x->worst_sim / x->worst_traced);
+}
+
 static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o,
                        const trace_extrap_t *x)
 {
@@ -164,8 +229,10 @@ static void print_text(const mls_trace_t *t, const summary_t *s, FILE *o,
     } else {
         fprintf(o, "GPU-hours        unknown (no duration column)\n");
     }
-    if (x)
+    if (x) {
         print_extrap(s, x, o);
+        print_far(x, o);
+    }
     fprintf(o, "GPUs per job     ");
     for (int b = 0; b < 8; b++)
         if (s->gpu_hist[b])
@@ -244,6 +311,14 @@ static void print_json(const mls_trace_t *t, const summary_t *s, FILE *o,
                  ", ");
         fprintf(o, "\"max_gpus\": %d, \"unknown_workload_jobs\": %ld, \"reference_gpu\": \"%s\"}",
                 x->max_gpus, x->unknown, x->ref_name);
+        fprintf(o, ", \"duration_check\": {\"judged\": %ld, \"far\": %ld", x->judged, x->far);
+        if (x->far) {
+            fprintf(o, ", \"worst\": {\"id\": %lld, \"line\": %ld, ", (long long)x->worst_id,
+                    x->worst_line);
+            json_num(o, "traced_s", x->worst_traced, ", ");
+            json_num(o, "simulated_s", x->worst_sim, "}");
+        }
+        fprintf(o, "}");
     }
     fprintf(o, "}\n");
 }
