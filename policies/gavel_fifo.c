@@ -70,7 +70,7 @@ typedef struct gf_state {
 
 int gavel_fifo_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"recompute_interval", "new_jobs", "received_start",
+    static const char *const known[] = {"recompute_interval", "new_jobs", "received_start", "rules",
                                         NULL};
     *state = NULL;
     double interval;

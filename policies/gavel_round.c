@@ -23,6 +23,8 @@ typedef struct gr_row {
 typedef struct gr_last {
     int row; /* index into rows, -1 for a job run from leftovers */
     int type;
+    int64_t id[2];   /* its jobs (rules=gavel), id[1] = -1 for one */
+    double work0[2]; /* their work done at the fill */
 } gr_last_t;
 
 struct gr_state {
@@ -37,6 +39,7 @@ struct gr_state {
     gr_last_t *last;          /* what the previous fill scheduled */
     int n_last;
     double last_call; /* NAN before the first call */
+    int idle_again;   /* this call is at the previous one's instant and no job runs */
     gr_opts_t opts;
     gsl_rng *rng; /* type-order shuffles, seeded from the view at first use */
     pyrandom_t *py; /* gr_set_python_shuffle: Gavel's own shuffles instead */
@@ -74,6 +77,12 @@ int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, c
 {
     const char *nj = policy_arg_str(args, "new_jobs", "run");
     const char *rs = policy_arg_str(args, "received_start", "zero");
+    const char *ru = policy_arg_str(args, "rules", "paper");
+    if (strcmp(ru, "paper") != 0 && strcmp(ru, "gavel") != 0) {
+        snprintf(err, errlen, "%s: rules must be paper or gavel (got %s)", policy, ru);
+        return -1;
+    }
+    o->gavel_rules = strcmp(ru, "gavel") == 0;
     if (strcmp(nj, "run") != 0 && strcmp(nj, "wait") != 0) {
         snprintf(err, errlen, "%s: new_jobs must be run or wait (got %s)", policy, nj);
         return -1;
@@ -124,13 +133,42 @@ void gr_destroy(gr_state_t *s)
     free(s);
 }
 
+/* View index of job id, -1 when not active (the view is in (submit, id)
+ * order: a binary search over ids would not do; a scan, once per member). */
+static int find_job(const view_t *v, int64_t id)
+{
+    for (int j = 0; id >= 0 && j < v->n_jobs; j++)
+        if (v->jobs[j].id == id)
+            return j;
+    return -1;
+}
+
+/* rules=gavel: the time row k's jobs progressed since the fill (the longer
+ * of a pair's). */
+static double steps_credit(const view_t *v, const gr_last_t *l)
+{
+    double t = 0;
+    for (int m = 0; m < 2; m++) {
+        int j = find_job(v, l->id[m]);
+        double r = j >= 0 ? v->jobs[j].throughput : NAN;
+        if (r > 0 && (v->jobs[j].work_done - l->work0[m]) / r > t)
+            t = (v->jobs[j].work_done - l->work0[m]) / r;
+    }
+    return t;
+}
+
 void gr_begin(gr_state_t *s, const view_t *v)
 {
     double dt = isnan(s->last_call) ? 0.0 : v->now - s->last_call;
-    if (dt > 0)
-        for (int k = 0; k < s->n_last; k++)
-            if (s->last[k].row >= 0 && s->last[k].row < s->n_rows)
-                s->rows[s->last[k].row].recv[s->last[k].type] += dt;
+    for (int k = 0; k < s->n_last && dt > 0; k++) {
+        const gr_last_t *l = &s->last[k];
+        if (l->row >= 0 && l->row < s->n_rows)
+            s->rows[l->row].recv[l->type] += s->opts.gavel_rules ? steps_credit(v, l) : dt;
+    }
+    int running = 0;
+    for (int j = 0; j < v->n_jobs && !running; j++)
+        running = v->jobs[j].state != VIEW_QUEUED;
+    s->idle_again = s->opts.gavel_rules && dt == 0 && !isnan(s->last_call) && !running;
     s->last_call = v->now;
 }
 
@@ -161,7 +199,10 @@ int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
 {
     if (!s->have_alloc)
         return 1;
-    if (v->now - s->reset_time < min_interval)
+    /* rules=gavel: Gavel tests its _last_reset_time == 0 for "never", and a
+     * recompute at time 0 leaves it 0 */
+    int never = s->opts.gavel_rules && s->reset_time == 0;
+    if (v->now - s->reset_time < min_interval && !s->idle_again && !never)
         return 0;
     if (s->n_alloc_ids != v->n_jobs)
         return 1;
@@ -442,8 +483,13 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
     free(s->last);
     s->last = pu_alloc((size_t)n_ch, sizeof *s->last);
     s->n_last = n_ch;
-    for (int i = 0; i < n_ch; i++)
-        s->last[i] = (gr_last_t){ch[i].e.row, ch[i].type};
+    for (int i = 0; i < n_ch; i++) {
+        int a = ch[i].e.job[0], b = ch[i].e.job[1];
+        s->last[i] = (gr_last_t){ch[i].e.row,
+                                 ch[i].type,
+                                 {v->jobs[a].id, b >= 0 ? v->jobs[b].id : -1},
+                                 {v->jobs[a].work_done, b >= 0 ? v->jobs[b].work_done : 0}};
+    }
     emit(v, ch, n_ch, plan);
     pu_room_free(&room);
     free(ch);

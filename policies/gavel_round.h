@@ -35,6 +35,18 @@
  * fires for a single job: priority is X / (received + round / 2) over a
  * denominator common to every row. received_start=half_round does that
  * (received_start=zero, the default, is the paper's rule above).
+ * rules=gavel adds the rules of Gavel's simulator (scheduler.py) that the
+ * paper does not state (rules=paper, the default, has none of them):
+ *   - a row is credited the time its jobs progressed since the previous call
+ *     (their work done in between over their rate, the longer of a pair's;
+ *     _done_callback), not the time between the calls: under Gavel's rounds
+ *     (engine round_end steps) a job stops once it has run its steps for the
+ *     round, and a round that failed credits nothing;
+ *   - a recompute at time 0 does not start the interval (Gavel tests
+ *     _last_reset_time == 0 for "never reset", and a reset at 0 leaves it 0);
+ *   - a second call at the same instant while no job runs (the engine's call
+ *     once every job has arrived and the cluster is idle) recomputes whatever
+ *     the interval (Gavel sets _last_reset_time = 0 then).
  *
  * Usage per schedule() call: gr_begin (credits the last round), then, when
  * gr_need_recompute says so, the policy computes X and hands it over with
@@ -53,11 +65,12 @@ typedef struct gr_state gr_state_t;
 
 gr_state_t *gr_create(void);
 /* Options of the mechanism, from the policy parameters new_jobs=run|wait
- * (wait: jobs without an allocation row never run, Gavel's placement) and
- * received_start=zero|half_round (see above). */
+ * (wait: jobs without an allocation row never run, Gavel's placement),
+ * received_start=zero|half_round and rules=paper|gavel (see above). */
 typedef struct gr_opts {
     int new_jobs_wait;
     int half_round;
+    int gavel_rules; /* rules=gavel */
 } gr_opts_t;
 
 /* Parses the options (defaults run, zero); -1 with err set on a bad value. */
