@@ -51,6 +51,7 @@ typedef struct gv_state {
     ftf_mem_t *mem; /* sorted by id */
     int n_mem;
     gl_warm_t *warm; /* the last LP's basis (NULL: every recompute starts cold) */
+    int gavel_rules; /* rules=gavel (gavel_round.h) */
 } gv_state_t;
 
 /* The LP's jobs (view indices), rows and rates being assembled. */
@@ -102,6 +103,7 @@ int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_
     s->round = gr_create();
     gr_set_opts(s->round, &opts);
     s->min_interval = interval;
+    s->gavel_rules = opts.gavel_rules;
     s->pair_candidates = pairs;
     s->warm = warm ? gl_warm_create() : NULL;
     *state = s;
@@ -341,24 +343,47 @@ static int ftf_solve(gv_state_t *s, const view_t *v, gv_problem_t *pb, double *x
     return rc;
 }
 
-static void fifo_alloc(const view_t *v, const gv_problem_t *pb, double *x)
+/* Types in name order (Gavel's sorted worker types). */
+static void name_order(const view_t *v, int *order)
+{
+    for (int t = 0; t < v->n_types; t++) {
+        int i = t;
+        while (i > 0 && strcmp(v->types[order[i - 1]].name, v->types[t].name) > 0) {
+            order[i] = order[i - 1];
+            i--;
+        }
+        order[i] = t;
+    }
+}
+
+/* FIFO by performance: each job in arrival order on its fastest type with
+ * room; the first job with none ends the pass. gavel: as Gavel's code
+ * (fifo.py, perf mode), the fastest among the types with room in name order,
+ * a job whose fastest is 0 skipped (the pass goes on). */
+static void fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, double *x)
 {
     int T = v->n_types;
     double *avail = pu_alloc((size_t)T, sizeof *avail);
+    int *order = pu_alloc((size_t)T, sizeof *order);
     memcpy(avail, pb->cap, (size_t)T * sizeof *avail);
+    name_order(v, order);
     for (int i = 0; i < pb->n_jobs; i++) { /* LP jobs are in arrival order */
         int best = -1;
-        for (int t = 0; t < T; t++) {
+        for (int k = 0; k < T; k++) {
+            int t = gavel ? order[k] : k;
             double r = pb->rate[(i * T + t) * 2];
-            if (r > 0 && avail[t] >= pb->rows[i].gpus &&
+            if ((gavel || r > 0) && avail[t] >= pb->rows[i].gpus &&
                 (best < 0 || r > pb->rate[(i * T + best) * 2]))
                 best = t;
         }
         if (best < 0)
             break;
+        if (!(pb->rate[(i * T + best) * 2] > 0))
+            continue;
         x[i * T + best] = 1.0;
         avail[best] -= pb->rows[i].gpus;
     }
+    free(order);
     free(avail);
 }
 
@@ -398,7 +423,7 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
             rc = ftf_solve(s, v, &pb, x, err, errlen);
             break;
         case GV_FIFO_PERF:
-            fifo_alloc(v, &pb, x);
+            fifo_alloc(v, &pb, s->gavel_rules, x);
             break;
         }
     }

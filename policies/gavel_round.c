@@ -18,6 +18,7 @@ typedef struct gr_row {
     double *x;     /* n_types: allocation */
     double *recv;  /* n_types: s received since the recompute */
     double *prio;  /* n_types: priority at the last fill */
+    double *deficit; /* n_types: rules=gavel, summed at the recomputes (Gavel's _deficits) */
 } gr_row_t;
 
 typedef struct gr_last {
@@ -114,6 +115,7 @@ static void free_rows(gr_state_t *s)
         free(s->rows[r].x);
         free(s->rows[r].recv);
         free(s->rows[r].prio);
+        free(s->rows[r].deficit);
     }
     free(s->rows);
     s->rows = NULL;
@@ -214,17 +216,62 @@ int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
     return !same;
 }
 
+/* rules=gavel: a row's deficit per type, kept across recomputes. */
+typedef struct gr_deficit {
+    int64_t id[2];
+    const double *d;
+} gr_deficit_t;
+
+static int cmp_deficit(const void *pa, const void *pb)
+{
+    const gr_deficit_t *a = pa, *b = pb;
+    int c = cmp_i64(&a->id[0], &b->id[0]);
+    return c ? c : cmp_i64(&a->id[1], &b->id[1]);
+}
+
+/* Gavel's _reset_time_run_so_far: each old row's deficit grows by the time
+ * its allocation promised since the last recompute less the time it got;
+ * the new rows take theirs (0 for a new row). */
+static void carry_deficits(gr_state_t *s, gr_row_t *rows, int n_rows, double now)
+{
+    int T = s->n_types, n = 0;
+    gr_deficit_t *old = pu_alloc((size_t)s->n_rows + 1, sizeof *old);
+    for (int r = 0; r < s->n_rows; r++) {
+        gr_row_t *o = &s->rows[r];
+        for (int t = 0; t < T && o->deficit; t++)
+            o->deficit[t] += o->x[t] * (now - s->reset_time) - o->recv[t];
+        if (o->deficit)
+            old[n++] = (gr_deficit_t){{o->id[0], o->id[1]}, o->deficit};
+    }
+    qsort(old, (size_t)n, sizeof *old, cmp_deficit);
+    for (int r = 0; r < n_rows; r++) {
+        gr_deficit_t key = {{rows[r].id[0], rows[r].id[1]}, NULL};
+        const gr_deficit_t *hit = n ? bsearch(&key, old, (size_t)n, sizeof key, cmp_deficit) : NULL;
+        rows[r].deficit = pu_alloc((size_t)T, sizeof *rows[r].deficit);
+        if (hit)
+            memcpy(rows[r].deficit, hit->d, (size_t)T * sizeof *rows[r].deficit);
+    }
+    free(old);
+}
+
 void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],
                        const double *x)
 {
+    gr_row_t *rows = pu_alloc((size_t)n_rows + 1, sizeof *rows);
+    for (int r = 0; r < n_rows; r++) {
+        rows[r].id[0] = v->jobs[jobs[r][0]].id;
+        rows[r].id[1] = jobs[r][1] >= 0 ? v->jobs[jobs[r][1]].id : -1;
+    }
+    if (s->opts.gavel_rules && (s->n_types == v->n_types || !s->n_rows)) {
+        s->n_types = v->n_types;
+        carry_deficits(s, rows, n_rows, v->now);
+    }
     free_rows(s);
+    s->rows = rows;
     int T = s->n_types = v->n_types;
-    s->rows = pu_alloc((size_t)n_rows, sizeof *s->rows);
     s->n_rows = n_rows;
     for (int r = 0; r < n_rows; r++) {
         gr_row_t *row = &s->rows[r];
-        row->id[0] = v->jobs[jobs[r][0]].id;
-        row->id[1] = jobs[r][1] >= 0 ? v->jobs[jobs[r][1]].id : -1;
         row->x = pu_alloc((size_t)T, sizeof *row->x);
         row->recv = pu_alloc((size_t)T, sizeof *row->recv);
         row->prio = pu_alloc((size_t)T, sizeof *row->prio);
@@ -364,7 +411,8 @@ static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int 
             continue; /* a member finished */
         if (b < 0 ? !single_usable(v, c, a, t) : !(x > 0))
             continue; /* pairs run only where they are allocated */
-        q[n++] = (entry_t){r, {a, b}, prio, x * elapsed - recv, x, r};
+        double deficit = !row->deficit ? x * elapsed - recv : t < s->n_types ? row->deficit[t] : 0;
+        q[n++] = (entry_t){r, {a, b}, prio, deficit, x, r};
     }
     for (int j = 0; j < v->n_jobs; j++)
         if (!has_single[j] && single_usable(v, c, j, t))

@@ -44,6 +44,10 @@
  *     round, and a round that failed credits nothing;
  *   - a recompute at time 0 does not start the interval (Gavel tests
  *     _last_reset_time == 0 for "never reset", and a reset at 0 leaves it 0);
+ *   - ties in priority go to the larger deficit summed over the recomputes
+ *     (each adds the time the row's allocation promised since the previous
+ *     one less the time it got; Gavel's _deficits), not the deficit since
+ *     the last recompute;
  *   - a second call at the same instant while no job runs (the engine's call
  *     once every job has arrived and the cluster is idle) recomputes whatever
  *     the interval (Gavel sets _last_reset_time = 0 then).
