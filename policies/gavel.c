@@ -359,16 +359,23 @@ static void name_order(const view_t *v, int *order)
 /* FIFO by performance: each job in arrival order on its fastest type with
  * room; the first job with none ends the pass. gavel: as Gavel's code
  * (fifo.py, perf mode), the fastest among the types with room in name order,
- * a job whose fastest is 0 skipped (the pass goes on). */
-static void fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, double *x)
+ * a job whose fastest is 0 skipped (the pass goes on), and the pass ends
+ * before the next job once every type is full. Returns the LP index of the
+ * first job the pass did not reach (the one that ended it excluded). */
+static int fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, double *x)
 {
     int T = v->n_types;
     double *avail = pu_alloc((size_t)T, sizeof *avail);
     int *order = pu_alloc((size_t)T, sizeof *order);
     memcpy(avail, pb->cap, (size_t)T * sizeof *avail);
     name_order(v, order);
-    for (int i = 0; i < pb->n_jobs; i++) { /* LP jobs are in arrival order */
-        int best = -1;
+    int i = 0;
+    for (; i < pb->n_jobs; i++) { /* LP jobs are in arrival order */
+        int best = -1, left = 0;
+        for (int t = 0; t < T; t++)
+            left |= avail[t] > 0;
+        if (gavel && !left)
+            break;
         for (int k = 0; k < T; k++) {
             int t = gavel ? order[k] : k;
             double r = pb->rate[(i * T + t) * 2];
@@ -376,8 +383,10 @@ static void fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, doubl
                 (best < 0 || r > pb->rate[(i * T + best) * 2]))
                 best = t;
         }
-        if (best < 0)
+        if (best < 0) {
+            i++;
             break;
+        }
         if (!(pb->rate[(i * T + best) * 2] > 0))
             continue;
         x[i * T + best] = 1.0;
@@ -385,6 +394,61 @@ static void fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, doubl
     }
     free(order);
     free(avail);
+    return i;
+}
+
+/* Gavel's fifo_packed (fifo.py _pack): each queued job from `next` on, in
+ * order, packs with the allocated single job of its GPU count whose pair
+ * throughput, normalised by each one's isolated throughput on that job's
+ * type, is the highest above 1.5 (the first such in allocation order on a
+ * tie); the first queued job with none ends the packing. The pair gets the
+ * single job's X; pairs are written to rows[n_jobs..] and x, the count is
+ * returned. */
+static int fifo_pack(const view_t *v, const gv_problem_t *pb, int next, double *x,
+                     int (*rows)[2])
+{
+    int T = v->n_types, n = pb->n_jobs, n_pairs = 0;
+    int *alloc = pu_alloc((size_t)n + 1, sizeof *alloc), na = 0; /* LP singles, allocation order */
+    int *type = pu_alloc((size_t)n + 1, sizeof *type);
+    for (int i = 0; i < n; i++)
+        for (int t = 0; t < T; t++)
+            if (x[i * T + t] > 0) {
+                alloc[na++] = i;
+                type[i] = t;
+            }
+    for (int q = next; q < n; q++) {
+        double most = 1.5;
+        int with = -1;
+        for (int k = 0; k < na; k++) {
+            int a = alloc[k], t = type[a];
+            double r[2];
+            if (pb->rows[a].gpus != pb->rows[q].gpus || !v->perf->pair_throughput ||
+                v->perf->pair_throughput(v->perf->ctx, &v->jobs[pb->view_of[a]],
+                                         &v->jobs[pb->view_of[q]], t, pb->rows[a].gpus, r) < 0)
+                continue;
+            double iso[2] = {pb->rate[(a * T + t) * 2], pb->rate[(q * T + t) * 2]}, norm = 0;
+            for (int m = 0; m < 2; m++)
+                if (r[m] > 0 && iso[m] > 0)
+                    norm += r[m] / iso[m];
+            if (norm > most) {
+                most = norm;
+                with = k;
+            }
+        }
+        if (with < 0)
+            break;
+        int a = alloc[with], t = type[a];
+        memmove(alloc + with, alloc + with + 1, sizeof *alloc * (size_t)(na - with - 1));
+        na--;
+        x[a * T + t] = 0;
+        rows[n + n_pairs][0] = a;
+        rows[n + n_pairs][1] = q;
+        x[(n + n_pairs) * T + t] = 1.0;
+        n_pairs++;
+    }
+    free(type);
+    free(alloc);
+    return n_pairs;
 }
 
 static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t errlen)
@@ -394,8 +458,11 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
     if (s->kind == GV_MMF_PACKED)
         add_pairs(s, v, &pb);
     problem_link(&pb, v->n_types, s->warm);
-    int T = v->n_types, rc = 0;
-    double *x = pu_alloc((size_t)pb.n_rows * T, sizeof *x);
+    int T = v->n_types, rc = 0, n_pairs = 0;
+    /* fifo-packed adds its pairs after the LP's rows */
+    int n_max = pb.n_rows + (s->kind == GV_FIFO_PACKED ? pb.n_jobs : 0);
+    double *x = pu_alloc((size_t)n_max * T + 1, sizeof *x);
+    int(*jobs)[2] = pu_alloc((size_t)n_max + 1, sizeof *jobs);
     double *w = pu_alloc((size_t)pb.n_jobs, sizeof *w);
     if (pb.n_jobs > 0) {
         switch (s->kind) {
@@ -425,21 +492,27 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
         case GV_FIFO_PERF:
             fifo_alloc(v, &pb, s->gavel_rules, x);
             break;
+        case GV_FIFO_PACKED:
+            n_pairs = fifo_pack(v, &pb, fifo_alloc(v, &pb, 1, x), x, jobs);
+            break;
         }
     }
     if (rc == 0) {
-        int(*jobs)[2] = pu_alloc((size_t)pb.n_rows, sizeof *jobs);
         for (int r = 0; r < pb.n_rows; r++) {
-            jobs[r][0] = pb.view_of[pb.rows[r].job[0]];
-            jobs[r][1] = pb.rows[r].job[1] >= 0 ? pb.view_of[pb.rows[r].job[1]] : -1;
+            jobs[r][0] = pb.rows[r].job[0];
+            jobs[r][1] = pb.rows[r].job[1];
         }
-        gr_set_allocation(s->round, v, pb.n_rows, (const int(*)[2])jobs, x);
-        free(jobs);
+        for (int r = 0; r < pb.n_rows + n_pairs; r++) {
+            jobs[r][0] = pb.view_of[jobs[r][0]];
+            jobs[r][1] = jobs[r][1] >= 0 ? pb.view_of[jobs[r][1]] : -1;
+        }
+        gr_set_allocation(s->round, v, pb.n_rows + n_pairs, (const int(*)[2])jobs, x);
     } else {
         char msg[256];
         snprintf(msg, sizeof msg, "%s", err);
         snprintf(err, errlen, "%s at t=%.0f s: %s", s->name, v->now, msg);
     }
+    free(jobs);
     free(w);
     free(x);
     problem_free(&pb);
@@ -453,7 +526,8 @@ int gv_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t er
     if (gr_need_recompute(s->round, v, s->min_interval) &&
         compute_allocation(s, v, err, errlen) < 0)
         return -1;
-    gr_fill(s->round, v, plan, s->kind == GV_FIFO_PERF, s->kind == GV_MMF);
+    gr_fill(s->round, v, plan, s->kind == GV_FIFO_PERF || s->kind == GV_FIFO_PACKED,
+            s->kind == GV_MMF);
     return 0;
 }
 

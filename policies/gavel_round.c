@@ -54,8 +54,8 @@ void gr_set_python_shuffle(gr_state_t *s, uint64_t seed)
 }
 
 /* Gavel's list of types (scheduler.py: v100, p100, k80, those present),
- * then any other type in index order, shuffled by Python's shuffle. */
-static void python_order(gr_state_t *s, const view_t *v, int *order)
+ * then any other type in index order. */
+static void gavel_order(const view_t *v, int *order)
 {
     static const char *const gavel[] = {"v100", "p100", "k80"};
     int n = 0;
@@ -70,7 +70,13 @@ static void python_order(gr_state_t *s, const view_t *v, int *order)
         if (!named)
             order[n++] = t;
     }
-    pyrandom_shuffle(s->py, order, n);
+}
+
+/* gavel_order() shuffled by Python's shuffle. */
+static void python_order(gr_state_t *s, const view_t *v, int *order)
+{
+    gavel_order(v, order);
+    pyrandom_shuffle(s->py, order, v->n_types);
 }
 
 int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
@@ -283,6 +289,7 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
     s->alloc_batch_changes = batch_changes(v);
     s->have_alloc = 1;
     s->reset_time = v->now;
+    if (getenv("GR_DEBUG")) fprintf(stderr, "RESET %.6f\n", v->now);
     s->n_last = 0; /* rows were replaced: nothing to credit */
 }
 
@@ -343,6 +350,17 @@ static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
         return 0;
     double r = c->rate[(size_t)j * v->n_types + t];
     return isnan(r) || r > 0;
+}
+
+/* A pair may share type t when the perf model gives both a rate there. */
+static int pair_usable(const view_t *v, int a, int b, int t)
+{
+    double r[2];
+    int g = v->jobs[a].gpus_requested;
+    return g == v->jobs[b].gpus_requested && g <= v->types[t].total_gpus &&
+           v->perf->pair_throughput &&
+           v->perf->pair_throughput(v->perf->ctx, &v->jobs[a], &v->jobs[b], t, g, r) == 0 &&
+           r[0] > 0 && r[1] > 0;
 }
 
 /* pu_best_rate() from the cached rates. */
@@ -409,8 +427,8 @@ static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int 
             row->prio[t] = prio;
         if (a < 0 || (row->id[1] >= 0 && b < 0))
             continue; /* a member finished */
-        if (b < 0 ? !single_usable(v, c, a, t) : !(x > 0))
-            continue; /* pairs run only where they are allocated */
+        if (b < 0 ? !single_usable(v, c, a, t) : !(x > 0) || !pair_usable(v, a, b, t))
+            continue; /* pairs run only where they are allocated and can share */
         double deficit = !row->deficit ? x * elapsed - recv : t < s->n_types ? row->deficit[t] : 0;
         q[n++] = (entry_t){r, {a, b}, prio, deficit, x, r};
     }
@@ -489,7 +507,10 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
     }
     unsigned char *taken = pu_alloc((size_t)J, 1);
     int *order = pu_alloc((size_t)v->n_types, sizeof *order);
-    type_order(v, &c, order);
+    if (s->opts.gavel_rules && !shuffle_types)
+        gavel_order(v, order); /* Gavel's code: fixed for its Perf and Packing policies */
+    else
+        type_order(v, &c, order);
     if (shuffle_types && s->py) {
         python_order(s, v, order);
     } else if (shuffle_types && v->n_types > 1) {
@@ -538,6 +559,10 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
                                  {v->jobs[a].id, b >= 0 ? v->jobs[b].id : -1},
                                  {v->jobs[a].work_done, b >= 0 ? v->jobs[b].work_done : 0}};
     }
+    if (getenv("GR_DEBUG"))
+        for (int i = 0; i < n_ch; i++)
+            fprintf(stderr, "SCHED %.6f %lld %s %.4f %.2f\n", v->now, (long long)v->jobs[ch[i].e.job[0]].id,
+                    v->types[ch[i].type].name, ch[i].e.prio, ch[i].e.deficit);
     emit(v, ch, n_ch, plan);
     pu_room_free(&room);
     free(ch);

@@ -48,6 +48,8 @@
  *     (each adds the time the row's allocation promised since the previous
  *     one less the time it got; Gavel's _deficits), not the deficit since
  *     the last recompute;
+ *   - types not shuffled are visited in Gavel's fixed order (v100, p100,
+ *     k80, then the others), not fastest first;
  *   - a second call at the same instant while no job runs (the engine's call
  *     once every job has arrived and the cluster is idle) recomputes whatever
  *     the interval (Gavel sets _last_reset_time = 0 then).

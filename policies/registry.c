@@ -17,7 +17,9 @@
     "warm_start=0: 1 starts each recompute from the last basis (faster, another optimum); "        \
     "new_jobs=run: jobs that arrived since the last recompute may take idle GPUs, or wait "        \
     "(Gavel's and Shockwave's placement); "                                                        \
-    "received_start=zero: received time at a recompute, or half_round (Gavel's code)"
+    "received_start=zero: received time at a recompute, or half_round (Gavel's code); "            \
+    "rules=paper: or gavel, the rules of Gavel's simulator its paper does not state "              \
+    "(policies/gavel_round.h)"
 
 static const policy_ops_t table[] = {
     {"fifo", "Gu et al., NSDI 2019 (YARN-CS baseline); Narayanan et al., OSDI 2020",
@@ -174,8 +176,12 @@ static const policy_ops_t table[] = {
      "Gavel's own fifo.py: a job keeps the type left in Gavel's loop (over-allocating it), a "
      "finished job's type goes to the head; Gavel's rounds share over-allocated types",
      "recompute_interval=1920: s between allocation recomputes (Gavel); new_jobs=run|wait; "
-     "received_start=zero|half_round (see max-min-fairness)",
+     "received_start=zero|half_round; rules=paper|gavel (see max-min-fairness)",
      0, MLS_CADENCE_ROUNDS, ENTRY(gavel_fifo)},
+    {"fifo-packed", "Narayanan et al., OSDI 2020 (Gavel's FIFO baseline with packing)",
+     "fifo-perf, then queued jobs packed with allocated ones when their normalised pair "
+     "throughput exceeds 1.5; Gavel's rounds",
+     GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS, ENTRY(gavel_fifo_packed)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])
