@@ -21,6 +21,15 @@ typedef struct gr_row {
     double *deficit; /* n_types: rules=gavel, summed at the recomputes (Gavel's _deficits) */
 } gr_row_t;
 
+/* rules=gavel: what a pair of jobs has had, row or not (Gavel keeps a
+ * deficit for every pair of equal-sized jobs). */
+typedef struct gr_pair_mem {
+    int64_t id[2];      /* the lower id first */
+    double *alloc_part; /* n_types: x * elapsed summed at the recomputes it was a row */
+    double *ran;        /* n_types: s it ran, up to the last recompute */
+    double *ran_now;    /* n_types: s it ran since */
+} gr_pair_mem_t;
+
 typedef struct gr_last {
     int row; /* index into rows, -1 for a job run from leftovers */
     int type;
@@ -42,6 +51,9 @@ struct gr_state {
     double last_call; /* NAN before the first call */
     int idle_again;   /* this call is at the previous one's instant and no job runs */
     gr_opts_t opts;
+    int leftover_pairs; /* gr_set_leftover_pairs */
+    gr_pair_mem_t *pm;  /* rules=gavel: by ids */
+    int n_pm;
     gsl_rng *rng; /* type-order shuffles, seeded from the view at first use */
     pyrandom_t *py; /* gr_set_python_shuffle: Gavel's own shuffles instead */
 };
@@ -108,6 +120,11 @@ void gr_set_opts(gr_state_t *s, const gr_opts_t *o)
     s->opts = *o;
 }
 
+void gr_set_leftover_pairs(gr_state_t *s, int on)
+{
+    s->leftover_pairs = on;
+}
+
 gr_state_t *gr_create(void)
 {
     gr_state_t *s = pu_alloc(1, sizeof *s);
@@ -128,10 +145,20 @@ static void free_rows(gr_state_t *s)
     s->n_rows = 0;
 }
 
+static void pm_free(gr_pair_mem_t *m)
+{
+    free(m->alloc_part);
+    free(m->ran);
+    free(m->ran_now);
+}
+
 void gr_destroy(gr_state_t *s)
 {
     if (!s)
         return;
+    for (int i = 0; i < s->n_pm; i++)
+        pm_free(&s->pm[i]);
+    free(s->pm);
     free_rows(s);
     free(s->alloc_ids);
     free(s->last);
@@ -165,13 +192,98 @@ static double steps_credit(const view_t *v, const gr_last_t *l)
     return t;
 }
 
+/* The memory of pair (a, b) (ids), NULL when none and !create. */
+static gr_pair_mem_t *pm_find(gr_state_t *s, int64_t a, int64_t b, int create)
+{
+    int64_t lo = a < b ? a : b, hi = a < b ? b : a;
+    int i = 0, j = s->n_pm;
+    while (i < j) { /* first entry >= (lo, hi) */
+        int m = (i + j) / 2;
+        const int64_t *k = s->pm[m].id;
+        if (k[0] < lo || (k[0] == lo && k[1] < hi))
+            i = m + 1;
+        else
+            j = m;
+    }
+    if (i < s->n_pm && s->pm[i].id[0] == lo && s->pm[i].id[1] == hi)
+        return &s->pm[i];
+    if (!create)
+        return NULL;
+    gr_pair_mem_t *n = pu_alloc((size_t)s->n_pm + 1, sizeof *n);
+    if (i)
+        memcpy(n, s->pm, sizeof *n * (size_t)i);
+    if (s->n_pm > i)
+        memcpy(n + i + 1, s->pm + i, sizeof *n * (size_t)(s->n_pm - i));
+    free(s->pm);
+    s->pm = n;
+    s->n_pm++;
+    size_t T = (size_t)(s->n_types > 0 ? s->n_types : 1);
+    n[i] = (gr_pair_mem_t){{lo, hi}, pu_alloc(T, sizeof(double)), pu_alloc(T, sizeof(double)),
+                           pu_alloc(T, sizeof(double))};
+    return &n[i];
+}
+
+static int in_allocation(const gr_state_t *s, int64_t id);
+
+/* rules=gavel: pair (a, b)'s deficit on t (view indices): half a round once
+ * a recompute found both active (Gavel starts a pair's time at 0, not half a
+ * round, so its first reset finds it half a round short), plus the time its
+ * allocations promised, less the time it ran, up to the last recompute. */
+static double pm_deficit(gr_state_t *s, const view_t *v, int a, int b, int t)
+{
+    const gr_pair_mem_t *m = pm_find(s, v->jobs[a].id, v->jobs[b].id, 0);
+    double d = in_allocation(s, v->jobs[a].id) && in_allocation(s, v->jobs[b].id)
+                   ? v->round_len / 2
+                   : 0;
+    return m && t < s->n_types ? d + m->alloc_part[t] - m->ran[t] : d;
+}
+
+/* rules=gavel at a recompute: the pairs' promised and run time move to the
+ * past; pairs with a finished job are forgotten. */
+static void pm_reset(gr_state_t *s, const view_t *v, double elapsed)
+{
+    for (int r = 0; r < s->n_rows; r++) {
+        const gr_row_t *row = &s->rows[r];
+        gr_pair_mem_t *m = row->id[1] >= 0 ? pm_find(s, row->id[0], row->id[1], 1) : NULL;
+        for (int t = 0; m && t < s->n_types; t++)
+            m->alloc_part[t] += row->x[t] * elapsed;
+    }
+    int k = 0;
+    for (int i = 0; i < s->n_pm; i++) {
+        gr_pair_mem_t *m = &s->pm[i];
+        int alive = 1;
+        for (int q = 0; q < 2; q++) {
+            int found = 0;
+            for (int j = 0; j < v->n_jobs && !found; j++)
+                found = v->jobs[j].id == m->id[q];
+            alive &= found;
+        }
+        if (!alive) {
+            pm_free(m);
+            continue;
+        }
+        for (int t = 0; t < s->n_types; t++) {
+            m->ran[t] += m->ran_now[t];
+            m->ran_now[t] = 0;
+        }
+        s->pm[k++] = *m;
+    }
+    s->n_pm = k;
+}
+
 void gr_begin(gr_state_t *s, const view_t *v)
 {
     double dt = isnan(s->last_call) ? 0.0 : v->now - s->last_call;
     for (int k = 0; k < s->n_last && dt > 0; k++) {
         const gr_last_t *l = &s->last[k];
+        double credit = s->opts.gavel_rules ? steps_credit(v, l) : dt;
         if (l->row >= 0 && l->row < s->n_rows)
-            s->rows[l->row].recv[l->type] += s->opts.gavel_rules ? steps_credit(v, l) : dt;
+            s->rows[l->row].recv[l->type] += credit;
+        gr_pair_mem_t *m = s->opts.gavel_rules && l->id[1] >= 0 && l->type < s->n_types
+                               ? pm_find(s, l->id[0], l->id[1], 1)
+                               : NULL;
+        if (m)
+            m->ran_now[l->type] += credit;
     }
     int running = 0;
     for (int j = 0; j < v->n_jobs && !running; j++)
@@ -237,7 +349,7 @@ static int cmp_deficit(const void *pa, const void *pb)
 
 /* Gavel's _reset_time_run_so_far: each old row's deficit grows by the time
  * its allocation promised since the last recompute less the time it got;
- * the new rows take theirs (0 for a new row). */
+ * the new rows take theirs (0 for a new job; pairs: pm_deficit). */
 static void carry_deficits(gr_state_t *s, gr_row_t *rows, int n_rows, double now)
 {
     int T = s->n_types, n = 0;
@@ -271,6 +383,7 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
     if (s->opts.gavel_rules && (s->n_types == v->n_types || !s->n_rows)) {
         s->n_types = v->n_types;
         carry_deficits(s, rows, n_rows, v->now);
+        pm_reset(s, v, v->now - s->reset_time);
     }
     free_rows(s);
     s->rows = rows;
@@ -289,7 +402,6 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
     s->alloc_batch_changes = batch_changes(v);
     s->have_alloc = 1;
     s->reset_time = v->now;
-    if (getenv("GR_DEBUG")) fprintf(stderr, "RESET %.6f\n", v->now);
     s->n_last = 0; /* rows were replaced: nothing to credit */
 }
 
@@ -332,7 +444,7 @@ static int cmp_entry(const void *pa, const void *pb)
         return a->deficit > b->deficit ? -1 : 1;
     if (a->x != b->x)
         return a->x > b->x ? -1 : 1;
-    return a->seq - b->seq;
+    return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
 /* One fill's view of the jobs: each job's pu_rate() on each type (asked
@@ -398,6 +510,15 @@ static void type_order(const view_t *v, const fill_ctx_t *c, int *order)
     free(score);
 }
 
+/* rules=gavel: ties go by Gavel's priority list order, each job as it
+ * arrived followed by its pairs with the jobs before it (view order is
+ * arrival order). */
+static int gavel_seq(const view_t *v, int a, int b)
+{
+    int hi = b > a ? b : a, lo = b < 0 ? -1 : b > a ? a : b;
+    return hi * (v->n_jobs + 1) + 1 + lo;
+}
+
 /* The queue of type t: allocation rows with every member active, then every
  * active job without a single row of its own (priority 0). */
 static int entry_less(const entry_t *a, const entry_t *b)
@@ -429,12 +550,16 @@ static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int 
             continue; /* a member finished */
         if (b < 0 ? !single_usable(v, c, a, t) : !(x > 0) || !pair_usable(v, a, b, t))
             continue; /* pairs run only where they are allocated and can share */
-        double deficit = !row->deficit ? x * elapsed - recv : t < s->n_types ? row->deficit[t] : 0;
-        q[n++] = (entry_t){r, {a, b}, prio, deficit, x, r};
+        double deficit = !row->deficit          ? x * elapsed - recv
+                         : b >= 0 && a >= 0     ? pm_deficit(s, v, a, b, t)
+                         : t < s->n_types       ? row->deficit[t]
+                                                : 0;
+        q[n++] = (entry_t){r, {a, b}, prio, deficit, x, s->opts.gavel_rules ? gavel_seq(v, a, b) : r};
     }
     for (int j = 0; j < v->n_jobs; j++)
         if (!has_single[j] && single_usable(v, c, j, t))
-            q[n++] = (entry_t){-1 - j, {j, -1}, 0.0, 0.0, 0.0, s->n_rows + j};
+            q[n++] = (entry_t){-1 - j,         {j, -1}, 0.0, 0.0, 0.0,
+                               s->opts.gavel_rules ? gavel_seq(v, j, -1) : s->n_rows + j};
     sort_entries(q, q + n, n);
     return n;
 }
@@ -480,6 +605,71 @@ static void emit(const view_t *v, chosen_t *ch, int n, plan_t *plan)
             plan->allocs[ib].pack_with = a;
         }
     }
+}
+
+/* 1 when job id was active at the last recompute. */
+static int in_allocation(const gr_state_t *s, int64_t id)
+{
+    return s->n_alloc_ids &&
+           bsearch(&id, s->alloc_ids, (size_t)s->n_alloc_ids, sizeof id, cmp_i64) != NULL;
+}
+
+/* The greedy fill of type t from the sorted entries q[0..n). */
+static void take(const gr_state_t *s, const view_t *v, const entry_t *q, int n, int t,
+                 int skip_zero, unsigned char *taken, pu_room_t *room, chosen_t *ch, int *n_ch)
+{
+    for (int i = 0; i < n && room->room[t] > 0; i++) {
+        const entry_t *e = &q[i];
+        int a = e->job[0], b = e->job[1];
+        int g = v->jobs[a].gpus_requested;
+        if (taken[a] || (b >= 0 && taken[b]) || g > room->room[t])
+            continue;
+        if (skip_zero && !(e->prio > 0))
+            continue;
+        taken[a] = 1;
+        if (b >= 0)
+            taken[b] = 1;
+        room->room[t] -= g;
+        if (e->row < 0 && s->opts.new_jobs_wait &&
+            (b < 0 || !in_allocation(s, v->jobs[a].id) || !in_allocation(s, v->jobs[b].id)))
+            continue; /* chosen, but Gavel's placement gives it no workers */
+        ch[(*n_ch)++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
+    }
+}
+
+/* gr_set_leftover_pairs: the priority-0 entries z[0..n) of type t and every
+ * pair of jobs not yet taken, of equal GPU counts, that may share t and has
+ * no row of its own (priority 0, pm_deficit), sorted. */
+static entry_t *leftover_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t,
+                               const unsigned char *taken, const entry_t *z, int n, int *out_n)
+{
+    int J = v->n_jobs, nu = 0;
+    int *u = pu_alloc((size_t)J + 1, sizeof *u);
+    for (int j = 0; j < J; j++)
+        if (!taken[j] && single_usable(v, c, j, t))
+            u[nu++] = j;
+    unsigned char *paired = pu_alloc((size_t)J * J + 1, 1); /* pairs that have a row */
+    for (int r = 0; r < s->n_rows; r++) {
+        int a = c->members[r][0], b = c->members[r][1];
+        if (a >= 0 && b >= 0)
+            paired[(size_t)a * J + b] = paired[(size_t)b * J + a] = 1;
+    }
+    size_t cap = (size_t)n + (size_t)nu * (nu > 0 ? nu - 1 : 0) / 2 + 1;
+    entry_t *q = pu_alloc(2 * cap, sizeof *q); /* and sort scratch */
+    memcpy(q, z, sizeof *q * (size_t)n);
+    int m = n;
+    for (int i = 0; i < nu; i++)
+        for (int k = i + 1; k < nu; k++) {
+            int a = u[i], b = u[k];
+            if (paired[(size_t)a * J + b] || !pair_usable(v, a, b, t))
+                continue;
+            q[m++] = (entry_t){-1, {a, b}, 0.0, pm_deficit(s, v, a, b, t), 0.0, gavel_seq(v, a, b)};
+        }
+    sort_entries(q, q + m, m);
+    free(paired);
+    free(u);
+    *out_n = m;
+    return q;
 }
 
 void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
@@ -531,22 +721,17 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
     pu_room_init(&room, v);
     for (int oi = 0; oi < v->n_types; oi++) {
         int t = order[oi];
-        int nq = build_queue(s, v, &c, t, has_single, q);
-        for (int i = 0; i < nq && room.room[t] > 0; i++) {
-            const entry_t *e = &q[i];
-            int a = e->job[0], b = e->job[1];
-            int g = v->jobs[a].gpus_requested;
-            if (taken[a] || (b >= 0 && taken[b]) || g > room.room[t])
-                continue;
-            if (skip_zero && !(e->prio > 0))
-                continue;
-            taken[a] = 1;
-            if (b >= 0)
-                taken[b] = 1;
-            room.room[t] -= g;
-            if (e->row < 0 && s->opts.new_jobs_wait)
-                continue; /* chosen, but Gavel's placement gives it no workers */
-            ch[n_ch++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
+        int nq = build_queue(s, v, &c, t, has_single, q), npos = 0;
+        while (npos < nq && q[npos].prio > 0)
+            npos++;
+        take(s, v, q, npos, t, skip_zero, taken, &room, ch, &n_ch);
+        if (s->leftover_pairs && !skip_zero && room.room[t] > 0) {
+            int nz;
+            entry_t *z = leftover_queue(s, v, &c, t, taken, q + npos, nq - npos, &nz);
+            take(s, v, z, nz, t, skip_zero, taken, &room, ch, &n_ch);
+            free(z);
+        } else {
+            take(s, v, q + npos, nq - npos, t, skip_zero, taken, &room, ch, &n_ch);
         }
     }
     free(s->last);
@@ -559,10 +744,6 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
                                  {v->jobs[a].id, b >= 0 ? v->jobs[b].id : -1},
                                  {v->jobs[a].work_done, b >= 0 ? v->jobs[b].work_done : 0}};
     }
-    if (getenv("GR_DEBUG"))
-        for (int i = 0; i < n_ch; i++)
-            fprintf(stderr, "SCHED %.6f %lld %s %.4f %.2f\n", v->now, (long long)v->jobs[ch[i].e.job[0]].id,
-                    v->types[ch[i].type].name, ch[i].e.prio, ch[i].e.deficit);
     emit(v, ch, n_ch, plan);
     pu_room_free(&room);
     free(ch);

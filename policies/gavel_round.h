@@ -87,6 +87,12 @@ void gr_set_opts(gr_state_t *s, const gr_opts_t *o);
  * (policies/pyrandom.h) of [v100, p100, k80] from random.Random(seed) at
  * every fill that shuffles (Gavel seeds it with its seed + 5). */
 void gr_set_python_shuffle(gr_state_t *s, uint64_t seed);
+/* Gavel's packing policies (gandiva): GPUs left after the allocation's rows
+ * may also go to a pair of equal-sized jobs that has no row (priority 0,
+ * deficit 0, ordered with the other priority-0 rows), as Gavel's priority
+ * list holds every such pair; under new_jobs=wait only a pair of jobs active
+ * at the last recompute runs. */
+void gr_set_leftover_pairs(gr_state_t *s, int on);
 void gr_destroy(gr_state_t *s);
 
 /* Credits the time since the previous call to the rows scheduled then. */

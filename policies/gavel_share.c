@@ -233,6 +233,8 @@ void gs_schedule(gs_state_t *s, const view_t *v, plan_t *plan)
         pyrandom_seed(s->rng, v->seed);
         if (!s->gandiva)
             gr_set_python_shuffle(s->round, v->seed + 5);
+        else
+            gr_set_leftover_pairs(s->round, 1);
     }
     gr_begin(s->round, v);
     if (gr_need_recompute(s->round, v, s->interval))
