@@ -211,3 +211,7 @@ EXTRA_DIST += tests/live_mech_crash.sh
 # migration, a gang start; the gang's daemon SIGKILLed): within 5 % of simulate (~60 s)
 TESTS += tests/live_mech_slurm.sh
 EXTRA_DIST += tests/live_mech_slurm.sh
+
+# Gavel's rounds (--round-end steps): round end at the last job's steps, failed jobs (issue 17)
+TESTS += tests/gavel_rounds.sh
+EXTRA_DIST += tests/gavel_rounds.sh
