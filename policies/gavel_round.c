@@ -49,6 +49,8 @@ struct gr_state {
     gr_last_t *last;          /* what the previous fill scheduled */
     int n_last;
     double last_call; /* NAN before the first call */
+    double recv0;     /* where rows' received time starts: half a round under rules=gavel and
+                         received_start=half_round (Gavel's _job_time_so_far), else 0 */
     int idle_again;   /* this call is at the previous one's instant and no job runs */
     gr_opts_t opts;
     int leftover_pairs; /* gr_set_leftover_pairs */
@@ -178,16 +180,16 @@ static int find_job(const view_t *v, int64_t id)
     return -1;
 }
 
-/* rules=gavel: the time row k's jobs progressed since the fill (the longer
- * of a pair's). */
-static double steps_credit(const view_t *v, const gr_last_t *l)
+/* rules=gavel: the time row k's jobs progressed since the fill at t0 (the
+ * longer of a pair's), rounded as Gavel's (t0 + steps / rate) - t0. */
+static double steps_credit(const view_t *v, const gr_last_t *l, double t0)
 {
     double t = 0;
     for (int m = 0; m < 2; m++) {
         int j = find_job(v, l->id[m]);
         double r = j >= 0 ? v->jobs[j].throughput : NAN;
-        if (r > 0 && (v->jobs[j].work_done - l->work0[m]) / r > t)
-            t = (v->jobs[j].work_done - l->work0[m]) / r;
+        if (r > 0 && (t0 + (v->jobs[j].work_done - l->work0[m]) / r) - t0 > t)
+            t = (t0 + (v->jobs[j].work_done - l->work0[m]) / r) - t0;
     }
     return t;
 }
@@ -276,7 +278,7 @@ void gr_begin(gr_state_t *s, const view_t *v)
     double dt = isnan(s->last_call) ? 0.0 : v->now - s->last_call;
     for (int k = 0; k < s->n_last && dt > 0; k++) {
         const gr_last_t *l = &s->last[k];
-        double credit = s->opts.gavel_rules ? steps_credit(v, l) : dt;
+        double credit = s->opts.gavel_rules ? steps_credit(v, l, s->last_call) : dt;
         if (l->row >= 0 && l->row < s->n_rows)
             s->rows[l->row].recv[l->type] += credit;
         gr_pair_mem_t *m = s->opts.gavel_rules && l->id[1] >= 0 && l->type < s->n_types
@@ -357,7 +359,7 @@ static void carry_deficits(gr_state_t *s, gr_row_t *rows, int n_rows, double now
     for (int r = 0; r < s->n_rows; r++) {
         gr_row_t *o = &s->rows[r];
         for (int t = 0; t < T && o->deficit; t++)
-            o->deficit[t] += o->x[t] * (now - s->reset_time) - o->recv[t];
+            o->deficit[t] += o->x[t] * (now - s->reset_time) - (o->recv[t] - s->recv0);
         if (o->deficit)
             old[n++] = (gr_deficit_t){{o->id[0], o->id[1]}, o->deficit};
     }
@@ -385,6 +387,7 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
         carry_deficits(s, rows, n_rows, v->now);
         pm_reset(s, v, v->now - s->reset_time);
     }
+    s->recv0 = s->opts.gavel_rules && s->opts.half_round ? v->round_len / 2 : 0;
     free_rows(s);
     s->rows = rows;
     int T = s->n_types = v->n_types;
@@ -393,6 +396,8 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
         gr_row_t *row = &s->rows[r];
         row->x = pu_alloc((size_t)T, sizeof *row->x);
         row->recv = pu_alloc((size_t)T, sizeof *row->recv);
+        for (int t = 0; t < T; t++)
+            row->recv[t] = s->recv0;
         row->prio = pu_alloc((size_t)T, sizeof *row->prio);
         memcpy(row->x, x + (size_t)r * T, (size_t)T * sizeof *row->x);
     }
@@ -538,9 +543,11 @@ static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int 
         gr_row_t *row = &s->rows[r];
         int a = c->members[r][0], b = c->members[r][1];
         double x = t < s->n_types ? row->x[t] : 0.0;
-        double recv = t < s->n_types ? row->recv[t] : 0.0;
+        double recv = t < s->n_types ? row->recv[t] - s->recv0 : 0.0;
         double prio = 0.0;
-        if (x > 0 && s->opts.half_round) /* the share's denominator is common to all rows */
+        if (x > 0 && s->opts.half_round && s->recv0 > 0) /* Gavel's sum, from half a round */
+            prio = x / row->recv[t];
+        else if (x > 0 && s->opts.half_round) /* the share's denominator is common to all rows */
             prio = x / (recv + v->round_len / 2);
         else if (x > 0)
             prio = recv > 0 && elapsed > 0 ? x / (recv / elapsed) : x * GR_NEW_PRIORITY;
@@ -773,5 +780,5 @@ double gr_priority(const gr_state_t *s, int64_t job_id, int type)
 double gr_received(const gr_state_t *s, int64_t job_id, int type)
 {
     const gr_row_t *row = single_row(s, job_id);
-    return row && type >= 0 && type < s->n_types ? row->recv[type] : NAN;
+    return row && type >= 0 && type < s->n_types ? row->recv[type] - s->recv0 : NAN;
 }

@@ -38,8 +38,11 @@
  * rules=gavel adds the rules of Gavel's simulator (scheduler.py) that the
  * paper does not state (rules=paper, the default, has none of them):
  *   - a row is credited the time its jobs progressed since the previous call
- *     (their work done in between over their rate, the longer of a pair's;
- *     _done_callback), not the time between the calls: under Gavel's rounds
+ *     (their work done in between over their rate, the longer of a pair's,
+ *     rounded as Gavel's (t0 + steps / rate) - t0, added to a sum that starts
+ *     at half a round under received_start=half_round, as Gavel's
+ *     _job_time_so_far, so that near-ties fall as in Gavel; _done_callback),
+ *     not the time between the calls: under Gavel's rounds
  *     (engine round_end steps) a job stops once it has run its steps for the
  *     round, and a round that failed credits nothing;
  *   - a recompute at time 0 does not start the interval (Gavel tests
