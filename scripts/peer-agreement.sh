@@ -56,22 +56,24 @@ G108=v100=1x36,p100=1x36,k80=1x36
 # isolated and gandiva (ours with mechanism=gavel, which --like gavel gives).
 gavel_rows_more() {
     for r in \
-        "1 300jobs_lam120_multigpu fifo_packed fifo-packed 70937.014 17960.343" \
-        "1 300jobs_lam120_multigpu isolated isolated 65106.447 16684.871" \
-        "1 300jobs_lam120_multigpu gandiva gandiva 61968.095 16584.400" \
-        "1 300jobs_lam900_multigpu fifo_packed fifo-packed 282956.872 8649.445" \
-        "1 300jobs_lam900_multigpu isolated isolated 290725.940 12831.846" \
-        "1 300jobs_lam900_multigpu gandiva gandiva 282957.940 9936.275" \
-        "1 300jobs_lam120_1gpu fifo_packed fifo-packed 52368.742 9938.109" \
-        "1 300jobs_lam120_1gpu isolated isolated 61027.391 12855.135" \
-        "1 300jobs_lam120_1gpu gandiva gandiva 51883.169 10513.159" \
-        "1 300jobs_lam900_1gpu fifo_packed fifo-packed 282954.250 8741.600" \
-        "1 300jobs_lam900_1gpu isolated isolated 290723.945 13013.228" \
-        "1 300jobs_lam900_1gpu gandiva gandiva 282955.303 9969.154" \
+        "1 gavel_gen_300jobs_lam120_multigpu fifo_packed fifo-packed 70937.014 17960.343" \
+        "1 gavel_gen_300jobs_lam120_multigpu isolated isolated 65106.447 16684.871" \
+        "1 gavel_gen_300jobs_lam120_multigpu gandiva gandiva 61968.095 16584.400" \
+        "1 gavel_gen_300jobs_lam900_multigpu fifo_packed fifo-packed 282956.872 8649.445" \
+        "1 gavel_gen_300jobs_lam900_multigpu isolated isolated 290725.940 12831.846" \
+        "1 gavel_gen_300jobs_lam900_multigpu gandiva gandiva 282957.940 9936.275" \
+        "1 gavel_gen_300jobs_lam120_1gpu fifo_packed fifo-packed 52368.742 9938.109" \
+        "1 gavel_gen_300jobs_lam120_1gpu isolated isolated 61027.391 12855.135" \
+        "1 gavel_gen_300jobs_lam120_1gpu gandiva gandiva 51883.169 10513.159" \
+        "1 gavel_gen_300jobs_lam900_1gpu fifo_packed fifo-packed 282954.250 8741.600" \
+        "1 gavel_gen_300jobs_lam900_1gpu isolated isolated 290723.945 13013.228" \
+        "1 gavel_gen_300jobs_lam900_1gpu gandiva gandiva 282955.303 9969.154" \
+        "0 gavel_gen_3000jobs_lam300_multigpu isolated isolated 931464.439 13293.112" \
+        "0 gavel_gen_3000jobs_lam300_1gpu isolated isolated 931877.444 13334.317" \
         ; do
         # shellcheck disable=SC2086 # the row's words
         set -- $r
-        echo "gavel|$1|$GT/gavel_gen_$2.trace|gavel|$G108|$GTP|$3|$4|$5|$6"
+        echo "gavel|$1|$GT/$2.trace|gavel|$G108|$GTP|$3|$4|$5|$6"
     done
 }
 

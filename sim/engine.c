@@ -21,7 +21,10 @@
  * way. At each call every running job is given its steps for the round,
  * min(floor(rate x round_len), steps left), and stops progressing (holding its
  * GPUs) once it has run them (j->cap); the round ends when the last of them
- * has (at the latest of their step ends), not on a fixed grid. When nothing
+ * has (at the latest of their step ends), not on a fixed grid. The two jobs
+ * of a pair run their steps at their pair rates and end the round together,
+ * at the later of their step ends (a job that finishes there finishes then,
+ * as Gavel stamps both with the pair's finish time). When nothing
  * runs, the next call is the next arrival, or, once every job has arrived,
  * one more call at the same instant (Gavel then resets its allocation's clock)
  * and then calls every round_len. A job given fewer steps than its GPUs (its
@@ -292,6 +295,8 @@ static void predict_completion(engine_t *e, sim_job_t *j)
         return;
     }
     double when = start + (left > 0 ? left / j->rate : 0);
+    if (isfinite(j->cap) && j->partner >= 0 && j->step_end > when)
+        when = j->step_end; /* Gavel's rounds: a pair's jobs end with the pair's steps */
     eventq_push(&e->q, when, EV_COMPLETION, (int)(j - e->jobs), j->version);
 }
 
@@ -1062,6 +1067,8 @@ static void start_steps_round(engine_t *e)
         int fail = round_steps(e, j);
         if (p)
             fail |= round_steps(e, p);
+        if (p) /* Gavel's pair ends its round with the later of its jobs' steps */
+            j->step_end = p->step_end = j->step_end > p->step_end ? j->step_end : p->step_end;
         for (sim_job_t *m = j; m; m = m == j ? p : NULL) {
             if (fail)
                 m->cap = m->work_done; /* no step counts */
