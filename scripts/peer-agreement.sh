@@ -72,6 +72,8 @@ gavel_rows_more() {
         "0 gavel_gen_3000jobs_lam300_1gpu isolated isolated 931877.444 13334.317" \
         "0 gavel_gen_3000jobs_lam300_multigpu fifo_packed fifo-packed 923838.832 9193.542" \
         "0 gavel_gen_3000jobs_lam300_multigpu gandiva gandiva 922449.398 10135.715" \
+        "0 gavel_gen_3000jobs_lam300_1gpu fifo_packed fifo-packed 921953.033 9039.341" \
+        "0 gavel_gen_3000jobs_lam300_1gpu gandiva gandiva 921951.032 10093.886" \
         ; do
         # shellcheck disable=SC2086 # the row's words
         set -- $r
