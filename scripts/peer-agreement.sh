@@ -74,6 +74,8 @@ gavel_rows_more() {
         "0 gavel_gen_3000jobs_lam300_multigpu gandiva gandiva 922449.398 10135.715" \
         "0 gavel_gen_3000jobs_lam300_1gpu fifo_packed fifo-packed 921953.033 9039.341" \
         "0 gavel_gen_3000jobs_lam300_1gpu gandiva gandiva 921951.032 10093.886" \
+        "0 replay_seed0_lam900_1gpu_10k fifo gavel-fifo 10078587.687 81874.899" \
+        "0 replay_seed0_lam900_1gpu_10k isolated isolated 9781361.663 80430.177" \
         ; do
         # shellcheck disable=SC2086 # the row's words
         set -- $r
