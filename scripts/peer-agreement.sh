@@ -76,6 +76,7 @@ gavel_rows_more() {
         "0 gavel_gen_3000jobs_lam300_1gpu gandiva gandiva 921951.032 10093.886" \
         "0 replay_seed0_lam900_1gpu_10k fifo gavel-fifo 10078587.687 81874.899" \
         "0 replay_seed0_lam900_1gpu_10k isolated isolated 9781361.663 80430.177" \
+        "0 replay_seed0_lam900_1gpu_10k allox allox 9549506.551 57575.972" \
         ; do
         # shellcheck disable=SC2086 # the row's words
         set -- $r
