@@ -47,6 +47,17 @@ static int parse_like(void *base, size_t off, const char *s, const char *who)
     return 0;
 }
 
+/* --round-end fixed|steps (engine_config_t.round_end). */
+static int parse_round_end(void *base, size_t off, const char *s, const char *who)
+{
+    int r = engine_round_end_parse(s);
+    (void)who;
+    if (r < 0)
+        return -1;
+    *(int *)((char *)base + off) = r;
+    return 0;
+}
+
 /* --measure LO:HI: the engine's window and the text stored with the run. */
 static int parse_measure(void *base, size_t off, const char *s, const char *who)
 {
@@ -110,6 +121,11 @@ static const opt_t options[] = {
                            "a job over several nodes runs at the perf model's rate\n"
                            "for those nodes (placed, default) or at its one-node\n"
                            "rate (consolidated: Gavel, Shockwave, Tiresias)"),
+    OPT_CALL("round-end", 0, "HOW", S, cfg.round_end, parse_round_end,
+             "--round-end wants fixed or steps, got '%s'",
+             "a round ends on a fixed grid of --round seconds (fixed,\n"
+             "default) or when its last job has run its steps for the\n"
+             "round (steps: Gavel's simulator; --like gavel)"),
     OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", S, cfg.restart_overhead, 0, 1e300, 0,
             "--restart-overhead wants seconds >= 0, got '%s'",
             "seconds lost at every (re)start (default 20)"),
@@ -433,6 +449,8 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                               o->cfg.consolidated_rates ? "consolidated" : "placed",
                               "like",
                               o->like ? o->like->name : "none",
+                              "round_end",
+                              engine_round_end_name(o->cfg.round_end),
                               NULL};
     run_info_t info = {pol->name,
                        params,

@@ -17,15 +17,20 @@ static const like_peer_t peers[] = {
      * (its _unconsolidated keys are unused); allocations recomputed at most
      * every 1920 s, jobs outside the allocation get priority 0 (new jobs wait
      * for the next recompute), received time reset to half a round at
-     * add_job and at each recompute; AlloX runs as a Gavel allocation. */
+     * add_job and at each recompute; AlloX runs as a Gavel allocation; a
+     * round ends when its last job's steps end (simulate()), a job given fewer
+     * steps than GPUs fails the round, and is dropped after 5 in a row;
+     * rules=gavel: the mechanism's rules that its paper does not state
+     * (policies/gavel_round.h). */
     {"gavel",
      360,
      "rounds",
      0,
      "spread",
      "consolidated",
+     "steps",
      {"mechanism=gavel", "recompute_interval=1920", "new_jobs=wait", "received_start=half_round",
-      NULL}},
+      "rules=gavel", NULL}},
     /* Shockwave (uw-mad-dash/shockwave, a Gavel fork): 120 s rounds, 20 s
      * lost by a job not scheduled in the previous round, recompute at most
      * every 1000 s, Gavel's new-job and received-time rules, every GPU its
@@ -36,21 +41,22 @@ static const like_peer_t peers[] = {
      20,
      "spread",
      "consolidated",
+     NULL,
      {"mechanism=gavel", "recompute_interval=1000", "new_jobs=wait", "received_start=half_round",
       NULL}},
     /* Pollux (petuum/adaptdl osdi21-artifact simulator/): 60 s steps, 30 s
      * without progress after an allocation change, jobs spread over nodes at
      * the rate of their placement; its Tiresias has 2 queues, demotion at
      * 16 GPU-hours. */
-    {"pollux", 60, NULL, 30, "spread", "placed", {"queues=2", "limits=57600", NULL}},
+    {"pollux", 60, NULL, 30, "spread", "placed", NULL, {"queues=2", "limits=57600", NULL}},
     /* Tiresias (SymbioticLab/Tiresias simulator): a job runs its trace
      * duration (placement does not change its speed), preemption is free, a
      * job that fits one node waits for one (its consolidation). */
-    {"tiresias", -1, NULL, 0, "consolidate", "consolidated", {NULL}},
+    {"tiresias", -1, NULL, 0, "consolidate", "consolidated", NULL, {NULL}},
     /* Helios (S-Lab-System-Group/HeliosArtifact, QSSF simulator): a job runs
      * its traced duration on whole nodes of its VC, waiting for them; its
      * SRTF's checkpoint overheads are not modelled (see docs/reproducing.md). */
-    {"helios", -1, NULL, 0, "consolidate", "consolidated", {NULL}},
+    {"helios", -1, NULL, 0, "consolidate", "consolidated", NULL, {NULL}},
 };
 
 const like_peer_t *like_at(int i)
@@ -78,6 +84,8 @@ void like_apply_engine(const like_peer_t *p, engine_config_t *cfg)
         cfg->placement = mech_placement_parse(p->placement);
     if (p->spread_rate)
         cfg->consolidated_rates = !strcmp(p->spread_rate, "consolidated");
+    if (p->round_end)
+        cfg->round_end = engine_round_end_parse(p->round_end);
 }
 
 /* 1 when params has key k (the first len bytes of kv). */

@@ -2,7 +2,7 @@
  * semantic of a peer's simulator that mlsched models as separate flags.
  *
  * A peer is a row of settings: engine settings (round length, cadence,
- * restart overhead, placement, spread rate; each may be left unset) and
+ * restart overhead, placement, spread rate, round end; each may be left unset) and
  * policy parameters (KEY=VALUE, given only to a policy that takes KEY: its
  * create() accepts the pair alone). Where the settings come from is each
  * row's note in like.c (the peer's code, shared/notes/peers.md, the README
@@ -29,6 +29,7 @@ typedef struct like_peer {
     double restart_overhead; /* s; < 0: not set */
     const char *placement;   /* spread|consolidate|auto; NULL: not set */
     const char *spread_rate; /* placed|consolidated; NULL: not set */
+    const char *round_end;   /* fixed|steps; NULL: not set */
     const char *params[LIKE_MAX_PARAMS]; /* KEY=VALUE, NULL-ended */
 } like_peer_t;
 

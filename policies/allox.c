@@ -139,7 +139,7 @@ static void key_set(idle_key_t *k, const view_t *v, const int *jobs, int m, cons
 int allox_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
     static const char *const known[] = {
-        "alpha", "solver", "mechanism", "recompute_interval", "new_jobs", "received_start", NULL};
+        "alpha", "solver", "mechanism", "recompute_interval", "new_jobs", "received_start", "rules", NULL};
     *state = NULL;
     if (policy_args_check(args, known, "allox", err, errlen))
         return -1;
@@ -165,9 +165,10 @@ int allox_create(void **state, const policy_args_t *args, char *err, size_t errl
         return -1;
     if (strcmp(mech, "gavel") != 0 &&
         (policy_arg_str(args, "recompute_interval", NULL) ||
-         policy_arg_str(args, "new_jobs", NULL) || policy_arg_str(args, "received_start", NULL))) {
-        snprintf(err, errlen,
-                 "allox: recompute_interval, new_jobs and received_start need mechanism=gavel");
+         policy_arg_str(args, "new_jobs", NULL) || policy_arg_str(args, "received_start", NULL) ||
+         policy_arg_str(args, "rules", NULL))) {
+        snprintf(err, errlen, "allox: recompute_interval, new_jobs, received_start and rules "
+                              "need mechanism=gavel");
         return -1;
     }
     gr_opts_t opts;

@@ -37,7 +37,10 @@
  * - Gavel draws pairs without asking whether they can share; here a pair the
  *   perf model refuses (memory, unknown) is not formed, since the mechanism
  *   would reject the plan.
- * Randomness: a GSL mt19937 seeded with the run's seed at the first call. */
+ * Randomness: a GSL mt19937 seeded with the run's seed at the first call.
+ * -P mechanism=gavel runs Gavel's gandiva.py itself instead (its allocation
+ * through Gavel's rounds, with Python's draws; policies/gavel_share.c). */
+#include "policies/gavel_share.h"
 #include "policies/placement.h"
 #include "policies/policies.h"
 #include "policies/policy_util.h"
@@ -56,6 +59,7 @@ typedef struct gd_list {
 } gd_list_t;
 
 typedef struct gd_state {
+    gs_state_t *gavel; /* mechanism=gavel, NULL otherwise */
     gsl_rng *rng;     /* NULL before the first call */
     gd_list_t pairs;  /* current pairs */
     gd_list_t banned; /* pairs split by introspection */
@@ -63,9 +67,17 @@ typedef struct gd_state {
 
 int gandiva_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    if (pu_create_noargs("gandiva", state, args, err, errlen))
+    static const char *const own[] = {"mechanism", NULL};
+    *state = NULL;
+    int gavel = gs_wanted(args, "gandiva", err, errlen);
+    if (gavel < 0 || (!gavel && policy_args_check(args, own, "gandiva", err, errlen)))
         return -1;
-    *state = pu_alloc(1, sizeof(gd_state_t));
+    gs_state_t *g = gavel ? gs_create(1, args, "gandiva", err, errlen) : NULL;
+    if (gavel && !g)
+        return -1;
+    gd_state_t *s = pu_alloc(1, sizeof *s);
+    s->gavel = g;
+    *state = s;
     return 0;
 }
 
@@ -74,6 +86,7 @@ void gandiva_destroy(void *state)
     gd_state_t *s = state;
     if (!s)
         return;
+    gs_destroy(s->gavel);
     if (s->rng)
         gsl_rng_free(s->rng);
     free(s->pairs.p);
@@ -257,6 +270,10 @@ int gandiva_schedule(void *state, const view_t *v, plan_t *plan, char *err, size
     (void)err;
     (void)errlen;
     gd_state_t *s = state;
+    if (s->gavel) {
+        gs_schedule(s->gavel, v, plan);
+        return 0;
+    }
     if (!s->rng) {
         s->rng = gsl_rng_alloc(gsl_rng_mt19937);
         gsl_rng_set(s->rng, (unsigned long)v->seed);

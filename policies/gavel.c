@@ -51,6 +51,7 @@ typedef struct gv_state {
     ftf_mem_t *mem; /* sorted by id */
     int n_mem;
     gl_warm_t *warm; /* the last LP's basis (NULL: every recompute starts cold) */
+    int gavel_rules; /* rules=gavel (gavel_round.h) */
 } gv_state_t;
 
 /* The LP's jobs (view indices), rows and rates being assembled. */
@@ -66,7 +67,7 @@ typedef struct gv_problem {
 } gv_problem_t;
 
 static const char *const known_params[] = {"recompute_interval", "pair_candidates", "warm_start",
-                                           "new_jobs", "received_start", NULL};
+                                           "new_jobs", "received_start", "rules", NULL};
 
 int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_t *args,
                      char *err, size_t errlen)
@@ -102,6 +103,7 @@ int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_
     s->round = gr_create();
     gr_set_opts(s->round, &opts);
     s->min_interval = interval;
+    s->gavel_rules = opts.gavel_rules;
     s->pair_candidates = pairs;
     s->warm = warm ? gl_warm_create() : NULL;
     *state = s;
@@ -341,25 +343,112 @@ static int ftf_solve(gv_state_t *s, const view_t *v, gv_problem_t *pb, double *x
     return rc;
 }
 
-static void fifo_alloc(const view_t *v, const gv_problem_t *pb, double *x)
+/* Types in name order (Gavel's sorted worker types). */
+static void name_order(const view_t *v, int *order)
+{
+    for (int t = 0; t < v->n_types; t++) {
+        int i = t;
+        while (i > 0 && strcmp(v->types[order[i - 1]].name, v->types[t].name) > 0) {
+            order[i] = order[i - 1];
+            i--;
+        }
+        order[i] = t;
+    }
+}
+
+/* FIFO by performance: each job in arrival order on its fastest type with
+ * room; the first job with none ends the pass. gavel: as Gavel's code
+ * (fifo.py, perf mode), the fastest among the types with room in name order,
+ * a job whose fastest is 0 skipped (the pass goes on), and the pass ends
+ * before the next job once every type is full. Returns the LP index of the
+ * first job the pass did not reach (the one that ended it excluded). */
+static int fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, double *x)
 {
     int T = v->n_types;
     double *avail = pu_alloc((size_t)T, sizeof *avail);
+    int *order = pu_alloc((size_t)T, sizeof *order);
     memcpy(avail, pb->cap, (size_t)T * sizeof *avail);
-    for (int i = 0; i < pb->n_jobs; i++) { /* LP jobs are in arrival order */
-        int best = -1;
-        for (int t = 0; t < T; t++) {
+    name_order(v, order);
+    int i = 0;
+    for (; i < pb->n_jobs; i++) { /* LP jobs are in arrival order */
+        int best = -1, left = 0;
+        for (int t = 0; t < T; t++)
+            left |= avail[t] > 0;
+        if (gavel && !left)
+            break;
+        for (int k = 0; k < T; k++) {
+            int t = gavel ? order[k] : k;
             double r = pb->rate[(i * T + t) * 2];
-            if (r > 0 && avail[t] >= pb->rows[i].gpus &&
+            if ((gavel || r > 0) && avail[t] >= pb->rows[i].gpus &&
                 (best < 0 || r > pb->rate[(i * T + best) * 2]))
                 best = t;
         }
-        if (best < 0)
+        if (best < 0) {
+            i++;
             break;
+        }
+        if (!(pb->rate[(i * T + best) * 2] > 0))
+            continue;
         x[i * T + best] = 1.0;
         avail[best] -= pb->rows[i].gpus;
     }
+    free(order);
     free(avail);
+    return i;
+}
+
+/* Gavel's fifo_packed (fifo.py _pack): each queued job from `next` on, in
+ * order, packs with the allocated single job of its GPU count whose pair
+ * throughput, normalised by each one's isolated throughput on that job's
+ * type, is the highest above 1.5 (the first such in allocation order on a
+ * tie); the first queued job with none ends the packing. The pair gets the
+ * single job's X; pairs are written to rows[n_jobs..] and x, the count is
+ * returned. */
+static int fifo_pack(const view_t *v, const gv_problem_t *pb, int next, double *x,
+                     int (*rows)[2])
+{
+    int T = v->n_types, n = pb->n_jobs, n_pairs = 0;
+    int *alloc = pu_alloc((size_t)n + 1, sizeof *alloc), na = 0; /* LP singles, allocation order */
+    int *type = pu_alloc((size_t)n + 1, sizeof *type);
+    for (int i = 0; i < n; i++)
+        for (int t = 0; t < T; t++)
+            if (x[i * T + t] > 0) {
+                alloc[na++] = i;
+                type[i] = t;
+            }
+    for (int q = next; q < n; q++) {
+        double most = 1.5;
+        int with = -1;
+        for (int k = 0; k < na; k++) {
+            int a = alloc[k], t = type[a];
+            double r[2];
+            if (pb->rows[a].gpus != pb->rows[q].gpus || !v->perf->pair_throughput ||
+                v->perf->pair_throughput(v->perf->ctx, &v->jobs[pb->view_of[a]],
+                                         &v->jobs[pb->view_of[q]], t, pb->rows[a].gpus, r) < 0)
+                continue;
+            double iso[2] = {pb->rate[(a * T + t) * 2], pb->rate[(q * T + t) * 2]}, norm = 0;
+            for (int m = 0; m < 2; m++)
+                if (r[m] > 0 && iso[m] > 0)
+                    norm += r[m] / iso[m];
+            if (norm > most) {
+                most = norm;
+                with = k;
+            }
+        }
+        if (with < 0)
+            break;
+        int a = alloc[with], t = type[a];
+        memmove(alloc + with, alloc + with + 1, sizeof *alloc * (size_t)(na - with - 1));
+        na--;
+        x[a * T + t] = 0;
+        rows[n + n_pairs][0] = a;
+        rows[n + n_pairs][1] = q;
+        x[(n + n_pairs) * T + t] = 1.0;
+        n_pairs++;
+    }
+    free(type);
+    free(alloc);
+    return n_pairs;
 }
 
 static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t errlen)
@@ -369,8 +458,11 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
     if (s->kind == GV_MMF_PACKED)
         add_pairs(s, v, &pb);
     problem_link(&pb, v->n_types, s->warm);
-    int T = v->n_types, rc = 0;
-    double *x = pu_alloc((size_t)pb.n_rows * T, sizeof *x);
+    int T = v->n_types, rc = 0, n_pairs = 0;
+    /* fifo-packed adds its pairs after the LP's rows */
+    int n_max = pb.n_rows + (s->kind == GV_FIFO_PACKED ? pb.n_jobs : 0);
+    double *x = pu_alloc((size_t)n_max * T + 1, sizeof *x);
+    int(*jobs)[2] = pu_alloc((size_t)n_max + 1, sizeof *jobs);
     double *w = pu_alloc((size_t)pb.n_jobs, sizeof *w);
     if (pb.n_jobs > 0) {
         switch (s->kind) {
@@ -398,23 +490,29 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
             rc = ftf_solve(s, v, &pb, x, err, errlen);
             break;
         case GV_FIFO_PERF:
-            fifo_alloc(v, &pb, x);
+            fifo_alloc(v, &pb, s->gavel_rules, x);
+            break;
+        case GV_FIFO_PACKED:
+            n_pairs = fifo_pack(v, &pb, fifo_alloc(v, &pb, 1, x), x, jobs);
             break;
         }
     }
     if (rc == 0) {
-        int(*jobs)[2] = pu_alloc((size_t)pb.n_rows, sizeof *jobs);
         for (int r = 0; r < pb.n_rows; r++) {
-            jobs[r][0] = pb.view_of[pb.rows[r].job[0]];
-            jobs[r][1] = pb.rows[r].job[1] >= 0 ? pb.view_of[pb.rows[r].job[1]] : -1;
+            jobs[r][0] = pb.rows[r].job[0];
+            jobs[r][1] = pb.rows[r].job[1];
         }
-        gr_set_allocation(s->round, v, pb.n_rows, (const int(*)[2])jobs, x);
-        free(jobs);
+        for (int r = 0; r < pb.n_rows + n_pairs; r++) {
+            jobs[r][0] = pb.view_of[jobs[r][0]];
+            jobs[r][1] = jobs[r][1] >= 0 ? pb.view_of[jobs[r][1]] : -1;
+        }
+        gr_set_allocation(s->round, v, pb.n_rows + n_pairs, (const int(*)[2])jobs, x);
     } else {
         char msg[256];
         snprintf(msg, sizeof msg, "%s", err);
         snprintf(err, errlen, "%s at t=%.0f s: %s", s->name, v->now, msg);
     }
+    free(jobs);
     free(w);
     free(x);
     problem_free(&pb);
@@ -428,7 +526,8 @@ int gv_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t er
     if (gr_need_recompute(s->round, v, s->min_interval) &&
         compute_allocation(s, v, err, errlen) < 0)
         return -1;
-    gr_fill(s->round, v, plan, s->kind == GV_FIFO_PERF, s->kind == GV_MMF);
+    gr_fill(s->round, v, plan, s->kind == GV_FIFO_PERF || s->kind == GV_FIFO_PACKED,
+            s->kind == GV_MMF);
     return 0;
 }
 

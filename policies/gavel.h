@@ -19,6 +19,7 @@ typedef enum gv_kind {
     GV_MTD,
     GV_MST,
     GV_FIFO_PERF,
+    GV_FIFO_PACKED,
 } gv_kind_t;
 int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_t *args,
               char *err, size_t errlen);

@@ -40,7 +40,7 @@
  * cluster's total GPUs of a type (Gavel's cluster_spec); throughput is the
  * view's on the fewest nodes (with --spread-rate consolidated, on one node,
  * as Gavel's); Gavel's jobs that fail when fewer steps than GPUs remain are
- * not modelled (they run to the end). Two departures where Gavel's run would
+ * the engine's (--round-end steps, which --like gavel sets). Two departures where Gavel's run would
  * hang: a job that fits no type of the cluster is passed over (Gavel's queue
  * stops at it for good), and a job whose last listed type has fewer GPUs in
  * all than it needs takes the drawn type instead (Gavel's would never run). */
@@ -70,7 +70,7 @@ typedef struct gf_state {
 
 int gavel_fifo_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"recompute_interval", "new_jobs", "received_start",
+    static const char *const known[] = {"recompute_interval", "new_jobs", "received_start", "rules",
                                         NULL};
     *state = NULL;
     double interval;

@@ -1,14 +1,7 @@
 /* gavel_round.c: Gavel's round mechanism (see gavel_round.h): priorities from
  * allocation over received share, greedy per-type filling, lease extension by
  * listing kept jobs first, recompute gating. State lives in gr_state_t, keyed
- * by job id, so it survives the view's reindexing between calls.
- *
- * Cost per round: what depends only on which jobs are active and on the
- * allocation rows (each row's members' view indices, the recompute check's
- * sorted ids) is kept from the last call while the view lists the same job
- * ids in the same order, and the scratch arrays live in the state, so a
- * round where no job arrived or finished does the rates, the queues and the
- * fill only. */
+ * by job id, so it survives the view's reindexing between calls. */
 #include "policies/gavel_round.h"
 #include "policies/policy_util.h"
 #include "policies/pyrandom.h"
@@ -25,11 +18,23 @@ typedef struct gr_row {
     double *x;     /* n_types: allocation */
     double *recv;  /* n_types: s received since the recompute */
     double *prio;  /* n_types: priority at the last fill */
+    double *deficit; /* n_types: rules=gavel, summed at the recomputes (Gavel's _deficits) */
 } gr_row_t;
+
+/* rules=gavel: what a pair of jobs has had, row or not (Gavel keeps a
+ * deficit for every pair of equal-sized jobs). */
+typedef struct gr_pair_mem {
+    int64_t id[2];      /* the lower id first */
+    double *alloc_part; /* n_types: x * elapsed summed at the recomputes it was a row */
+    double *ran;        /* n_types: s it ran, up to the last recompute */
+    double *ran_now;    /* n_types: s it ran since */
+} gr_pair_mem_t;
 
 typedef struct gr_last {
     int row; /* index into rows, -1 for a job run from leftovers */
     int type;
+    int64_t id[2];   /* its jobs (rules=gavel), id[1] = -1 for one */
+    double work0[2]; /* their work done at the fill */
 } gr_last_t;
 
 struct gr_state {
@@ -44,65 +49,16 @@ struct gr_state {
     gr_last_t *last;          /* what the previous fill scheduled */
     int n_last;
     double last_call; /* NAN before the first call */
+    double recv0;     /* where rows' received time starts: half a round under rules=gavel and
+                         received_start=half_round (Gavel's _job_time_so_far), else 0 */
+    int idle_again;   /* this call is at the previous one's instant and no job runs */
     gr_opts_t opts;
-    gsl_rng *rng;   /* type-order shuffles, seeded from the view at first use */
+    int leftover_pairs; /* gr_set_leftover_pairs */
+    gr_pair_mem_t *pm;  /* rules=gavel: by ids */
+    int n_pm;
+    gsl_rng *rng; /* type-order shuffles, seeded from the view at first use */
     pyrandom_t *py; /* gr_set_python_shuffle: Gavel's own shuffles instead */
-    /* kept between calls (see the file's head) */
-    int64_t *seen_ids; /* the view's job ids, view order, at the last call */
-    int n_seen, seen_cap;
-    int same_as_alloc;         /* gr_need_recompute's set comparison for seen_ids; -1 unknown */
-    int members_ok;            /* members/has_single hold for seen_ids and the rows */
-    int (*members)[2];         /* per row: view indices, -1 not active (or no second) */
-    unsigned char *has_single; /* per job: has a single row of its own */
-    int members_cap, single_cap;
-    void *scratch; /* gr_fill's arrays, grown as needed */
-    size_t scratch_cap;
-    /* each type's queue as last sorted, while members_ok: rank[t * seqs + seq]
-     * is an entry's place (-1 absent), order[t * seqs + i] the entry there */
-    int *rank, *order, *order_n, seqs, types_ranked;
 };
-
-/* *p with room for n bytes (contents lost when it grows). */
-static void *room_for(void **p, size_t *cap, size_t n)
-{
-    if (n > *cap) {
-        free(*p);
-        *cap = n + n / 2 + 64;
-        *p = pu_alloc(*cap, 1);
-    }
-    return *p;
-}
-
-/* Notes the view's job ids; 1 when they are the last call's, in order. */
-static int same_ids_as_last(gr_state_t *s, const view_t *v)
-{
-    int same = s->n_seen == v->n_jobs;
-    for (int j = 0; j < v->n_jobs && same; j++)
-        same = s->seen_ids[j] == v->jobs[j].id;
-    if (same)
-        return 1;
-    if (v->n_jobs > s->seen_cap) {
-        free(s->seen_ids);
-        s->seen_cap = v->n_jobs + v->n_jobs / 2 + 16;
-        s->seen_ids = pu_alloc((size_t)s->seen_cap, sizeof *s->seen_ids);
-    }
-    for (int j = 0; j < v->n_jobs; j++)
-        s->seen_ids[j] = v->jobs[j].id;
-    s->n_seen = v->n_jobs;
-    s->same_as_alloc = -1;
-    s->members_ok = 0;
-    return 0;
-}
-
-/* Forgets the queues' last order (the rows or the active jobs changed). */
-static void forget_order(gr_state_t *s)
-{
-    free(s->rank);
-    free(s->order);
-    free(s->order_n);
-    s->rank = s->order = s->order_n = NULL;
-    s->seqs = s->types_ranked = 0;
-}
 
 void gr_set_python_shuffle(gr_state_t *s, uint64_t seed)
 {
@@ -112,8 +68,8 @@ void gr_set_python_shuffle(gr_state_t *s, uint64_t seed)
 }
 
 /* Gavel's list of types (scheduler.py: v100, p100, k80, those present),
- * then any other type in index order, shuffled by Python's shuffle. */
-static void python_order(gr_state_t *s, const view_t *v, int *order)
+ * then any other type in index order. */
+static void gavel_order(const view_t *v, int *order)
 {
     static const char *const gavel[] = {"v100", "p100", "k80"};
     int n = 0;
@@ -128,7 +84,13 @@ static void python_order(gr_state_t *s, const view_t *v, int *order)
         if (!named)
             order[n++] = t;
     }
-    pyrandom_shuffle(s->py, order, n);
+}
+
+/* gavel_order() shuffled by Python's shuffle. */
+static void python_order(gr_state_t *s, const view_t *v, int *order)
+{
+    gavel_order(v, order);
+    pyrandom_shuffle(s->py, order, v->n_types);
 }
 
 int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
@@ -136,6 +98,12 @@ int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, c
 {
     const char *nj = policy_arg_str(args, "new_jobs", "run");
     const char *rs = policy_arg_str(args, "received_start", "zero");
+    const char *ru = policy_arg_str(args, "rules", "paper");
+    if (strcmp(ru, "paper") != 0 && strcmp(ru, "gavel") != 0) {
+        snprintf(err, errlen, "%s: rules must be paper or gavel (got %s)", policy, ru);
+        return -1;
+    }
+    o->gavel_rules = strcmp(ru, "gavel") == 0;
     if (strcmp(nj, "run") != 0 && strcmp(nj, "wait") != 0) {
         snprintf(err, errlen, "%s: new_jobs must be run or wait (got %s)", policy, nj);
         return -1;
@@ -154,11 +122,15 @@ void gr_set_opts(gr_state_t *s, const gr_opts_t *o)
     s->opts = *o;
 }
 
+void gr_set_leftover_pairs(gr_state_t *s, int on)
+{
+    s->leftover_pairs = on;
+}
+
 gr_state_t *gr_create(void)
 {
     gr_state_t *s = pu_alloc(1, sizeof *s);
     s->last_call = NAN;
-    s->same_as_alloc = -1;
     return s;
 }
 
@@ -168,37 +140,157 @@ static void free_rows(gr_state_t *s)
         free(s->rows[r].x);
         free(s->rows[r].recv);
         free(s->rows[r].prio);
+        free(s->rows[r].deficit);
     }
     free(s->rows);
     s->rows = NULL;
     s->n_rows = 0;
 }
 
+static void pm_free(gr_pair_mem_t *m)
+{
+    free(m->alloc_part);
+    free(m->ran);
+    free(m->ran_now);
+}
+
 void gr_destroy(gr_state_t *s)
 {
     if (!s)
         return;
+    for (int i = 0; i < s->n_pm; i++)
+        pm_free(&s->pm[i]);
+    free(s->pm);
     free_rows(s);
     free(s->alloc_ids);
     free(s->last);
-    free(s->seen_ids);
-    free(s->members);
-    free(s->has_single);
-    free(s->scratch);
-    forget_order(s);
     if (s->rng)
         gsl_rng_free(s->rng);
     free(s->py);
     free(s);
 }
 
+/* View index of job id, -1 when not active (the view is in (submit, id)
+ * order: a binary search over ids would not do; a scan, once per member). */
+static int find_job(const view_t *v, int64_t id)
+{
+    for (int j = 0; id >= 0 && j < v->n_jobs; j++)
+        if (v->jobs[j].id == id)
+            return j;
+    return -1;
+}
+
+/* rules=gavel: the time row k's jobs progressed since the fill at t0 (the
+ * longer of a pair's), rounded as Gavel's (t0 + steps / rate) - t0. */
+static double steps_credit(const view_t *v, const gr_last_t *l, double t0)
+{
+    double t = 0;
+    for (int m = 0; m < 2; m++) {
+        int j = find_job(v, l->id[m]);
+        double r = j >= 0 ? v->jobs[j].throughput : NAN;
+        if (r > 0 && (t0 + (v->jobs[j].work_done - l->work0[m]) / r) - t0 > t)
+            t = (t0 + (v->jobs[j].work_done - l->work0[m]) / r) - t0;
+    }
+    return t;
+}
+
+/* The memory of pair (a, b) (ids), NULL when none and !create. */
+static gr_pair_mem_t *pm_find(gr_state_t *s, int64_t a, int64_t b, int create)
+{
+    int64_t lo = a < b ? a : b, hi = a < b ? b : a;
+    int i = 0, j = s->n_pm;
+    while (i < j) { /* first entry >= (lo, hi) */
+        int m = (i + j) / 2;
+        const int64_t *k = s->pm[m].id;
+        if (k[0] < lo || (k[0] == lo && k[1] < hi))
+            i = m + 1;
+        else
+            j = m;
+    }
+    if (i < s->n_pm && s->pm[i].id[0] == lo && s->pm[i].id[1] == hi)
+        return &s->pm[i];
+    if (!create)
+        return NULL;
+    gr_pair_mem_t *n = pu_alloc((size_t)s->n_pm + 1, sizeof *n);
+    if (i)
+        memcpy(n, s->pm, sizeof *n * (size_t)i);
+    if (s->n_pm > i)
+        memcpy(n + i + 1, s->pm + i, sizeof *n * (size_t)(s->n_pm - i));
+    free(s->pm);
+    s->pm = n;
+    s->n_pm++;
+    size_t T = (size_t)(s->n_types > 0 ? s->n_types : 1);
+    n[i] = (gr_pair_mem_t){{lo, hi}, pu_alloc(T, sizeof(double)), pu_alloc(T, sizeof(double)),
+                           pu_alloc(T, sizeof(double))};
+    return &n[i];
+}
+
+static int in_allocation(const gr_state_t *s, int64_t id);
+
+/* rules=gavel: pair (a, b)'s deficit on t (view indices): half a round once
+ * a recompute found both active (Gavel starts a pair's time at 0, not half a
+ * round, so its first reset finds it half a round short), plus the time its
+ * allocations promised, less the time it ran, up to the last recompute. */
+static double pm_deficit(gr_state_t *s, const view_t *v, int a, int b, int t)
+{
+    const gr_pair_mem_t *m = pm_find(s, v->jobs[a].id, v->jobs[b].id, 0);
+    double d = in_allocation(s, v->jobs[a].id) && in_allocation(s, v->jobs[b].id)
+                   ? v->round_len / 2
+                   : 0;
+    return m && t < s->n_types ? d + m->alloc_part[t] - m->ran[t] : d;
+}
+
+/* rules=gavel at a recompute: the pairs' promised and run time move to the
+ * past; pairs with a finished job are forgotten. */
+static void pm_reset(gr_state_t *s, const view_t *v, double elapsed)
+{
+    for (int r = 0; r < s->n_rows; r++) {
+        const gr_row_t *row = &s->rows[r];
+        gr_pair_mem_t *m = row->id[1] >= 0 ? pm_find(s, row->id[0], row->id[1], 1) : NULL;
+        for (int t = 0; m && t < s->n_types; t++)
+            m->alloc_part[t] += row->x[t] * elapsed;
+    }
+    int k = 0;
+    for (int i = 0; i < s->n_pm; i++) {
+        gr_pair_mem_t *m = &s->pm[i];
+        int alive = 1;
+        for (int q = 0; q < 2; q++) {
+            int found = 0;
+            for (int j = 0; j < v->n_jobs && !found; j++)
+                found = v->jobs[j].id == m->id[q];
+            alive &= found;
+        }
+        if (!alive) {
+            pm_free(m);
+            continue;
+        }
+        for (int t = 0; t < s->n_types; t++) {
+            m->ran[t] += m->ran_now[t];
+            m->ran_now[t] = 0;
+        }
+        s->pm[k++] = *m;
+    }
+    s->n_pm = k;
+}
+
 void gr_begin(gr_state_t *s, const view_t *v)
 {
     double dt = isnan(s->last_call) ? 0.0 : v->now - s->last_call;
-    if (dt > 0)
-        for (int k = 0; k < s->n_last; k++)
-            if (s->last[k].row >= 0 && s->last[k].row < s->n_rows)
-                s->rows[s->last[k].row].recv[s->last[k].type] += dt;
+    for (int k = 0; k < s->n_last && dt > 0; k++) {
+        const gr_last_t *l = &s->last[k];
+        double credit = s->opts.gavel_rules ? steps_credit(v, l, s->last_call) : dt;
+        if (l->row >= 0 && l->row < s->n_rows)
+            s->rows[l->row].recv[l->type] += credit;
+        gr_pair_mem_t *m = s->opts.gavel_rules && l->id[1] >= 0 && l->type < s->n_types
+                               ? pm_find(s, l->id[0], l->id[1], 1)
+                               : NULL;
+        if (m)
+            m->ran_now[l->type] += credit;
+    }
+    int running = 0;
+    for (int j = 0; j < v->n_jobs && !running; j++)
+        running = v->jobs[j].state != VIEW_QUEUED;
+    s->idle_again = s->opts.gavel_rules && dt == 0 && !isnan(s->last_call) && !running;
     s->last_call = v->now;
 }
 
@@ -225,38 +317,87 @@ static long batch_changes(const view_t *v)
     return n;
 }
 
-int gr_need_recompute(gr_state_t *s, const view_t *v, double min_interval)
+int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
 {
     if (!s->have_alloc)
         return 1;
-    if (v->now - s->reset_time < min_interval)
+    /* rules=gavel: Gavel tests its _last_reset_time == 0 for "never", and a
+     * recompute at time 0 leaves it 0 */
+    int never = s->opts.gavel_rules && s->reset_time == 0;
+    if (v->now - s->reset_time < min_interval && !s->idle_again && !never)
         return 0;
     if (s->n_alloc_ids != v->n_jobs)
         return 1;
     if (batch_changes(v) != s->alloc_batch_changes)
         return 1; /* same jobs: a sum that moved means some batch changed */
-    if (!same_ids_as_last(s, v) || s->same_as_alloc < 0) {
-        int64_t *ids = sorted_ids(v);
-        s->same_as_alloc =
-            v->n_jobs == 0 || memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
-        free(ids);
+    int64_t *ids = sorted_ids(v);
+    int same = v->n_jobs == 0 || memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
+    free(ids);
+    return !same;
+}
+
+/* rules=gavel: a row's deficit per type, kept across recomputes. */
+typedef struct gr_deficit {
+    int64_t id[2];
+    const double *d;
+} gr_deficit_t;
+
+static int cmp_deficit(const void *pa, const void *pb)
+{
+    const gr_deficit_t *a = pa, *b = pb;
+    int c = cmp_i64(&a->id[0], &b->id[0]);
+    return c ? c : cmp_i64(&a->id[1], &b->id[1]);
+}
+
+/* Gavel's _reset_time_run_so_far: each old row's deficit grows by the time
+ * its allocation promised since the last recompute less the time it got;
+ * the new rows take theirs (0 for a new job; pairs: pm_deficit). */
+static void carry_deficits(gr_state_t *s, gr_row_t *rows, int n_rows, double now)
+{
+    int T = s->n_types, n = 0;
+    gr_deficit_t *old = pu_alloc((size_t)s->n_rows + 1, sizeof *old);
+    for (int r = 0; r < s->n_rows; r++) {
+        gr_row_t *o = &s->rows[r];
+        for (int t = 0; t < T && o->deficit; t++)
+            o->deficit[t] += o->x[t] * (now - s->reset_time) - (o->recv[t] - s->recv0);
+        if (o->deficit)
+            old[n++] = (gr_deficit_t){{o->id[0], o->id[1]}, o->deficit};
     }
-    return !s->same_as_alloc;
+    qsort(old, (size_t)n, sizeof *old, cmp_deficit);
+    for (int r = 0; r < n_rows; r++) {
+        gr_deficit_t key = {{rows[r].id[0], rows[r].id[1]}, NULL};
+        const gr_deficit_t *hit = n ? bsearch(&key, old, (size_t)n, sizeof key, cmp_deficit) : NULL;
+        rows[r].deficit = pu_alloc((size_t)T, sizeof *rows[r].deficit);
+        if (hit)
+            memcpy(rows[r].deficit, hit->d, (size_t)T * sizeof *rows[r].deficit);
+    }
+    free(old);
 }
 
 void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],
                        const double *x)
 {
+    gr_row_t *rows = pu_alloc((size_t)n_rows + 1, sizeof *rows);
+    for (int r = 0; r < n_rows; r++) {
+        rows[r].id[0] = v->jobs[jobs[r][0]].id;
+        rows[r].id[1] = jobs[r][1] >= 0 ? v->jobs[jobs[r][1]].id : -1;
+    }
+    if (s->opts.gavel_rules && (s->n_types == v->n_types || !s->n_rows)) {
+        s->n_types = v->n_types;
+        carry_deficits(s, rows, n_rows, v->now);
+        pm_reset(s, v, v->now - s->reset_time);
+    }
+    s->recv0 = s->opts.gavel_rules && s->opts.half_round ? v->round_len / 2 : 0;
     free_rows(s);
+    s->rows = rows;
     int T = s->n_types = v->n_types;
-    s->rows = pu_alloc((size_t)n_rows, sizeof *s->rows);
     s->n_rows = n_rows;
     for (int r = 0; r < n_rows; r++) {
         gr_row_t *row = &s->rows[r];
-        row->id[0] = v->jobs[jobs[r][0]].id;
-        row->id[1] = jobs[r][1] >= 0 ? v->jobs[jobs[r][1]].id : -1;
         row->x = pu_alloc((size_t)T, sizeof *row->x);
         row->recv = pu_alloc((size_t)T, sizeof *row->recv);
+        for (int t = 0; t < T; t++)
+            row->recv[t] = s->recv0;
         row->prio = pu_alloc((size_t)T, sizeof *row->prio);
         memcpy(row->x, x + (size_t)r * T, (size_t)T * sizeof *row->x);
     }
@@ -267,8 +408,6 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
     s->have_alloc = 1;
     s->reset_time = v->now;
     s->n_last = 0; /* rows were replaced: nothing to credit */
-    s->same_as_alloc = -1;
-    s->members_ok = 0;
 }
 
 /* ---- filling ----------------------------------------------------------- */
@@ -310,29 +449,35 @@ static int cmp_entry(const void *pa, const void *pb)
         return a->deficit > b->deficit ? -1 : 1;
     if (a->x != b->x)
         return a->x > b->x ? -1 : 1;
-    return a->seq - b->seq;
+    return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
 /* One fill's view of the jobs: each job's pu_rate() on each type (asked
  * once per call), each allocation row's members' view indices. */
 typedef struct fill_ctx {
-    double *rate;          /* n_jobs x n_types */
-    int (*members)[2];     /* per row: view indices, -1 not active (or no second) */
-    unsigned char *usable; /* n_jobs x n_types: usable_now() */
+    double *rate;      /* n_jobs x n_types */
+    int (*members)[2]; /* per row: view indices, -1 not active (or no second) */
 } fill_ctx_t;
 
 /* A single job may run on a type when it fits and its rate is not known 0. */
-static int usable_now(const view_t *v, int j, int t, double r)
+static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
 {
     int g = v->jobs[j].gpus_requested;
     if (g <= 0 || g > v->types[t].total_gpus)
         return 0;
+    double r = c->rate[(size_t)j * v->n_types + t];
     return isnan(r) || r > 0;
 }
 
-static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
+/* A pair may share type t when the perf model gives both a rate there. */
+static int pair_usable(const view_t *v, int a, int b, int t)
 {
-    return c->usable[(size_t)j * v->n_types + t];
+    double r[2];
+    int g = v->jobs[a].gpus_requested;
+    return g == v->jobs[b].gpus_requested && g <= v->types[t].total_gpus &&
+           v->perf->pair_throughput &&
+           v->perf->pair_throughput(v->perf->ctx, &v->jobs[a], &v->jobs[b], t, g, r) == 0 &&
+           r[0] > 0 && r[1] > 0;
 }
 
 /* pu_best_rate() from the cached rates. */
@@ -370,6 +515,15 @@ static void type_order(const view_t *v, const fill_ctx_t *c, int *order)
     free(score);
 }
 
+/* rules=gavel: ties go by Gavel's priority list order, each job as it
+ * arrived followed by its pairs with the jobs before it (view order is
+ * arrival order). */
+static int gavel_seq(const view_t *v, int a, int b)
+{
+    int hi = b > a ? b : a, lo = b < 0 ? -1 : b > a ? a : b;
+    return hi * (v->n_jobs + 1) + 1 + lo;
+}
+
 /* The queue of type t: allocation rows with every member active, then every
  * active job without a single row of its own (priority 0). */
 static int entry_less(const entry_t *a, const entry_t *b)
@@ -380,39 +534,6 @@ static int entry_less(const entry_t *a, const entry_t *b)
 /* cmp_entry is a total order (seq differs): the result is qsort's */
 PU_DEFINE_MERGE_SORT(sort_entries, entry_t, entry_less)
 
-/* Sorts type t's queue. Priorities move little from one round to the next:
- * when the queue holds the entries it held at the last sort, they are first
- * put in that order, so the merge sort finds most runs in order. The order
- * is total (seq differs), so the result does not depend on the start. */
-static void sort_queue(gr_state_t *s, int t, entry_t *q, int n)
-{
-    entry_t *tmp = q + n;
-    int known = t < s->types_ranked && s->order_n[t] == n;
-    int *rank = known ? &s->rank[(size_t)t * (size_t)s->seqs] : NULL;
-    for (int i = 0; i < n && known; i++)
-        known = q[i].seq < s->seqs && rank[q[i].seq] >= 0;
-    if (known) { /* the same entries (as many, each there before) */
-        for (int i = 0; i < n; i++)
-            tmp[rank[q[i].seq]] = q[i];
-        memcpy(q, tmp, sizeof *q * (size_t)n);
-    }
-    sort_entries(q, tmp, n);
-    if (t >= s->types_ranked)
-        return;
-    rank = &s->rank[(size_t)t * (size_t)s->seqs];
-    int *order = &s->order[(size_t)t * (size_t)s->seqs];
-    for (int i = 0; i < s->order_n[t]; i++)
-        rank[order[i]] = -1;
-    s->order_n[t] = 0;
-    for (int i = 0; i < n; i++) {
-        if (q[i].seq >= s->seqs)
-            return; /* not rankable: leave the order unknown */
-        rank[q[i].seq] = i;
-        order[i] = q[i].seq;
-        s->order_n[t] = i + 1;
-    }
-}
-
 static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t,
                        const unsigned char *has_single, entry_t *q)
 {
@@ -422,9 +543,11 @@ static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int 
         gr_row_t *row = &s->rows[r];
         int a = c->members[r][0], b = c->members[r][1];
         double x = t < s->n_types ? row->x[t] : 0.0;
-        double recv = t < s->n_types ? row->recv[t] : 0.0;
+        double recv = t < s->n_types ? row->recv[t] - s->recv0 : 0.0;
         double prio = 0.0;
-        if (x > 0 && s->opts.half_round) /* the share's denominator is common to all rows */
+        if (x > 0 && s->opts.half_round && s->recv0 > 0) /* Gavel's sum, from half a round */
+            prio = x / row->recv[t];
+        else if (x > 0 && s->opts.half_round) /* the share's denominator is common to all rows */
             prio = x / (recv + v->round_len / 2);
         else if (x > 0)
             prio = recv > 0 && elapsed > 0 ? x / (recv / elapsed) : x * GR_NEW_PRIORITY;
@@ -432,45 +555,20 @@ static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int 
             row->prio[t] = prio;
         if (a < 0 || (row->id[1] >= 0 && b < 0))
             continue; /* a member finished */
-        if (b < 0 ? !single_usable(v, c, a, t) : !(x > 0))
-            continue; /* pairs run only where they are allocated */
-        q[n++] = (entry_t){r, {a, b}, prio, x * elapsed - recv, x, r};
+        if (b < 0 ? !single_usable(v, c, a, t) : !(x > 0) || !pair_usable(v, a, b, t))
+            continue; /* pairs run only where they are allocated and can share */
+        double deficit = !row->deficit          ? x * elapsed - recv
+                         : b >= 0 && a >= 0     ? pm_deficit(s, v, a, b, t)
+                         : t < s->n_types       ? row->deficit[t]
+                                                : 0;
+        q[n++] = (entry_t){r, {a, b}, prio, deficit, x, s->opts.gavel_rules ? gavel_seq(v, a, b) : r};
     }
     for (int j = 0; j < v->n_jobs; j++)
         if (!has_single[j] && single_usable(v, c, j, t))
-            q[n++] = (entry_t){-1 - j, {j, -1}, 0.0, 0.0, 0.0, s->n_rows + j};
+            q[n++] = (entry_t){-1 - j,         {j, -1}, 0.0, 0.0, 0.0,
+                               s->opts.gavel_rules ? gavel_seq(v, j, -1) : s->n_rows + j};
+    sort_entries(q, q + n, n);
     return n;
-}
-
-/* 1 when the fill of a type would take every entry of q it may take
- * (members not taken yet, a positive priority under skip_zero) whatever
- * their order: their jobs are distinct, each asks for GPUs, and together
- * they fit the room. Then the queue need not be sorted: the same entries
- * are chosen (and emit() orders the chosen by its own total order).
- * `mark` is all 0 on entry and on return. */
-static int all_fit(const view_t *v, const entry_t *q, int n, const unsigned char *taken,
-                   int skip_zero, int room, unsigned char *mark)
-{
-    long want = 0;
-    int ok = 1, i = 0;
-    for (; i < n && ok; i++) {
-        int a = q[i].job[0], b = q[i].job[1];
-        if (taken[a] || (b >= 0 && taken[b]) || (skip_zero && !(q[i].prio > 0)))
-            continue;
-        int g = v->jobs[a].gpus_requested;
-        ok = g > 0 && !mark[a] && (b < 0 || !mark[b]);
-        mark[a] = 1;
-        if (b >= 0)
-            mark[b] = 1;
-        want += g;
-        ok = ok && want <= room;
-    }
-    for (int k = 0; k < i; k++) {
-        mark[q[k].job[0]] = 0;
-        if (q[k].job[1] >= 0)
-            mark[q[k].job[1]] = 0;
-    }
-    return ok;
 }
 
 typedef struct chosen {
@@ -501,9 +599,10 @@ static int keeps(const view_t *v, const entry_t *e, int type, int gpus)
     return 1;
 }
 
-/* Adds the chosen entries, sorted by cmp_chosen, to the plan. */
-static void emit(const chosen_t *ch, int n, plan_t *plan)
+static void emit(const view_t *v, chosen_t *ch, int n, plan_t *plan)
 {
+    qsort(ch, (size_t)n, sizeof *ch, cmp_chosen);
+    (void)v;
     for (int i = 0; i < n; i++) {
         int a = ch[i].e.job[0], b = ch[i].e.job[1];
         int ia = plan_run(plan, a, ch[i].type, ch[i].gpus);
@@ -515,22 +614,74 @@ static void emit(const chosen_t *ch, int n, plan_t *plan)
     }
 }
 
-/* Each row's members' view indices and which jobs have a single row: kept
- * while the view lists the same ids and the rows are the same. */
-static void find_members(gr_state_t *s, const view_t *v)
+/* 1 when job id was active at the last recompute. */
+static int in_allocation(const gr_state_t *s, int64_t id)
 {
-    if (same_ids_as_last(s, v) && s->members_ok)
-        return;
+    return s->n_alloc_ids &&
+           bsearch(&id, s->alloc_ids, (size_t)s->n_alloc_ids, sizeof id, cmp_i64) != NULL;
+}
+
+/* The greedy fill of type t from the sorted entries q[0..n). */
+static void take(const gr_state_t *s, const view_t *v, const entry_t *q, int n, int t,
+                 int skip_zero, unsigned char *taken, pu_room_t *room, chosen_t *ch, int *n_ch)
+{
+    for (int i = 0; i < n && room->room[t] > 0; i++) {
+        const entry_t *e = &q[i];
+        int a = e->job[0], b = e->job[1];
+        int g = v->jobs[a].gpus_requested;
+        if (taken[a] || (b >= 0 && taken[b]) || g > room->room[t])
+            continue;
+        if (skip_zero && !(e->prio > 0))
+            continue;
+        taken[a] = 1;
+        if (b >= 0)
+            taken[b] = 1;
+        room->room[t] -= g;
+        if (e->row < 0 && s->opts.new_jobs_wait &&
+            (b < 0 || !in_allocation(s, v->jobs[a].id) || !in_allocation(s, v->jobs[b].id)))
+            continue; /* chosen, but Gavel's placement gives it no workers */
+        ch[(*n_ch)++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
+    }
+}
+
+/* gr_set_leftover_pairs: the priority-0 entries z[0..n) of type t and every
+ * pair of jobs not yet taken, of equal GPU counts, that may share t and has
+ * no row of its own (priority 0, pm_deficit), sorted. */
+static entry_t *leftover_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t,
+                               const unsigned char *taken, const entry_t *z, int n, int *out_n)
+{
+    int J = v->n_jobs, nu = 0;
+    int *u = pu_alloc((size_t)J + 1, sizeof *u);
+    for (int j = 0; j < J; j++)
+        if (!taken[j] && single_usable(v, c, j, t))
+            u[nu++] = j;
+    unsigned char *paired = pu_alloc((size_t)J * J + 1, 1); /* pairs that have a row */
+    for (int r = 0; r < s->n_rows; r++) {
+        int a = c->members[r][0], b = c->members[r][1];
+        if (a >= 0 && b >= 0)
+            paired[(size_t)a * J + b] = paired[(size_t)b * J + a] = 1;
+    }
+    size_t cap = (size_t)n + (size_t)nu * (nu > 0 ? nu - 1 : 0) / 2 + 1;
+    entry_t *q = pu_alloc(2 * cap, sizeof *q); /* and sort scratch */
+    memcpy(q, z, sizeof *q * (size_t)n);
+    int m = n;
+    for (int i = 0; i < nu; i++)
+        for (int k = i + 1; k < nu; k++) {
+            int a = u[i], b = u[k];
+            if (paired[(size_t)a * J + b] || !pair_usable(v, a, b, t))
+                continue;
+            q[m++] = (entry_t){-1, {a, b}, 0.0, pm_deficit(s, v, a, b, t), 0.0, gavel_seq(v, a, b)};
+        }
+    sort_entries(q, q + m, m);
+    free(paired);
+    free(u);
+    *out_n = m;
+    return q;
+}
+
+void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
+{
     int J = v->n_jobs;
-    forget_order(s);
-    s->seqs = s->n_rows + J;
-    s->types_ranked = v->n_types;
-    size_t n = (size_t)s->seqs * (size_t)v->n_types + 1;
-    s->rank = pu_alloc(n, sizeof *s->rank);
-    s->order = pu_alloc(n, sizeof *s->order);
-    s->order_n = pu_alloc((size_t)v->n_types + 1, sizeof *s->order_n);
-    for (size_t i = 0; i < n; i++)
-        s->rank[i] = -1;
     id_idx_t *map = pu_alloc((size_t)J, sizeof *map);
     for (int j = 0; j < J; j++)
         map[j] = (id_idx_t){v->jobs[j].id, j};
@@ -539,87 +690,27 @@ static void find_members(gr_state_t *s, const view_t *v)
         sorted = map[j - 1].id < map[j].id;
     if (!sorted)
         qsort(map, (size_t)J, sizeof *map, cmp_id_idx);
-    if (s->n_rows > s->members_cap) {
-        free(s->members);
-        s->members_cap = s->n_rows + s->n_rows / 2 + 16;
-        s->members = pu_alloc((size_t)s->members_cap, sizeof *s->members);
-    }
-    if (J > s->single_cap) {
-        free(s->has_single);
-        s->single_cap = J + J / 2 + 16;
-        s->has_single = pu_alloc((size_t)s->single_cap, 1);
-    }
-    memset(s->has_single, 0, (size_t)J);
-    for (int r = 0; r < s->n_rows; r++) {
-        s->members[r][0] = index_of(map, J, s->rows[r].id[0]);
-        s->members[r][1] = s->rows[r].id[1] >= 0 ? index_of(map, J, s->rows[r].id[1]) : -1;
-        if (s->rows[r].id[1] < 0 && s->members[r][0] >= 0)
-            s->has_single[s->members[r][0]] = 1;
-    }
-    free(map);
-    s->members_ok = 1;
-}
-
-static int chosen_less(const chosen_t *a, const chosen_t *b)
-{
-    return cmp_chosen(a, b) < 0;
-}
-
-/* cmp_chosen is a total order (seq differs): the result is qsort's */
-PU_DEFINE_MERGE_SORT(sort_chosen, chosen_t, chosen_less)
-
-/* c->rate: pu_rate() of every job on every type, the fewest nodes found
- * from each type's largest node (the room tracker's), not by a scan of the
- * nodes per job and type. */
-static void fill_rates(const view_t *v, fill_ctx_t *c, const pu_room_t *room)
-{
-    int T = v->n_types;
-    for (int j = 0; j < v->n_jobs; j++) {
-        const view_job_t *jb = &v->jobs[j];
-        int g = jb->gpus_requested;
-        for (int t = 0; t < T; t++) {
-            int big = room->node_max[t];
-            int nodes = big <= 0 || g <= big ? 1 : (g + big - 1) / big;
-            c->rate[(size_t)j * T + t] = v->perf && v->perf->throughput
-                                             ? v->perf->throughput(v->perf->ctx, jb, t, g, nodes, 0)
-                                             : NAN;
-        }
-    }
-}
-
-void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
-{
-    int J = v->n_jobs, T = v->n_types;
-    find_members(s, v);
-    /* scratch: rates, taken, order, queue (and its sort's room), chosen (and its) */
-    size_t n_q = (size_t)(s->n_rows + J) * 2;
-    size_t off_taken = (size_t)J * (size_t)T * sizeof(double);
-    size_t off_order = off_taken + ((size_t)J * 2 + 15) / 16 * 16;
-    size_t off_q = off_order + ((size_t)T * sizeof(int) + 15) / 16 * 16;
-    size_t off_ch = off_q + n_q * sizeof(entry_t);
-    size_t off_usable = off_ch + (size_t)J * 2 * sizeof(chosen_t);
-    size_t need = off_usable + (size_t)J * (size_t)T + 1;
-    char *mem = room_for(&s->scratch, &s->scratch_cap, need);
-    fill_ctx_t c = {(double *)mem, s->members, (unsigned char *)(mem + off_usable)};
-    unsigned char *taken = (unsigned char *)(mem + off_taken);
-    unsigned char *mark = taken + J;
-    int *order = (int *)(mem + off_order);
-    entry_t *q = (entry_t *)(mem + off_q);
-    chosen_t *ch = (chosen_t *)(mem + off_ch);
-    memset(taken, 0, (size_t)J * 2);
-    pu_room_t room;
-    pu_room_init(&room, v);
-    fill_rates(v, &c, &room);
+    fill_ctx_t c = {pu_alloc((size_t)J * (size_t)v->n_types, sizeof *c.rate),
+                    pu_alloc((size_t)s->n_rows, sizeof *c.members)};
     for (int j = 0; j < J; j++)
-        for (int t = 0; t < T; t++) {
-            double r = c.rate[(size_t)j * T + t];
-            c.rate[(size_t)j * T + t] = r;
-            c.usable[(size_t)j * T + t] = (unsigned char)usable_now(v, j, t, r);
-        }
-    type_order(v, &c, order);
+        for (int t = 0; t < v->n_types; t++)
+            c.rate[(size_t)j * v->n_types + t] = pu_rate(v, j, t);
+    unsigned char *has_single = pu_alloc((size_t)J, 1);
+    for (int r = 0; r < s->n_rows; r++) {
+        c.members[r][0] = index_of(map, J, s->rows[r].id[0]);
+        c.members[r][1] = s->rows[r].id[1] >= 0 ? index_of(map, J, s->rows[r].id[1]) : -1;
+        if (s->rows[r].id[1] < 0 && c.members[r][0] >= 0)
+            has_single[c.members[r][0]] = 1;
+    }
+    unsigned char *taken = pu_alloc((size_t)J, 1);
+    int *order = pu_alloc((size_t)v->n_types, sizeof *order);
+    if (s->opts.gavel_rules && !shuffle_types)
+        gavel_order(v, order); /* Gavel's code: fixed for its Perf and Packing policies */
+    else
+        type_order(v, &c, order);
     if (shuffle_types && s->py) {
         python_order(s, v, order);
-    } else if (shuffle_types && T > 1) {
+    } else if (shuffle_types && v->n_types > 1) {
         if (!s->rng) {
             s->rng = gsl_rng_alloc(gsl_rng_mt19937);
             if (!s->rng) {
@@ -628,41 +719,48 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
             }
             gsl_rng_set(s->rng, (unsigned long)v->seed);
         }
-        gsl_ran_shuffle(s->rng, order, (size_t)T, sizeof *order);
+        gsl_ran_shuffle(s->rng, order, (size_t)v->n_types, sizeof *order);
     }
+    entry_t *q = pu_alloc((size_t)(s->n_rows + J) * 2, sizeof *q); /* and sort scratch */
+    chosen_t *ch = pu_alloc((size_t)J, sizeof *ch);
     int n_ch = 0;
-    for (int oi = 0; oi < T; oi++) {
+    pu_room_t room;
+    pu_room_init(&room, v);
+    for (int oi = 0; oi < v->n_types; oi++) {
         int t = order[oi];
-        int nq = build_queue(s, v, &c, t, s->has_single, q);
-        if (!all_fit(v, q, nq, taken, skip_zero, room.room[t], mark))
-            sort_queue(s, t, q, nq);
-        for (int i = 0; i < nq && room.room[t] > 0; i++) {
-            const entry_t *e = &q[i];
-            int a = e->job[0], b = e->job[1];
-            int g = v->jobs[a].gpus_requested;
-            if (taken[a] || (b >= 0 && taken[b]) || g > room.room[t])
-                continue;
-            if (skip_zero && !(e->prio > 0))
-                continue;
-            taken[a] = 1;
-            if (b >= 0)
-                taken[b] = 1;
-            room.room[t] -= g;
-            if (e->row < 0 && s->opts.new_jobs_wait)
-                continue; /* chosen, but Gavel's placement gives it no workers */
-            ch[n_ch++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
+        int nq = build_queue(s, v, &c, t, has_single, q), npos = 0;
+        while (npos < nq && q[npos].prio > 0)
+            npos++;
+        take(s, v, q, npos, t, skip_zero, taken, &room, ch, &n_ch);
+        if (s->leftover_pairs && !skip_zero && room.room[t] > 0) {
+            int nz;
+            entry_t *z = leftover_queue(s, v, &c, t, taken, q + npos, nq - npos, &nz);
+            take(s, v, z, nz, t, skip_zero, taken, &room, ch, &n_ch);
+            free(z);
+        } else {
+            take(s, v, q + npos, nq - npos, t, skip_zero, taken, &room, ch, &n_ch);
         }
     }
-    if (n_ch > s->n_last) {
-        free(s->last);
-        s->last = pu_alloc((size_t)n_ch, sizeof *s->last);
-    }
+    free(s->last);
+    s->last = pu_alloc((size_t)n_ch, sizeof *s->last);
     s->n_last = n_ch;
-    for (int i = 0; i < n_ch; i++)
-        s->last[i] = (gr_last_t){ch[i].e.row, ch[i].type};
-    sort_chosen(ch, ch + n_ch, n_ch);
-    emit(ch, n_ch, plan);
+    for (int i = 0; i < n_ch; i++) {
+        int a = ch[i].e.job[0], b = ch[i].e.job[1];
+        s->last[i] = (gr_last_t){ch[i].e.row,
+                                 ch[i].type,
+                                 {v->jobs[a].id, b >= 0 ? v->jobs[b].id : -1},
+                                 {v->jobs[a].work_done, b >= 0 ? v->jobs[b].work_done : 0}};
+    }
+    emit(v, ch, n_ch, plan);
     pu_room_free(&room);
+    free(ch);
+    free(q);
+    free(order);
+    free(taken);
+    free(has_single);
+    free(c.rate);
+    free(c.members);
+    free(map);
 }
 
 static const gr_row_t *single_row(const gr_state_t *s, int64_t job_id)
@@ -682,5 +780,5 @@ double gr_priority(const gr_state_t *s, int64_t job_id, int type)
 double gr_received(const gr_state_t *s, int64_t job_id, int type)
 {
     const gr_row_t *row = single_row(s, job_id);
-    return row && type >= 0 && type < s->n_types ? row->recv[type] : NAN;
+    return row && type >= 0 && type < s->n_types ? row->recv[type] - s->recv0 : NAN;
 }

@@ -35,6 +35,27 @@
  * fires for a single job: priority is X / (received + round / 2) over a
  * denominator common to every row. received_start=half_round does that
  * (received_start=zero, the default, is the paper's rule above).
+ * rules=gavel adds the rules of Gavel's simulator (scheduler.py) that the
+ * paper does not state (rules=paper, the default, has none of them):
+ *   - a row is credited the time its jobs progressed since the previous call
+ *     (their work done in between over their rate, the longer of a pair's,
+ *     rounded as Gavel's (t0 + steps / rate) - t0, added to a sum that starts
+ *     at half a round under received_start=half_round, as Gavel's
+ *     _job_time_so_far, so that near-ties fall as in Gavel; _done_callback),
+ *     not the time between the calls: under Gavel's rounds
+ *     (engine round_end steps) a job stops once it has run its steps for the
+ *     round, and a round that failed credits nothing;
+ *   - a recompute at time 0 does not start the interval (Gavel tests
+ *     _last_reset_time == 0 for "never reset", and a reset at 0 leaves it 0);
+ *   - ties in priority go to the larger deficit summed over the recomputes
+ *     (each adds the time the row's allocation promised since the previous
+ *     one less the time it got; Gavel's _deficits), not the deficit since
+ *     the last recompute;
+ *   - types not shuffled are visited in Gavel's fixed order (v100, p100,
+ *     k80, then the others), not fastest first;
+ *   - a second call at the same instant while no job runs (the engine's call
+ *     once every job has arrived and the cluster is idle) recomputes whatever
+ *     the interval (Gavel sets _last_reset_time = 0 then).
  *
  * Usage per schedule() call: gr_begin (credits the last round), then, when
  * gr_need_recompute says so, the policy computes X and hands it over with
@@ -53,11 +74,12 @@ typedef struct gr_state gr_state_t;
 
 gr_state_t *gr_create(void);
 /* Options of the mechanism, from the policy parameters new_jobs=run|wait
- * (wait: jobs without an allocation row never run, Gavel's placement) and
- * received_start=zero|half_round (see above). */
+ * (wait: jobs without an allocation row never run, Gavel's placement),
+ * received_start=zero|half_round and rules=paper|gavel (see above). */
 typedef struct gr_opts {
     int new_jobs_wait;
     int half_round;
+    int gavel_rules; /* rules=gavel */
 } gr_opts_t;
 
 /* Parses the options (defaults run, zero); -1 with err set on a bad value. */
@@ -68,6 +90,12 @@ void gr_set_opts(gr_state_t *s, const gr_opts_t *o);
  * (policies/pyrandom.h) of [v100, p100, k80] from random.Random(seed) at
  * every fill that shuffles (Gavel seeds it with its seed + 5). */
 void gr_set_python_shuffle(gr_state_t *s, uint64_t seed);
+/* Gavel's packing policies (gandiva): GPUs left after the allocation's rows
+ * may also go to a pair of equal-sized jobs that has no row (priority 0,
+ * deficit 0, ordered with the other priority-0 rows), as Gavel's priority
+ * list holds every such pair; under new_jobs=wait only a pair of jobs active
+ * at the last recompute runs. */
+void gr_set_leftover_pairs(gr_state_t *s, int on);
 void gr_destroy(gr_state_t *s);
 
 /* Credits the time since the previous call to the rows scheduled then. */
@@ -75,7 +103,7 @@ void gr_begin(gr_state_t *s, const view_t *v);
 /* 1 when no allocation exists yet, or the set of active jobs or the batch of
  * one changed since the last recompute and at least min_interval s have
  * passed. */
-int gr_need_recompute(gr_state_t *s, const view_t *v, double min_interval);
+int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval);
 /* A new allocation: n_rows rows, each one job (jobs[r][1] = -1) or a pair,
  * as indices into v->jobs, with x[r * n_types + t]. Resets received time. */
 void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],

@@ -28,7 +28,10 @@
  *   on the fastest type (profiled throughput) with room. Greedy fill: a job
  *   that does not fit is passed over for the next one.
  * - State (entitlements by job id) lives in the policy instance, so results
- *   depend only on the sequence of calls, which the mechanism fixes. */
+ *   depend only on the sequence of calls, which the mechanism fixes.
+ * -P mechanism=gavel runs Gavel's own isolated policy instead (its allocation
+ * through Gavel's rounds; policies/gavel_share.c). */
+#include "policies/gavel_share.h"
 #include "policies/policies.h"
 #include "policies/policy_util.h"
 
@@ -45,16 +48,22 @@ typedef struct iso_state {
     entitled_t *e; /* sorted by id */
     int n;
     double last; /* time of the last call; NAN before the first */
+    gs_state_t *gavel; /* mechanism=gavel, NULL otherwise */
 } iso_state_t;
 
 int isolated_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const none[] = {NULL};
+    static const char *const own[] = {"mechanism", NULL};
     *state = NULL;
-    if (policy_args_check(args, none, "isolated", err, errlen))
+    int gavel = gs_wanted(args, "isolated", err, errlen);
+    if (gavel < 0 || (!gavel && policy_args_check(args, own, "isolated", err, errlen)))
+        return -1;
+    gs_state_t *g = gavel ? gs_create(0, args, "isolated", err, errlen) : NULL;
+    if (gavel && !g)
         return -1;
     iso_state_t *s = pu_alloc(1, sizeof *s);
     s->last = NAN;
+    s->gavel = g;
     *state = s;
     return 0;
 }
@@ -62,8 +71,10 @@ int isolated_create(void **state, const policy_args_t *args, char *err, size_t e
 void isolated_destroy(void *state)
 {
     iso_state_t *s = state;
-    if (s)
+    if (s) {
         free(s->e);
+        gs_destroy(s->gavel);
+    }
     free(s);
 }
 
@@ -115,6 +126,10 @@ int isolated_schedule(void *state, const view_t *v, plan_t *plan, char *err, siz
     (void)err;
     (void)errlen;
     iso_state_t *s = state;
+    if (s->gavel) {
+        gs_schedule(s->gavel, v, plan);
+        return 0;
+    }
     double *ratio = pu_alloc((size_t)v->n_jobs, sizeof *ratio);
     int *order = pu_alloc((size_t)v->n_jobs, sizeof *order);
     update(s, v, ratio);

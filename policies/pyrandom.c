@@ -91,3 +91,17 @@ void pyrandom_shuffle(pyrandom_t *r, int *x, int n)
         x[j] = t;
     }
 }
+
+void pyrandom_sample2(pyrandom_t *r, int n, int out[2])
+{
+    if (n <= 21) { /* CPython's pool: the first pick's slot takes the last item */
+        int a = (int)pyrandom_below(r, (uint32_t)n), b = (int)pyrandom_below(r, (uint32_t)n - 1);
+        out[0] = a;
+        out[1] = b == a ? n - 1 : b;
+        return;
+    }
+    out[0] = (int)pyrandom_below(r, (uint32_t)n); /* CPython's set: redraw a repeat */
+    do
+        out[1] = (int)pyrandom_below(r, (uint32_t)n);
+    while (out[1] == out[0]);
+}

@@ -7,7 +7,7 @@
  * seed >= 0, randrange(n), shuffle) for seeds below 2^64: the Mersenne
  * Twister MT19937 (Matsumoto and Nishimura, 1998) seeded by its init_by_array
  * over the seed's 32-bit words, least significant first (one word 0 for the
- * seed 0); randrange(n) takes k = bit length of n bits from the top of one
+ * seed 0); randrange(n) (and sample's draws) take k = bit length of n bits from the top of one
  * 32-bit output and retries while the value is >= n; shuffle swaps item i
  * (from the last down to 1) with item randrange(i + 1). n < 2^32. */
 #ifndef MLS_PYRANDOM_H
@@ -27,5 +27,9 @@ uint32_t pyrandom_u32(pyrandom_t *r);
 uint32_t pyrandom_below(pyrandom_t *r, uint32_t n);
 /* shuffle() of n ints. */
 void pyrandom_shuffle(pyrandom_t *r, int *x, int n);
+/* sample(population, 2) of a population of n >= 2 items: the indices of the
+ * two items drawn, in order (CPython 3.11: a pool for n <= 21, else redraws
+ * of a repeated index). */
+void pyrandom_sample2(pyrandom_t *r, int n, int out[2]);
 
 #endif

@@ -17,7 +17,9 @@
     "warm_start=0: 1 starts each recompute from the last basis (faster, another optimum); "        \
     "new_jobs=run: jobs that arrived since the last recompute may take idle GPUs, or wait "        \
     "(Gavel's and Shockwave's placement); "                                                        \
-    "received_start=zero: received time at a recompute, or half_round (Gavel's code)"
+    "received_start=zero: received time at a recompute, or half_round (Gavel's code); "            \
+    "rules=paper: or gavel, the rules of Gavel's simulator its paper does not state "              \
+    "(policies/gavel_round.h)"
 
 static const policy_ops_t table[] = {
     {"fifo", "Gu et al., NSDI 2019 (YARN-CS baseline); Narayanan et al., OSDI 2020",
@@ -37,8 +39,10 @@ static const policy_ops_t table[] = {
      "least attained service (GPU-seconds) first; preemptive; every round", "", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(las)},
     {"isolated", "Mahajan et al., NSDI 2020 (Themis); Narayanan et al., OSDI 2020 (Gavel)",
-     "1/N of the cluster each, realised in rounds by largest time deficit first", "", 0,
-     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(isolated)},
+     "1/N of the cluster each, realised in rounds by largest time deficit first",
+     "mechanism=own, or gavel: Gavel's isolated.py through Gavel's rounds, with "
+     "recompute_interval, new_jobs, received_start and rules (see max-min-fairness)",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(isolated)},
     {"themis", "Mahajan et al., NSDI 2020 (Themis), sec. 3-5",
      "finish-time fair leases: the 1-f worst-rho jobs bid in a partial-allocation auction",
      "f=0.8: fairness knob (1-f of the jobs, worst rho first, bid); lease=600: lease in s", 0,
@@ -53,8 +57,10 @@ static const policy_ops_t table[] = {
      "per=user: fairness unit, user or job", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva_fair)},
     {"gandiva", "Xiao et al., OSDI 2018 (Gandiva); Narayanan et al., OSDI 2020 (Gavel's version)",
-     "time-slicing with random pairs packed on shared GPUs, split when they lose", "", 0,
-     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva)},
+     "time-slicing with random pairs packed on shared GPUs, split when they lose",
+     "mechanism=own, or gavel: Gavel's gandiva.py through Gavel's rounds, with "
+     "recompute_interval, new_jobs, received_start and rules (see max-min-fairness)",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva)},
     {"gandiva-paper", "Xiao et al., OSDI 2018 (Gandiva), sections 4.1-4.2",
      "over-subscription by time-slicing GPU sets each quantum (--round), packing kept or "
      "reverted by measured rates, migration (defragment, locality), grow-shrink",
@@ -119,7 +125,7 @@ static const policy_ops_t table[] = {
      "mechanism=own: non-preemptive, or gavel (the matching as an allocation for Gavel's "
      "rounds, as Gavel's and Shockwave's simulators run it; preemptive); "
      "recompute_interval=1920, new_jobs=run|wait, received_start=zero|half_round "
-     "(mechanism=gavel)",
+     "rules=paper|gavel (mechanism=gavel)",
      1, MLS_CADENCE_ROUNDS, ENTRY(allox)},
     {"pollux", "Qiao et al., OSDI 2021 (Pollux), sections 3-4",
      "goodput-optimal batch per job; genetic algorithm over per-node allocations maximising the "
@@ -177,8 +183,12 @@ static const policy_ops_t table[] = {
      "Gavel's own fifo.py: a job keeps the type left in Gavel's loop (over-allocating it), a "
      "finished job's type goes to the head; Gavel's rounds share over-allocated types",
      "recompute_interval=1920: s between allocation recomputes (Gavel); new_jobs=run|wait; "
-     "received_start=zero|half_round (see max-min-fairness)",
+     "received_start=zero|half_round; rules=paper|gavel (see max-min-fairness)",
      0, MLS_CADENCE_ROUNDS, ENTRY(gavel_fifo)},
+    {"fifo-packed", "Narayanan et al., OSDI 2020 (Gavel's FIFO baseline with packing)",
+     "fifo-perf, then queued jobs packed with allocated ones when their normalised pair "
+     "throughput exceeds 1.5; Gavel's rounds",
+     GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS, ENTRY(gavel_fifo_packed)},
 };
 
 #define N_POLICIES (sizeof table / sizeof table[0])

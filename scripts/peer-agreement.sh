@@ -9,6 +9,8 @@
 #     MLSCHED=./mlsched scripts/peer-agreement.sh            # every row
 #     PEERS="gavel" QUICK=1 scripts/peer-agreement.sh        # the 300-job Gavel rows
 #     GAVEL_DIR=/path/to/gavel PYTHON=/usr/bin/python3 ...   # + per-job column (Gavel)
+#     GAVEL_RUNS=DIR ...        # per-job column from saved runs: DIR/TRACE.POLICY.jobs
+#                               # ("ID JCT" lines; TRACE without .trace), else GAVEL_DIR
 #
 # Where the peers' numbers come from (recorded 2026-11-26):
 # - gavel: Gavel (github.com/stanford-futuredata/gavel, commit c4fa400), its
@@ -23,6 +25,12 @@
 #   clock at shutdown (get_current_timestamp(), printed by a wrapper that
 #   patches nothing else). Gavel's allox asserts one GPU per job: 1-GPU
 #   traces only. Ours: one node of 36 GPUs per type, --seed 0.
+#   The rows of gavel_rows_more (fifo_packed, isolated and gandiva; the
+#   3000-job traces and the 10,000-job replay) were recorded the same way on
+#   2026-11-26 (Gavel c4fa400, Debian python3 3.11.2, numpy 1.24.2, scipy
+#   1.10.1; its "Total duration" and "Average job completion time" lines).
+#   Ours for them: --like gavel, which gives isolated and gandiva
+#   mechanism=gavel (Gavel's own allocations through its rounds).
 # - shockwave: the simulation pickles Shockwave publishes for its canonical
 #   experiment (scheduler/reproduce/pickles/tacc_32gpus, makespan and avg_jct;
 #   docs/reproducing.md "Reproducing Shockwave's baselines"), not run here.
@@ -44,6 +52,38 @@ GT="$DATA/gavel/derived/crossval_traces"
 GTP="$DATA/gavel/throughputs/simulation_throughputs.json"
 G108=v100=1x36,p100=1x36,k80=1x36
 
+# Gavel's other policies and its larger traces (issue 17): fifo_packed, and
+# isolated and gandiva (ours with mechanism=gavel, which --like gavel gives).
+gavel_rows_more() {
+    for r in \
+        "1 gavel_gen_300jobs_lam120_multigpu fifo_packed fifo-packed 70937.014 17960.343" \
+        "1 gavel_gen_300jobs_lam120_multigpu isolated isolated 65106.447 16684.871" \
+        "1 gavel_gen_300jobs_lam120_multigpu gandiva gandiva 61968.095 16584.400" \
+        "1 gavel_gen_300jobs_lam900_multigpu fifo_packed fifo-packed 282956.872 8649.445" \
+        "1 gavel_gen_300jobs_lam900_multigpu isolated isolated 290725.940 12831.846" \
+        "1 gavel_gen_300jobs_lam900_multigpu gandiva gandiva 282957.940 9936.275" \
+        "1 gavel_gen_300jobs_lam120_1gpu fifo_packed fifo-packed 52368.742 9938.109" \
+        "1 gavel_gen_300jobs_lam120_1gpu isolated isolated 61027.391 12855.135" \
+        "1 gavel_gen_300jobs_lam120_1gpu gandiva gandiva 51883.169 10513.159" \
+        "1 gavel_gen_300jobs_lam900_1gpu fifo_packed fifo-packed 282954.250 8741.600" \
+        "1 gavel_gen_300jobs_lam900_1gpu isolated isolated 290723.945 13013.228" \
+        "1 gavel_gen_300jobs_lam900_1gpu gandiva gandiva 282955.303 9969.154" \
+        "0 gavel_gen_3000jobs_lam300_multigpu isolated isolated 931464.439 13293.112" \
+        "0 gavel_gen_3000jobs_lam300_1gpu isolated isolated 931877.444 13334.317" \
+        "0 gavel_gen_3000jobs_lam300_multigpu fifo_packed fifo-packed 923838.832 9193.542" \
+        "0 gavel_gen_3000jobs_lam300_multigpu gandiva gandiva 922449.398 10135.715" \
+        "0 gavel_gen_3000jobs_lam300_1gpu fifo_packed fifo-packed 921953.033 9039.341" \
+        "0 gavel_gen_3000jobs_lam300_1gpu gandiva gandiva 921951.032 10093.886" \
+        "0 replay_seed0_lam900_1gpu_10k fifo gavel-fifo 10078587.687 81874.899" \
+        "0 replay_seed0_lam900_1gpu_10k isolated isolated 9781361.663 80430.177" \
+        "0 replay_seed0_lam900_1gpu_10k allox allox 9549506.551 57575.972" \
+        ; do
+        # shellcheck disable=SC2086 # the row's words
+        set -- $r
+        echo "gavel|$1|$GT/$2.trace|gavel|$G108|$GTP|$3|$4|$5|$6"
+    done
+}
+
 # peer|quick|trace (imported by format)|format|cluster|throughputs|peer policy|ours|makespan|avg JCT
 rows() {
     cat <<EOF
@@ -64,6 +104,7 @@ gavel|0|$GT/gavel_gen_3000jobs_lam300_1gpu.trace|gavel|$G108|$GTP|fifo|gavel-fif
 gavel|0|$GT/gavel_gen_3000jobs_lam300_1gpu.trace|gavel|$G108|$GTP|allox|allox|921951.003|9925.779
 gavel|0|$GT/replay_seed0_lam900_1gpu_10k.trace|gavel|$G108|$GTP|fifo_perf|fifo-perf|9533691.388|56715.601
 EOF
+    gavel_rows_more
     sw="$DATA/shockwave"
     for r in "min_total_duration min-total-duration 24205 19807" \
         "finish_time_fairness finish-time-fairness 31929 11302" \
@@ -87,6 +128,11 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-" || b == 0) print "-"; else
 
 # Gavel's per-job JCTs of one run ("Job N: JCT" lines), when GAVEL_DIR is set.
 gavel_jobs() { # trace policy out
+    saved="${GAVEL_RUNS:-}/$(basename "$1" .trace).$2.jobs"
+    if [ -n "${GAVEL_RUNS:-}" ] && [ -s "$saved" ]; then
+        cp "$saved" "$3"
+        return 0
+    fi
     [ -n "${GAVEL_DIR:-}" ] || return 1
     stubs="$tmp/stubs"
     if [ ! -d "$stubs" ]; then

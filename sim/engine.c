@@ -13,7 +13,24 @@
  * EV_SEGMENT event at the time it reaches seg_end when that comes before its
  * completion; there the job is re-rated (and its batch changed). So progress
  * stays exact between events. Table jobs that do not adapt have seg_end =
- * INFINITY and run exactly as before. */
+ * INFINITY and run exactly as before.
+ *
+ * Gavel's rounds (cfg->round_end = ENGINE_ROUND_END_STEPS, set by --like
+ * gavel; scheduler.py simulate(), stanford-futuredata/gavel c4fa400): the
+ * policy is called at a round's end, or at an arrival while no round is under
+ * way. At each call every running job is given its steps for the round,
+ * min(floor(rate x round_len), steps left), and stops progressing (holding its
+ * GPUs) once it has run them (j->cap); the round ends when the last of them
+ * has (at the latest of their step ends), not on a fixed grid. The two jobs
+ * of a pair run their steps at their pair rates and end the round together,
+ * at the later of their step ends (a job that finishes there finishes then,
+ * as Gavel stamps both with the pair's finish time). When nothing
+ * runs, the next call is the next arrival, or, once every job has arrived,
+ * one more call at the same instant (Gavel then resets its allocation's clock)
+ * and then calls every round_len. A job given fewer steps than its GPUs (its
+ * steps split over the GPUs leave one with none) fails the round: it makes
+ * no progress; after MAX_FAILS such rounds in a row (not as one of a pair) it
+ * is dropped, unfinished: Gavel's failed jobs, left out of its average JCT. */
 #include "sim/engine.h"
 
 #include "model/pollux_model.h"
@@ -62,6 +79,11 @@ typedef struct sim_job {
     int gang_head, gang_next; /* the computations of its gang (trace column gang): first and
                                  next job index, -1 none */
     int partner; /* job sharing its GPUs (space sharing), -1 none */
+    /* Gavel's rounds: work at which it stops this round (INFINITY: never),
+     * when its round's steps end, failed rounds in a row, 1 when this round
+     * is its last failure (it is dropped at step_end), 1 once dropped. */
+    double cap, step_end;
+    int fails, failing, failed;
     int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
     uint32_t version;
 } sim_job_t;
@@ -90,6 +112,7 @@ typedef struct engine {
     eventq_t q;
     double now;
     int round_pending;
+    double forced_at; /* Gavel's rounds: time of the last call forced while idle */
     double contention_integral, contention_t;
     long measured_left;
 
@@ -103,6 +126,21 @@ typedef struct engine {
     double next_sample, sample_step, last_progress_wall;
     unsigned long progress_mark; /* bumped whenever any job makes progress */
 } engine_t;
+
+const char *engine_round_end_name(int round_end)
+{
+    return round_end == ENGINE_ROUND_END_FIXED   ? "fixed"
+           : round_end == ENGINE_ROUND_END_STEPS ? "steps"
+                                                 : NULL;
+}
+
+int engine_round_end_parse(const char *name)
+{
+    for (int i = 0; engine_round_end_name(i); i++)
+        if (!strcmp(name, engine_round_end_name(i)))
+            return i;
+    return -1;
+}
 
 void engine_config_defaults(engine_config_t *cfg)
 {
@@ -226,6 +264,8 @@ static void advance(engine_t *e, sim_job_t *j)
         if (isnan(j->feedback_at) && j->work_done < w && j->work_done + j->rate * (t - from) >= w)
             j->feedback_at = from + (w - j->work_done) / j->rate;
         j->work_done += j->rate * (t - from);
+        if (j->work_done > j->cap - 1e-6) /* Gavel's rounds: its steps for the round */
+            j->work_done = j->cap;
         e->progress_mark++;
     }
     if (j->work_done > j->work_total)
@@ -244,12 +284,19 @@ static void predict_completion(engine_t *e, sim_job_t *j)
     double start = e->now > j->overhead_end ? e->now : j->overhead_end;
     double left = j->work_total - j->work_done;
     double seg = j->seg_end - j->work_done;
+    if (j->cap < j->work_total) { /* Gavel's rounds: it stops this round at cap */
+        if (j->failing)
+            eventq_push(&e->q, j->step_end, EV_COMPLETION, (int)(j - e->jobs), j->version);
+        return;
+    }
     if (seg < left && j->rate > 0) {
         eventq_push(&e->q, start + (seg > 0 ? seg / j->rate : 0), EV_SEGMENT, (int)(j - e->jobs),
                     j->version);
         return;
     }
     double when = start + (left > 0 ? left / j->rate : 0);
+    if (isfinite(j->cap) && j->partner >= 0 && j->step_end > when)
+        when = j->step_end; /* Gavel's rounds: a pair's jobs end with the pair's steps */
     eventq_push(&e->q, when, EV_COMPLETION, (int)(j - e->jobs), j->version);
 }
 
@@ -515,7 +562,9 @@ static void on_completion(engine_t *e, int idx)
     sim_job_t *j = &e->jobs[idx];
     advance(e, j);
     contention_update(e);
-    j->work_done = j->work_total;
+    j->failed = j->failing;
+    if (!j->failed)
+        j->work_done = j->work_total;
     j->finish = e->now;
     if (isnan(j->feedback_at)) /* all its work was less than the feedback mark */
         j->feedback_at = j->finish;
@@ -983,6 +1032,67 @@ static void schedule_round(engine_t *e)
     e->round_pending = 1;
 }
 
+/* ---- Gavel's rounds (see the top) ---------------------------------------------- */
+
+#define MAX_FAILS 5 /* Gavel's MAX_FAILED_ATTEMPTS */
+
+static int steps_rounds(const engine_t *e)
+{
+    return e->cfg->round_end == ENGINE_ROUND_END_STEPS && e->cfg->round_len > 0;
+}
+
+/* A running job's steps for the round that starts now: cap and step_end;
+ * returns 1 when they are fewer than its GPUs (the round fails). */
+static int round_steps(const engine_t *e, sim_job_t *j)
+{
+    double start = e->now > j->overhead_end ? e->now : j->overhead_end;
+    double left = j->work_total - j->work_done;
+    double q = j->rate > 0 ? floor(j->rate * e->cfg->round_len) : 0;
+    if (q > left)
+        q = left;
+    j->step_end = start + (j->rate > 0 ? q / j->rate : 0);
+    j->cap = q < left ? j->work_done + q : j->work_total;
+    return q < (j->ngpus > 1 ? j->ngpus : 1);
+}
+
+/* A round starts: each running job's steps, failures, the round's end. */
+static void start_steps_round(engine_t *e)
+{
+    double end = -INFINITY;
+    for (size_t k = 0; k < e->n_active; k++) {
+        sim_job_t *j = &e->jobs[e->active[k]];
+        if (j->state != JOB_RUNNING || (j->partner >= 0 && j->joined))
+            continue; /* a pair is handled at its owner */
+        sim_job_t *p = j->partner >= 0 ? &e->jobs[j->partner] : NULL;
+        int fail = round_steps(e, j);
+        if (p)
+            fail |= round_steps(e, p);
+        if (p) /* Gavel's pair ends its round with the later of its jobs' steps */
+            j->step_end = p->step_end = j->step_end > p->step_end ? j->step_end : p->step_end;
+        for (sim_job_t *m = j; m; m = m == j ? p : NULL) {
+            if (fail)
+                m->cap = m->work_done; /* no step counts */
+            if (!p) { /* Gavel counts failures of single jobs only */
+                m->fails = fail ? m->fails + 1 : 0;
+                m->failing = m->fails >= MAX_FAILS;
+            }
+            if (m->step_end > end)
+                end = m->step_end;
+            predict_completion(e, m);
+        }
+    }
+    if (end > -INFINITY) {
+        eventq_push(&e->q, end, EV_ROUND, -1, 0);
+        e->round_pending = 1;
+    } else if (e->n_active && e->next_arrival >= e->n_jobs) {
+        /* idle with every job arrived: once at once, then every round */
+        eventq_push(&e->q, e->forced_at == e->now ? e->now + e->cfg->round_len : e->now,
+                    EV_ROUND, -1, 0);
+        e->forced_at = e->now;
+        e->round_pending = 1;
+    }
+}
+
 static void report_progress(engine_t *e, int last)
 {
     double w = mls_wall_seconds();
@@ -1056,10 +1166,17 @@ static int run_loop(engine_t *e, mls_err_t *err)
         int call = ((why & (MLS_WHY_ARRIVAL | MLS_WHY_COMPLETION | MLS_WHY_BATCH_CHANGE)) &&
                     (e->cadence & MLS_CADENCE_EVENTS)) ||
                    (why & (MLS_WHY_ROUND | MLS_WHY_FAULT));
+        if (steps_rounds(e)) /* Gavel's: at a round's end, or an arrival while idle */
+            call = (why & (MLS_WHY_ROUND | MLS_WHY_FAULT)) ||
+                   ((why & MLS_WHY_ARRIVAL) && !e->round_pending);
         if (call && e->n_active && decide(e, why, err) < 0)
             return -1;
-        if (e->n_active)
+        if (steps_rounds(e)) {
+            if (call)
+                start_steps_round(e);
+        } else if (e->n_active) {
             schedule_round(e);
+        }
         idle_rounds = (why & MLS_WHY_ROUND) && !any_running(e) && e->n_active
                           ? idle_rounds + 1
                           : 0;
@@ -1238,6 +1355,7 @@ static void setup(engine_t *e)
         j->accum = -1;
         j->work_total = j->spec->work;
         j->seg_end = INFINITY;
+        j->cap = INFINITY;
         j->gns = NAN;
         setup_adapt(e, j);
         j->gpu_ids = xmalloc(sizeof(int) * (size_t)j->spec->max_gpus);
@@ -1288,7 +1406,7 @@ static void collect(engine_t *e, sim_result_t *out)
         advance(e, j);
         const mls_job_t *s = j->spec;
         job_result_t *r = &out->jobs[i];
-        int done = j->state == JOB_DONE;
+        int done = j->state == JOB_DONE && !j->failed;
         double fair_share = e->cluster->n_gpus / (j->contention > 1 ? j->contention : 1);
         double slow = s->gpus > fair_share ? s->gpus / fair_share : 1;
         *r = (job_result_t){s->id,
@@ -1331,6 +1449,7 @@ int engine_run(const mls_trace_t *trace, const mls_cluster_t *cluster, const mls
     e.policy = policy;
     e.out = out;
     e.cadence = cfg->cadence ? cfg->cadence : policy->cadence;
+    e.forced_at = NAN;
     if (cfg->round_len <= 0)
         e.cadence |= MLS_CADENCE_EVENTS;
     char perr[512] = "";

@@ -49,7 +49,16 @@ typedef struct engine_config {
      * (Gavel's, Shockwave's, Tiresias' and Helios' simulators); 0: at the perf
      * model's rate for the nodes it spans (default) */
     int consolidated_rates;
+    /* How a round ends (sim/engine.c "Gavel's rounds"): 0 on a fixed grid of
+     * round_len s (default); 1 when the last job scheduled in it has run its
+     * steps for the round, Gavel's simulator (ENGINE_ROUND_END_STEPS). */
+    int round_end;
 } engine_config_t;
+
+enum { ENGINE_ROUND_END_FIXED = 0, ENGINE_ROUND_END_STEPS = 1 };
+/* "fixed" or "steps" (NULL out of range); parse: -1 when unknown. */
+const char *engine_round_end_name(int round_end);
+int engine_round_end_parse(const char *name);
 
 void engine_config_defaults(engine_config_t *cfg);
 

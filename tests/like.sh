@@ -16,8 +16,9 @@ cl=v100=2x4,k80=2x4
 sim() { "$MLSCHED" simulate --trace "$tr" --cluster $cl -q --json --db "$tmp/r.db" "$@" |
     grep -v -e wall_seconds -e decision_time -e run_id; }
 q() { sqlite3 "$tmp/r.db" "$1"; }
-gavel="--round 360 --cadence rounds --restart-overhead 0 --placement spread --spread-rate consolidated"
-gp="-P recompute_interval=1920 -P new_jobs=wait -P received_start=half_round"
+gavel="--round 360 --cadence rounds --restart-overhead 0 --placement spread --spread-rate consolidated
+    --round-end steps"
+gp="-P recompute_interval=1920 -P new_jobs=wait -P received_start=half_round -P rules=gavel"
 
 # shellcheck disable=SC2086 # flag lists are separate words
 {
@@ -37,10 +38,10 @@ cmp -s "$tmp/a1" "$tmp/a3" && bad "--round 120 after --like gavel changed nothin
 [ "$(q "SELECT round_len, cadence, restart_overhead FROM runs WHERE run_id=5")" = "120.0|rounds|0.0" ] ||
     bad "run 5: $(q "SELECT round_len, cadence, restart_overhead FROM runs WHERE run_id=5")"
 [ "$(q "SELECT params FROM runs WHERE run_id=3")" = \
-    "mechanism=gavel,recompute_interval=1920,new_jobs=wait,received_start=half_round" ] ||
+    "mechanism=gavel,recompute_interval=1920,new_jobs=wait,received_start=half_round,rules=gavel" ] ||
     bad "allox's parameters under --like gavel: $(q "SELECT params FROM runs WHERE run_id=3")"
 [ "$(q "SELECT group_concat(key || '=' || value) FROM (SELECT * FROM run_settings WHERE run_id=1
-    ORDER BY key)")" = "like=gavel,placement=spread,spread_rate=consolidated" ] ||
+    ORDER BY key)")" = "like=gavel,placement=spread,round_end=steps,spread_rate=consolidated" ] ||
     bad "run 1's settings: $(q "SELECT * FROM run_settings WHERE run_id=1")"
 [ "$(q "SELECT value FROM run_settings WHERE run_id=2 AND key='like'")" = none ] ||
     bad "a run without --like is not recorded as like=none"

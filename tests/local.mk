@@ -237,3 +237,7 @@ EXTRA_DIST += tests/live_async_slurm.sh
 # trace stats warns about jobs far from their traced duration on the reference GPU (issue 18)
 TESTS += tests/trace_stats_duration.sh
 EXTRA_DIST += tests/trace_stats_duration.sh
+
+# Gavel's rounds (--round-end steps): round end at the last job's steps, failed jobs (issue 17)
+TESTS += tests/gavel_rounds.sh
+EXTRA_DIST += tests/gavel_rounds.sh

@@ -817,6 +817,15 @@ START_TEST(bad_params_rejected)
     ck_assert(!create_fails("allox", "alpha", "0.5"));
     ck_assert(create_fails("allox", "solver", "hungarian"));
     ck_assert(!create_fails("allox", "solver", "simplex"));
+    ck_assert(create_fails("max-min-fairness", "rules", "python"));
+    ck_assert(!create_fails("max-min-fairness", "rules", "gavel"));
+    ck_assert(create_fails("allox", "rules", "gavel")); /* mechanism=gavel */
+    ck_assert(create_fails("isolated", "mechanism", "slurm"));
+    ck_assert(!create_fails("isolated", "mechanism", "gavel"));
+    ck_assert(create_fails("isolated", "new_jobs", "wait")); /* mechanism=gavel */
+    ck_assert(!create_fails("gandiva", "mechanism", "gavel"));
+    ck_assert(create_fails("gandiva", "rules", "gavel")); /* mechanism=gavel */
+    ck_assert(!create_fails("fifo-packed", "rules", "gavel"));
 }
 END_TEST
 
@@ -841,6 +850,26 @@ START_TEST(python_random_as_cpython)
     }
     pyrandom_seed(&r, 5000000000ull); /* two 32-bit words: getrandbits(32) */
     ck_assert_uint_eq(pyrandom_u32(&r), 372202282u);
+}
+END_TEST
+
+/* pyrandom_sample2 is CPython 3.11's random.Random(0).sample(range(n), 2),
+ * four times each for n = 5, 30 (its set branch) and 3, in that order. */
+START_TEST(python_sample_as_cpython)
+{
+    static const int n[3] = {5, 30, 3};
+    static const int want[3][4][2] = {{{3, 4}, {0, 2}, {4, 3}, {3, 2}},
+                                      {{15, 11}, {18, 28}, {29, 6}, {16, 4}},
+                                      {{1, 0}, {0, 1}, {2, 0}, {1, 0}}};
+    pyrandom_t r;
+    pyrandom_seed(&r, 0);
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 4; i++) {
+            int d[2];
+            pyrandom_sample2(&r, n[k], d);
+            ck_assert_int_eq(d[0], want[k][i][0]);
+            ck_assert_int_eq(d[1], want[k][i][1]);
+        }
 }
 END_TEST
 
@@ -871,6 +900,7 @@ int main(void)
         policies_run_every_lp,
         bad_params_rejected,
         python_random_as_cpython,
+        python_sample_as_cpython,
     };
     return check_main("gavel", tests, sizeof tests / sizeof tests[0]);
 }

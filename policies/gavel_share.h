@@ -1,0 +1,23 @@
+/* gavel_share.h: Gavel's `isolated` and `gandiva` allocations, run by Gavel's
+ * round mechanism (gavel_round.h); `-P mechanism=gavel` on isolated and
+ * gandiva (see gavel_share.c for what each does and where it comes from). */
+#ifndef MLS_GAVEL_SHARE_H
+#define MLS_GAVEL_SHARE_H
+
+#include "policies/policy.h"
+
+typedef struct gs_state gs_state_t;
+
+/* gandiva: 0 isolated, 1 gandiva. Parameters: mechanism (must be gavel),
+ * recompute_interval (default 1920), new_jobs, received_start, rules
+ * (gavel_round.h). Returns NULL with err set on a bad parameter. */
+gs_state_t *gs_create(int gandiva, const policy_args_t *args, const char *policy, char *err,
+                      size_t errlen);
+void gs_schedule(gs_state_t *s, const view_t *v, plan_t *plan);
+void gs_destroy(gs_state_t *s);
+
+/* 1 when args asks for mechanism=gavel; -1 with err on an unknown mechanism
+ * or a mechanism=gavel parameter without it. */
+int gs_wanted(const policy_args_t *args, const char *policy, char *err, size_t errlen);
+
+#endif
