@@ -55,9 +55,11 @@ static const like_peer_t peers[] = {
      * tiresias-gittins -P samples=yarn-gput1000.csv. */
     {"tiresias", 0, NULL, 0, "spread", "consolidated", {"within=running_first", NULL}},
     /* Helios (S-Lab-System-Group/HeliosArtifact, QSSF simulator): a job runs
-     * its traced duration on whole nodes of its VC, waiting for them; its
-     * SRTF's checkpoint overheads are not modelled (see docs/reproducing.md). */
-    {"helios", -1, NULL, 0, "consolidate", "consolidated", {NULL}},
+     * its traced duration on whole nodes of its VC, waiting for them, and its
+     * fifo, sjf and qssf stop at the first queued job the placer cannot place
+     * (hold) or that does not fit (sjf's fill=stop); its SRTF's checkpoint overheads are not modelled (see
+     * docs/reproducing.md). */
+    {"helios", -1, NULL, 0, "hold", "consolidated", {"fill=stop", NULL}},
 };
 
 const like_peer_t *like_at(int i)

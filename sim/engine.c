@@ -1231,8 +1231,9 @@ static void setup(engine_t *e)
         j->change = OVH_RESTART;
         for (int k = 0; k < OVH_KINDS; k++)
             j->ovh[k] = e->cfg->overheads
-                            ? overheads_get(e->cfg->overheads, tr->workloads.names[j->spec->workload],
-                                            (ovh_kind_t)k)
+                            ? overheads_get_job(e->cfg->overheads,
+                                                tr->workloads.names[j->spec->workload],
+                                                j->spec->gpus, (ovh_kind_t)k)
                             : e->cfg->restart_overhead;
         j->batch = j->spec->batch_size;
         j->accum = -1;
