@@ -7,4 +7,5 @@ dist_plots_DATA = scripts/plots/jct_cdf.gp scripts/plots/ftf_cdf.gp \
 pkgdata_SCRIPTS = scripts/quickstart
 EXTRA_DIST += scripts/install-deps scripts/install-check scripts/quickstart scripts/slurm \
 	scripts/autoscale-knee.sh scripts/saxena-elastic.sh scripts/sia-table4.sh \
-	scripts/gandiva-paper.sh scripts/deeppool.sh scripts/peer-agreement.sh
+	scripts/gandiva-paper.sh scripts/deeppool.sh scripts/peer-agreement.sh \
+	scripts/helios-drive.py
