@@ -198,6 +198,9 @@ EXTRA_DIST += tests/peer_agreement.sh
 # 3 % of HeliosArtifact's simulator (~5 CPU s; skips without ../shared/data)
 TESTS += tests/peer_agreement_th.sh
 EXTRA_DIST += tests/peer_agreement_th.sh
+# live serve --placement: spread starts a split job at once, consolidate waits (~10 s)
+TESTS += tests/live_placement.sh
+EXTRA_DIST += tests/live_placement.sh
 # Stops are asynchronous (issue 19): a job that ignores SIGTERM holds up no request
 TESTS += tests/live_async_stop.sh
 EXTRA_DIST += tests/live_async_stop.sh
