@@ -57,8 +57,8 @@ static const like_peer_t peers[] = {
     /* Helios (S-Lab-System-Group/HeliosArtifact, QSSF simulator): a job runs
      * its traced duration on whole nodes of its VC, waiting for them, and its
      * fifo, sjf and qssf stop at the first queued job the placer cannot place
-     * (hold) or that does not fit (sjf's fill=stop); its SRTF's checkpoint overheads are not modelled (see
-     * docs/reproducing.md). */
+     * (hold) or that does not fit (sjf's fill=stop); its SRTF's checkpoint overheads are not
+     * modelled (see docs/reproducing.md). */
     {"helios", -1, NULL, 0, "hold", "consolidated", {"fill=stop", NULL}},
 };
 

@@ -1588,11 +1588,11 @@ static int load_meta(daemon_t *d, mls_err_t *err)
     /* what ran, for `mlsched report --db STATE` (live/export.h) */
     char g[32];
     snprintf(g, sizeof g, "%d", d->cluster.n_gpus);
-    if (rc == 0 && (live_db_meta_set(d->db, "policy", d->cfg->policy, err) < 0 ||
-                    live_db_meta_set(d->db, "cluster", d->cfg->cluster, err) < 0 ||
-                    live_db_meta_set(d->db, "n_gpus", g, err) < 0 ||
-                    live_db_meta_set(d->db, "placement",
-                                     mech_placement_name(d->cfg->placement), err) < 0))
+    if (rc == 0 &&
+        (live_db_meta_set(d->db, "policy", d->cfg->policy, err) < 0 ||
+         live_db_meta_set(d->db, "cluster", d->cfg->cluster, err) < 0 ||
+         live_db_meta_set(d->db, "n_gpus", g, err) < 0 ||
+         live_db_meta_set(d->db, "placement", mech_placement_name(d->cfg->placement), err) < 0))
         rc = -1;
     return rc;
 }

@@ -106,8 +106,8 @@ typedef struct ti_state {
     double *samples, *prefix; /* real (+ prior), sorted, and prefix sums */
     int n_samples;
     /* samples=FILE: the simulator's fixed distribution and index table. */
-    long *dist;     /* sorted service samples (GPU-s) */
-    double *dist_gi;            /* index of a service in (dist[k-1], dist[k]] */
+    long *dist;      /* sorted service samples (GPU-s) */
+    double *dist_gi; /* index of a service in (dist[k-1], dist[k]] */
     int n_dist;
     long delta;
 } ti_state_t;
@@ -208,8 +208,10 @@ static int dist_load(ti_state_t *s, const char *path, char *err, size_t errlen)
         line_no++;
         long v = strtol(line, &end, 10);
         if (end == line || v <= 0 || (*end && *end != '\n' && *end != '\r' && *end != ',')) {
-            snprintf(err, errlen, "tiresias-gittins: %s:%ld: field 'duration': want a positive "
-                     "integer", path, line_no);
+            snprintf(err, errlen,
+                     "tiresias-gittins: %s:%ld: field 'duration': want a positive "
+                     "integer",
+                     path, line_no);
             fclose(f);
             return -1;
         }
@@ -251,11 +253,12 @@ static double dist_index(const ti_state_t *s, double service)
 
 static int ti_create(void **state, const policy_args_t *args, int gittins, char *err, size_t errlen)
 {
-    static const char *const known_las[] = {"queues",  "limits", "promote_knob", "consolidate_loss",
-                                            "service", "within", NULL};
+    static const char *const known_las[] = {
+        "queues", "limits", "promote_knob", "consolidate_loss", "service", "within", NULL};
     static const char *const known_git[] = {
-        "queues",  "limits", "promote_knob", "consolidate_loss", "min_history",
-        "service", "within", "samples",      "delta",            NULL};
+        "queues",      "limits",  "promote_knob", "consolidate_loss",
+        "min_history", "service", "within",       "samples",
+        "delta",       NULL};
     const char *name = gittins ? "tiresias-gittins" : "tiresias-las";
     long queues, min_history, delta;
     double knob, loss;

@@ -642,8 +642,7 @@ static int start_planned(mech_t *m, const view_t *v, const plan_t *p, const char
             if (nodes == 0) {
                 m->alloc_of[a->job] = -1;
                 held = m->placement == MECH_PLACE_HOLD;
-            }
-            else if (nodes < 0 || ops->start(ctx, a->job, a, m->ids, nodes, resumed, err) < 0)
+            } else if (nodes < 0 || ops->start(ctx, a->job, a, m->ids, nodes, resumed, err) < 0)
                 return -1;
         }
     return 0;

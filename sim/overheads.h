@@ -52,13 +52,13 @@ typedef enum ovh_kind {
 
 typedef struct overheads {
     double def[OVH_KINDS];
-    strtab_t names;              /* workloads with their own values */
-    double (*per)[OVH_KINDS];    /* per[names index] */
+    strtab_t names;           /* workloads with their own values */
+    double (*per)[OVH_KINDS]; /* per[names index] */
     size_t cap;
-    int n_gpus;                  /* "gpus" entries, by increasing GPU count */
-    int *gpus_max;               /* gpus_max[i]: the entry's GPU count */
+    int n_gpus;    /* "gpus" entries, by increasing GPU count */
+    int *gpus_max; /* gpus_max[i]: the entry's GPU count */
     double (*by_gpus)[OVH_KINDS];
-    char *source;                /* file it came from, or NULL */
+    char *source; /* file it came from, or NULL */
 } overheads_t;
 
 void overheads_init(overheads_t *o, double base);
