@@ -55,11 +55,15 @@ static const like_peer_t peers[] = {
      * tiresias-gittins -P samples=yarn-gput1000.csv. */
     {"tiresias", 0, NULL, 0, "spread", "consolidated", {"within=running_first", NULL}},
     /* Helios (S-Lab-System-Group/HeliosArtifact, QSSF simulator): a job runs
-     * its traced duration on whole nodes of its VC, waiting for them, and its
-     * fifo, sjf and qssf stop at the first queued job the placer cannot place
-     * (hold) or that does not fit (sjf's fill=stop); its SRTF's checkpoint overheads are not
-     * modelled (see docs/reproducing.md). */
-    {"helios", -1, NULL, 0, "hold", "consolidated", {"fill=stop", NULL}},
+     * its traced duration on whole nodes of its VC, waiting for them: a job of
+     * up to 8 GPUs on one node, a larger one on the nodes the trace importer
+     * priced it on (placed rates: consolidated ones would run a 16-GPU job at
+     * an extrapolated one-node rate, faster than traced). Its fifo, sjf and
+     * qssf stop at the first queued job the placer cannot place (hold) or
+     * that does not fit (sjf's fill=stop). Its srtf passes over such a job
+     * and pays 7/30/60 s per preemption: --placement consolidate --overheads
+     * with a "gpus" table after --like helios (docs/reproducing.md). */
+    {"helios", -1, NULL, 0, "hold", "placed", {"fill=stop", NULL}},
 };
 
 const like_peer_t *like_at(int i)
