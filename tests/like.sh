@@ -6,7 +6,8 @@
 # key wins; the peer is stored in run_settings; compare passes it on with the
 # same rule; `--like tiresias` is round 0, no restart cost, spread placement at
 # consolidated rates and within=running_first for its policies, `--like helios`
-# hold placement and sjf's fill=stop (not fifo's); an unknown peer is a usage error.
+# hold placement at placed rates and sjf's fill=stop (not fifo's); an unknown peer
+# is a usage error.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 tmp=$(mktemp -d)
@@ -84,7 +85,8 @@ lk --policy fifo --like helios
     bad "--like tiresias's placement: $(ql "SELECT * FROM run_settings WHERE run_id=1")"
 [ "$(ql "SELECT params FROM runs WHERE run_id=3")" = fill=stop ] || bad "--like helios's sjf parameter"
 [ -z "$(ql "SELECT params FROM runs WHERE run_id=4")" ] || bad "--like helios gave fifo a parameter"
-[ "$(ql "SELECT value FROM run_settings WHERE run_id=4 AND key='placement'")" = hold ] ||
+[ "$(ql "SELECT group_concat(value) FROM (SELECT value FROM run_settings WHERE run_id=4 AND
+    key IN ('placement', 'spread_rate') ORDER BY key)")" = hold,placed ] ||
     bad "--like helios's placement: $(ql "SELECT * FROM run_settings WHERE run_id=4")"
 
 "$MLSCHED" simulate --trace "$tr" --cluster $cl --policy fifo --like slurm -q >/dev/null 2>"$tmp/err"

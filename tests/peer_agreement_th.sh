@@ -2,8 +2,8 @@
 # peer_agreement_th.sh: scripts/peer-agreement.sh's Helios rows (and its
 # Tiresias rows where TIRESIAS_DIR names a Tiresias checkout, whose trace the
 # shared data does not hold): every row prints both numbers, and ours stays
-# within 3 % of the peer's makespan and average JCT (measured: at most 0.4 %
-# on Helios's, 0.2 % on Tiresias's; docs/reproducing.md "Comparing with peer
+# within 3 % of the peer's makespan and average JCT (measured: at most 0.02 %
+# on Helios's, 0.22 % on Tiresias's; docs/reproducing.md "Comparing with peer
 # simulators"). Skips without the shared data.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
