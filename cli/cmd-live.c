@@ -72,6 +72,9 @@ static const opt_t serve_options[] = {
              "--preempt wants checkpoint or suspend, got '%s'",
              "checkpoint (SIGTERM, default) or suspend\n"
              "(SIGSTOP; SIGCONT when it resumes on the same GPUs)"),
+    OPT_SHARED_PLACEMENT(V, cfg.placement,
+                         "a job that fits one node when no node has room: spread,\n"
+                         "consolidate, auto (default) or hold (see simulate)"),
     OPT_NUM(OPT_INT, "max-failures", 0, "N", V, cfg.max_failures, 0, INT_MAX, 0, NULL,
             "failed runs before a job is given up (default 3)"),
     OPT_FLAG("quiet", 'q', V, cfg.quiet, "no event lines on stderr"),

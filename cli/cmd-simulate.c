@@ -115,8 +115,9 @@ static const opt_t options[] = {
     OPT_SHARED_PLACEMENT(S, cfg.placement,
                          "a job that fits one node when no node has room: spread\n"
                          "(over nodes, at the spread rate), consolidate (it waits\n"
-                         "for one node) or auto (default: spread when that is at\n"
-                         "most 10 % slower, else wait)"),
+                         "for one node), auto (default: spread when that is at\n"
+                         "most 10 % slower, else wait) or hold (consolidate, and\n"
+                         "a start that waits holds back the later ones: Helios)"),
     OPT_SHARED_SPREAD_RATE(S, cfg.consolidated_rates,
                            "a job over several nodes runs at the perf model's rate\n"
                            "for those nodes (placed, default) or at its one-node\n"

@@ -102,7 +102,7 @@ const opt_t exp_opts_table[] = {
     OPT_STRING("round", 'r', "S", X, round, "round length in seconds"),
     OPT_STRING("cadence", 0, "MODE", X, cadence, "events, rounds or both"),
     OPT_STRING("restart-overhead", 0, "S", X, overhead, "seconds lost at every (re)start"),
-    OPT_STRING("placement", 0, "MODE", X, placement, "spread, consolidate or auto (see simulate)"),
+    OPT_STRING("placement", 0, "MODE", X, placement, "spread, consolidate, auto or hold (see simulate)"),
     OPT_STRING("spread-rate", 0, "HOW", X, spread_rate, "placed or consolidated (see simulate)"),
     OPT_STRING("measure", 0, "LO:HI", X, measure, "measure jobs with ids in [LO, HI) only"),
     OPT_LIST("param", 'P', "POLICY.KEY=VALUE", X, params, "a parameter of one policy (repeatable)"),

@@ -49,14 +49,27 @@ static const like_peer_t peers[] = {
      * the rate of their placement; its Tiresias has 2 queues, demotion at
      * 16 GPU-hours. */
     {"pollux", 60, NULL, 30, "spread", "placed", NULL, {"queues=2", "limits=57600", NULL}},
-    /* Tiresias (SymbioticLab/Tiresias simulator): a job runs its trace
-     * duration (placement does not change its speed), preemption is free, a
-     * job that fits one node waits for one (its consolidation). */
-    {"tiresias", -1, NULL, 0, "consolidate", "consolidated", NULL, {NULL}},
+    /* Tiresias (SymbioticLab/Tiresias simulator, run_sim.py dlas_sim_jobs): a
+     * job runs its trace duration (placement does not change its speed),
+     * preemption is free, a job starts wherever enough GPUs are free (its
+     * "count" placement: no node constraint), and within a queue the running
+     * jobs stay ahead of the waiting ones (its list order). It decides at
+     * arrivals, completions and its queue-jump times (late for multi-GPU jobs
+     * under GPU-time: (limit - seconds run) / GPUs ahead); ours at arrivals
+     * and completions (round 0): its Gittins ranks change only there. Its
+     * `dlas` counts seconds run: -P service=time; its Gittins table:
+     * tiresias-gittins -P samples=yarn-gput1000.csv. */
+    {"tiresias", 0, NULL, 0, "spread", "consolidated", NULL, {"within=running_first", NULL}},
     /* Helios (S-Lab-System-Group/HeliosArtifact, QSSF simulator): a job runs
-     * its traced duration on whole nodes of its VC, waiting for them; its
-     * SRTF's checkpoint overheads are not modelled (see docs/reproducing.md). */
-    {"helios", -1, NULL, 0, "consolidate", "consolidated", NULL, {NULL}},
+     * its traced duration on whole nodes of its VC, waiting for them: a job of
+     * up to 8 GPUs on one node, a larger one on the nodes the trace importer
+     * priced it on (placed rates: consolidated ones would run a 16-GPU job at
+     * an extrapolated one-node rate, faster than traced). Its fifo, sjf and
+     * qssf stop at the first queued job the placer cannot place (hold) or
+     * that does not fit (sjf's fill=stop). Its srtf passes over such a job
+     * and pays 7/30/60 s per preemption: --placement consolidate --overheads
+     * with a "gpus" table after --like helios (docs/reproducing.md). */
+    {"helios", -1, NULL, 0, "hold", "placed", NULL, {"fill=stop", NULL}},
 };
 
 const like_peer_t *like_at(int i)

@@ -27,7 +27,7 @@ typedef struct like_peer {
     double round_len;        /* s; < 0: not set */
     const char *cadence;     /* events|rounds|both; NULL: not set */
     double restart_overhead; /* s; < 0: not set */
-    const char *placement;   /* spread|consolidate|auto; NULL: not set */
+    const char *placement;   /* spread|consolidate|auto|hold; NULL: not set */
     const char *spread_rate; /* placed|consolidated; NULL: not set */
     const char *round_end;   /* fixed|steps; NULL: not set */
     const char *params[LIKE_MAX_PARAMS]; /* KEY=VALUE, NULL-ended */

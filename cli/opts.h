@@ -157,7 +157,7 @@ const char *opt_cadence_name(unsigned cadence);
 /* --placement MODE into an int (mech_placement_t, sim/mechanism.h). */
 #define OPT_SHARED_PLACEMENT(type, field, help)                                                    \
     OPT_CALL("placement", 0, "MODE", type, field, opt_placement_call,                              \
-             "--placement wants spread, consolidate or auto, got '%s'", help)
+             "--placement wants spread, consolidate, auto or hold, got '%s'", help)
 /* --spread-rate placed|consolidated into an int (engine_config_t.consolidated_rates). */
 #define OPT_SHARED_SPREAD_RATE(type, field, help)                                                  \
     OPT_CALL("spread-rate", 0, "HOW", type, field, opt_spread_rate_call,                           \

@@ -128,6 +128,7 @@ void live_config_defaults(live_config_t *cfg)
     cfg->restart_overhead = 20;
     cfg->grace = 10;
     cfg->max_failures = 3;
+    cfg->placement = MECH_PLACE_AUTO;
 }
 
 /* ---- clock ------------------------------------------------------------ */
@@ -1587,9 +1588,11 @@ static int load_meta(daemon_t *d, mls_err_t *err)
     /* what ran, for `mlsched report --db STATE` (live/export.h) */
     char g[32];
     snprintf(g, sizeof g, "%d", d->cluster.n_gpus);
-    if (rc == 0 && (live_db_meta_set(d->db, "policy", d->cfg->policy, err) < 0 ||
-                    live_db_meta_set(d->db, "cluster", d->cfg->cluster, err) < 0 ||
-                    live_db_meta_set(d->db, "n_gpus", g, err) < 0))
+    if (rc == 0 &&
+        (live_db_meta_set(d->db, "policy", d->cfg->policy, err) < 0 ||
+         live_db_meta_set(d->db, "cluster", d->cfg->cluster, err) < 0 ||
+         live_db_meta_set(d->db, "n_gpus", g, err) < 0 ||
+         live_db_meta_set(d->db, "placement", mech_placement_name(d->cfg->placement), err) < 0))
         rc = -1;
     return rc;
 }
@@ -1721,6 +1724,7 @@ static int setup(daemon_t *d, mls_err_t *err)
         if (c->nodes[i].gpus > d->type_node_gpus[c->nodes[i].type])
             d->type_node_gpus[c->nodes[i].type] = c->nodes[i].gpus;
     mech_init(&d->mech, c, d->perf->ops->goodput != NULL);
+    d->mech.placement = cfg->placement;
     /* Pairs from the perf model (sim/view_perf.c); no batch schedule (a live
      * job's future batch sizes are its own business). */
     d->vsrc = (view_perf_src_t){.perf = d->perf,

@@ -40,6 +40,7 @@ typedef struct live_config {
     double restart_overhead; /* daemon s a (re)started job is told to spend restoring */
     double grace;            /* wall s between SIGTERM and SIGKILL */
     int max_failures;        /* failed runs before a job is given up */
+    int placement;           /* mech_placement_t (sim/mechanism.h); default auto */
     int quiet;
 } live_config_t;
 

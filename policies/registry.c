@@ -30,7 +30,10 @@ static const policy_ops_t table[] = {
      "easy=1: reserve GPUs for the blocked head from duration estimates (0: greedy backfill)", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_WHEN_QUEUED, ENTRY(fifo_backfill)},
     {"sjf", "classic SJF; a baseline of the Tiresias simulator (Gu et al., NSDI 2019)",
-     "shortest isolated duration first (total work / throughput); non-preemptive", "", 1,
+     "shortest isolated duration first (total work / throughput); non-preemptive",
+     "fill=greedy: a job that does not fit is passed over (stop: the queue stops there, as "
+     "Helios's sjf)",
+     1,
      MLS_CADENCE_EVENTS | MLS_CADENCE_WHEN_QUEUED, ENTRY(sjf)},
     {"srtf", "Gu et al., NSDI 2019 (SRTF oracle baseline)",
      "shortest remaining time first; preemptive; greedy fill", "", 1, MLS_CADENCE_EVENTS,

@@ -12,7 +12,8 @@
  *   result is marked oracle.
  * - Greedy fill: a short job that does not fit is passed over for a longer one
  *   that does (no head-of-line blocking, no reservation), so wide jobs can
- *   starve, as in SJF.
+ *   starve, as in SJF. fill=stop instead stops the queue at the first job that
+ *   does not fit (HeliosArtifact's sjf.py: its queue loop breaks there).
  * - The length uses the fastest type's profiled throughput even when the job
  *   then lands on a slower type; jobs of unknown throughput sort last, by
  *   (submit, id). Ties by (submit, id).
@@ -24,19 +25,40 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <stdio.h>
+#include <string.h>
+
+/* The policy's one setting: 1 when the queue stops at the first job that
+ * does not fit (fill=stop). */
+typedef struct sjf_state {
+    int stop;
+} sjf_state_t;
+
 int sjf_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    return pu_create_noargs("sjf", state, args, err, errlen);
+    static const char *const known[] = {"fill", NULL};
+    *state = NULL;
+    if (policy_args_check(args, known, "sjf", err, errlen))
+        return -1;
+    const char *fill = policy_arg_str(args, "fill", "greedy");
+    if (strcmp(fill, "greedy") && strcmp(fill, "stop")) {
+        snprintf(err, errlen, "sjf: fill=%s: want greedy or stop", fill);
+        return -1;
+    }
+    sjf_state_t *s = pu_alloc(1, sizeof *s);
+    s->stop = !strcmp(fill, "stop");
+    *state = s;
+    return 0;
 }
 
 void sjf_destroy(void *state)
 {
-    (void)state;
+    free(state);
 }
 
 int sjf_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
 {
-    (void)state;
+    const sjf_state_t *s = state;
     (void)err;
     (void)errlen;
     pu_room_t r;
@@ -53,7 +75,8 @@ int sjf_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t e
     }
     pu_sort(v, len, order, n);
     for (int i = 0; i < n; i++)
-        pu_start(v, &r, plan, order[i]);
+        if (!pu_start(v, &r, plan, order[i]) && s->stop)
+            break;
     free(order);
     free(len);
     pu_room_free(&r);

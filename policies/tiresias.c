@@ -84,6 +84,7 @@ typedef struct ti_job_mem {
     int held;            /* held GPUs at the end of the last decision */
     int queue;           /* queue at the last decision, -1 before the first */
     double entered;      /* s, when it entered that queue (FIFO key) */
+    double pos;          /* within=running_first: place in its queue's list */
 } ti_job_mem_t;
 
 typedef struct ti_state {
@@ -93,6 +94,9 @@ typedef struct ti_state {
     double promote_knob;
     double consolidate_loss;
     long min_history;
+    int time_service;  /* service=time: seconds run, not GPU-seconds */
+    int running_first; /* within=running_first: the simulator's list order */
+    double next_pos;   /* the list's next free place */
     idmap_t ids;
     ti_job_mem_t *mem;
     size_t mem_cap;
@@ -101,6 +105,11 @@ typedef struct ti_state {
     int n_real, n_seen, with_prior;
     double *samples, *prefix; /* real (+ prior), sorted, and prefix sums */
     int n_samples;
+    /* samples=FILE: the simulator's fixed distribution and index table. */
+    long *dist;      /* sorted service samples (GPU-s) */
+    double *dist_gi; /* index of a service in (dist[k-1], dist[k]] */
+    int n_dist;
+    long delta;
 } ti_state_t;
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -132,21 +141,134 @@ static int parse_limits(const char *s, double *out, int *n, char *err, size_t er
     return 0;
 }
 
+/* ---- samples=FILE: Tiresias's simulator's fixed Gittins table ----------------
+ * Its run_sim.py (parse_job_dist, cal_r_gittins_index, get_gittins_index)
+ * learns nothing: it reads the `duration` column of a CSV (yarn-gput1000.csv,
+ * GPU-seconds), sorts it (n samples d_0..d_n-1), and for each sample k
+ * computes, at a = d_k - 1, with i = #{d <= a}, m = #{d <= a + delta} (n - 1
+ * when a + delta > d_n-1 - 1):
+ *     p = round((m - i) / (n - i), 5)
+ *     e = floor((d_i + ... + d_m-1 + delta (n - m)) / (n - i))   (Python 2 ints)
+ *     index_k = round(p 10^6 / e, 4)
+ * A job with service a gets index_k of the first sample d_k > a, and 0 above
+ * the largest sample. Its E sums the samples, not the samples minus a, and
+ * delta is fixed (not the distance to the queue's limit): reproduced as is. */
+
+static int cmp_long(const void *pa, const void *pb)
+{
+    long a = *(const long *)pa, b = *(const long *)pb;
+    return a < b ? -1 : a > b;
+}
+
+static double round_to(double x, double scale)
+{
+    return round(x * scale) / scale;
+}
+
+static void dist_table(ti_state_t *s)
+{
+    long n = s->n_dist, *d = s->dist;
+    s->dist_gi = pu_alloc((size_t)n, sizeof *s->dist_gi);
+    for (long k = 0, i = 0; k < n; k++) {
+        long a = d[k] - 1, m = i;
+        if (a > d[n - 1] - 1)
+            continue; /* index 0 */
+        while (i < n && d[i] <= a)
+            i++;
+        if (a + s->delta > d[n - 1] - 1)
+            m = n - 1;
+        else
+            for (m = i; m < n && d[m] <= a + s->delta; m++)
+                ;
+        long sum = s->delta * (n - m);
+        for (long x = i; x < m; x++)
+            sum += d[x];
+        double p = round_to((double)(m - i) / (double)(n - i), 1e5);
+        long e = sum / (n - i);
+        s->dist_gi[k] = e > 0 ? round_to(p * 1e6 / (double)e, 1e4) : 0;
+    }
+}
+
+static int dist_load(ti_state_t *s, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "tiresias-gittins: samples=%s: cannot open it", path);
+        return -1;
+    }
+    char line[256];
+    long line_no = 1, cap = 0;
+    if (!fgets(line, sizeof line, f) || strncmp(line, "duration", 8)) {
+        snprintf(err, errlen, "tiresias-gittins: %s:1: want the header 'duration'", path);
+        fclose(f);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *end;
+        line_no++;
+        long v = strtol(line, &end, 10);
+        if (end == line || v <= 0 || (*end && *end != '\n' && *end != '\r' && *end != ',')) {
+            snprintf(err, errlen,
+                     "tiresias-gittins: %s:%ld: field 'duration': want a positive "
+                     "integer",
+                     path, line_no);
+            fclose(f);
+            return -1;
+        }
+        if (s->n_dist == cap) {
+            cap = cap ? 2 * cap : 1024;
+            long *d = pu_alloc((size_t)cap, sizeof *d);
+            if (s->dist)
+                memcpy(d, s->dist, (size_t)s->n_dist * sizeof *d);
+            free(s->dist);
+            s->dist = d;
+        }
+        s->dist[s->n_dist++] = v;
+    }
+    fclose(f);
+    if (s->n_dist < 2) {
+        snprintf(err, errlen, "tiresias-gittins: %s: want at least 2 samples", path);
+        return -1;
+    }
+    qsort(s->dist, (size_t)s->n_dist, sizeof *s->dist, cmp_long);
+    dist_table(s);
+    return 0;
+}
+
+/* The simulator's index of a job with service a (GPU-seconds). */
+static double dist_index(const ti_state_t *s, double service)
+{
+    long a = (long)floor(service + 1e-6), lo = 0, hi = s->n_dist;
+    if (a > s->dist[s->n_dist - 1])
+        return 0;
+    while (lo < hi) { /* first sample > a */
+        long mid = (lo + hi) / 2;
+        if (s->dist[mid] <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n_dist ? s->dist_gi[lo] : 0;
+}
+
 static int ti_create(void **state, const policy_args_t *args, int gittins, char *err, size_t errlen)
 {
-    static const char *const known_las[] = {"queues", "limits", "promote_knob", "consolidate_loss",
-                                            NULL};
-    static const char *const known_git[] = {"queues",           "limits",      "promote_knob",
-                                            "consolidate_loss", "min_history", NULL};
+    static const char *const known_las[] = {
+        "queues", "limits", "promote_knob", "consolidate_loss", "service", "within", NULL};
+    static const char *const known_git[] = {
+        "queues",      "limits",  "promote_knob", "consolidate_loss",
+        "min_history", "service", "within",       "samples",
+        "delta",       NULL};
     const char *name = gittins ? "tiresias-gittins" : "tiresias-las";
-    long queues, min_history;
+    long queues, min_history, delta;
     double knob, loss;
     *state = NULL;
     if (policy_args_check(args, gittins ? known_git : known_las, name, err, errlen) ||
         policy_arg_long(args, "queues", 3, &queues, err, errlen) ||
         policy_arg_double(args, "promote_knob", 0, &knob, err, errlen) ||
         policy_arg_double(args, "consolidate_loss", 0.1, &loss, err, errlen) ||
-        policy_arg_long(args, "min_history", 10, &min_history, err, errlen))
+        policy_arg_long(args, "min_history", 10, &min_history, err, errlen) ||
+        policy_arg_long(args, "delta", 3250, &delta, err, errlen))
         return -1;
     ti_state_t *s = pu_alloc(1, sizeof *s);
     int n_limits = 0;
@@ -166,6 +288,27 @@ static int ti_create(void **state, const policy_args_t *args, int gittins, char 
         snprintf(err, errlen, "%s: consolidate_loss=%g: want a fraction in [0, 1)", name, loss);
         goto fail;
     }
+    const char *service = policy_arg_str(args, "service", "gpu");
+    const char *within = policy_arg_str(args, "within", "fifo");
+    if (strcmp(service, "gpu") && strcmp(service, "time")) {
+        snprintf(err, errlen, "%s: service=%s: want gpu (GPU-seconds) or time (seconds)", name,
+                 service);
+        goto fail;
+    }
+    if (strcmp(within, "fifo") && strcmp(within, "running_first")) {
+        snprintf(err, errlen, "%s: within=%s: want fifo or running_first", name, within);
+        goto fail;
+    }
+    if (delta <= 0) {
+        snprintf(err, errlen, "%s: delta=%ld: want > 0 GPU-seconds", name, delta);
+        goto fail;
+    }
+    s->delta = delta;
+    const char *file = policy_arg_str(args, "samples", NULL);
+    if (file && dist_load(s, file, err, errlen) < 0)
+        goto fail;
+    s->time_service = !strcmp(service, "time");
+    s->running_first = !strcmp(within, "running_first");
     if (min_history < 0) {
         snprintf(err, errlen, "%s: min_history=%ld: want >= 0", name, min_history);
         goto fail;
@@ -179,6 +322,8 @@ static int ti_create(void **state, const policy_args_t *args, int gittins, char 
     *state = s;
     return 0;
 fail:
+    free(s->dist);
+    free(s->dist_gi);
     free(s);
     return -1;
 }
@@ -203,6 +348,8 @@ static void ti_destroy(void *state)
     free(s->real);
     free(s->samples);
     free(s->prefix);
+    free(s->dist);
+    free(s->dist_gi);
     free(s);
 }
 
@@ -232,7 +379,7 @@ static int job_mem(ti_state_t *s, int64_t id)
         s->mem_cap = cap;
     }
     if (k >= before)
-        s->mem[k] = (ti_job_mem_t){0, NAN, 0, 0, 0, -1, 0};
+        s->mem[k] = (ti_job_mem_t){0, NAN, 0, 0, 0, -1, 0, 0};
     return k;
 }
 
@@ -375,8 +522,9 @@ static double gittins_index(const ti_state_t *s, double a, double d)
 typedef struct ti_rank {
     int queue;
     double index;   /* higher first; 0 for LAS */
-    double entered; /* into its queue: first in, first served */
-    double submit;
+    int waiting;    /* within=running_first: 0 running, 1 waiting */
+    double entered; /* into its queue: first in, first served (or its list place) */
+    double submit;  /* (or the list place when entered is the submit) */
     int64_t id;
     int job;
 } ti_rank_t;
@@ -388,6 +536,8 @@ static int cmp_rank(const void *pa, const void *pb)
         return a->queue - b->queue;
     if (a->index != b->index)
         return a->index > b->index ? -1 : 1;
+    if (a->waiting != b->waiting)
+        return a->waiting - b->waiting;
     if (a->entered != b->entered)
         return a->entered < b->entered ? -1 : 1;
     if (a->submit != b->submit)
@@ -406,23 +556,34 @@ PU_DEFINE_MERGE_SORT(sort_ranks, ti_rank_t, rank_less)
 static void priority_order(ti_state_t *s, const view_t *v, const int *slot, int *order)
 {
     ti_rank_t *rk = pu_alloc((size_t)v->n_jobs * 2, sizeof *rk); /* and sort scratch */
-    if (s->gittins)
+    if (s->gittins && !s->dist)
         refresh_samples(s, v);
     for (int j = 0; j < v->n_jobs; j++) {
         const view_job_t *jb = &v->jobs[j];
         ti_job_mem_t *m = &s->mem[slot[j]];
         double svc = fmax(0.0, jb->attained_service - m->offset);
-        int q = queue_of(s, svc);
-        if (q != m->queue) { /* arrived, demoted or promoted: joins the tail */
+        if (s->time_service)
+            svc /= jb->gpus_requested > 0 ? jb->gpus_requested : 1;
+        int q = queue_of(s, svc), joined = q != m->queue;
+        if (joined) { /* arrived, demoted or promoted: joins the tail */
             m->entered = m->queue < 0 && q == 0 ? jb->submit : v->now;
+            m->pos = s->next_pos++;
             m->queue = q;
         }
         double index = 0;
-        if (s->gittins) {
+        if (s->gittins && s->dist) {
+            index = dist_index(s, svc);
+        } else if (s->gittins) {
             double d = q < s->queues - 1 ? s->limits[q] - svc : INFINITY;
             index = gittins_index(s, svc, d);
         }
-        rk[j] = (ti_rank_t){q, index, m->entered, jb->submit, jb->id, j};
+        /* The simulator's list: running jobs ahead of waiting ones, each in
+         * list order, and a job that joins now behind both (with Gittins it
+         * sorts by index, then submit, first). */
+        int waiting = s->running_first && !s->gittins && (joined || !pu_holds(jb));
+        double key = !s->running_first ? m->entered : s->gittins ? jb->submit : m->pos;
+        double tie = s->running_first && s->gittins ? m->pos : jb->submit;
+        rk[j] = (ti_rank_t){q, index, waiting, key, tie, jb->id, j};
     }
     sort_ranks(rk, rk + v->n_jobs, v->n_jobs);
     for (int j = 0; j < v->n_jobs; j++)
@@ -626,6 +787,21 @@ static void fill_placed(const ti_state_t *s, const view_t *v, const int *order, 
 
 /* ---- schedule ------------------------------------------------------------------ */
 
+/* within=running_first: after each decision the simulator moves every waiting
+ * job behind the running ones of its queue, both kept in list order. */
+static void relist(ti_state_t *s, const view_t *v, const plan_t *p, const int *slot,
+                   const int *order)
+{
+    char *planned = pu_alloc((size_t)v->n_jobs, 1);
+    for (int k = 0; k < p->n; k++)
+        planned[p->allocs[k].job] = 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < v->n_jobs; i++)
+            if (planned[order[i]] == !pass)
+                s->mem[slot[order[i]]].pos = s->next_pos++;
+    free(planned);
+}
+
 /* Node-level placement needs the nodes and the GPUs each running job holds. */
 static int gpus_known(const view_t *v)
 {
@@ -649,6 +825,8 @@ static int ti_schedule(void *state, const view_t *v, plan_t *plan)
     else /* GPUs unknown: type-level greedy fill, the mechanism places */
         pu_fill(v, order, v->n_jobs, plan);
     note_preemptions(s, v, plan, slot);
+    if (s->running_first)
+        relist(s, v, plan, slot, order);
     free(order);
     free(slot);
     return 0;

@@ -36,11 +36,42 @@
 #   docs/reproducing.md "Reproducing Shockwave's baselines"), not run here.
 # - pollux: the artifact's published results-jobload at load 1.0, workload-1
 #   (docs/reproducing.md "Pollux against its paper"; average JCT only), not run here.
+# - tiresias: Tiresias's simulator (github.com/SymbioticLab/Tiresias, commit
+#   959f9b0, simulator/), run here with pyenv's python 2.7.18, numpy and cplex
+#   stubbed (numpy.mean only; lp.py's cplex is not used by these schedules):
+#     cd simulator && python2.7 run_sim.py --cluster_spec=SPEC --scheme=count \
+#       --trace_file=TRACE --schedule=dlas|dlas-gpu|dlas-gpu-gittins --log_path=OUT
+#   average of OUT/job.csv's JCT column, makespan = its largest end_time.
+#   Inputs: its 60_job.csv on SPEC 1 switch x 2 nodes x 4 GPUs (on its
+#   n32g4.csv, 128 GPUs, these 60 jobs never wait), and a 10x trace: 600 jobs,
+#   its 60 ten times, copy c submitted c x 1800 s later, durations x 10 (so
+#   the 3250 / 7200 s queue limits bite), on its n32g4.csv. Its `gittins`
+#   schedule fails (get_gittins_index reads JOBS.job_dist_data, never set):
+#   its Gittins is dlas-gpu-gittins (2D-Gittins within its queues, as the
+#   paper). Needs TIRESIAS_DIR, a checkout (its files are not in shared data);
+#   TIRESIAS_PYTHON=python2.7 reruns it for the per-job column.
+# - helios: HeliosArtifact's QSSF simulator (github.com/S-Lab-System-Group/
+#   HeliosArtifact, commit bdaae10, framework/QSSF Service/): its policies,
+#   cluster, consolidate placer, 8 GPUs per node, 1 s steps, unchanged, driven
+#   per VC by scripts/helios-drive.py (python3 3.11, pandas stubbed: the
+#   driver builds its Trace and VC and prints each job's JCT instead of its
+#   CSV logs):
+#     python3 scripts/helios-drive.py "DIR/framework/QSSF Service" VC.csv VC NODES POLICY
+#   Input: ours, `trace import -f philly -p helios --vc-sizes
+#   philly_vc_nodes.csv -w 2017-10-09:2017-10-16` of pollux_philly_jobs.csv
+#   (12,751 jobs in 10 VCs; philly_vc_nodes.csv = its data/philly_vc.csv), each
+#   VC at its nodes and at a quarter of them (jobs larger than the quarter
+#   left out of both: its loop never ends on them); average JCT over every job
+#   of every VC, makespan = the last end. HELIOS_DIR (a checkout) reruns it for
+#   the per-job column. Its qssf is not run: on Philly its PhillyEstimator
+#   reads estimators/Philly_lgb.csv, which is not public (git LFS, absent),
+#   made by adding unseeded random error to each job's duration
+#   (`random.seed = 6` assigns, it does not seed).
 set -u
 : "${MLSCHED:=./mlsched}"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${DATA:-$SRC/../shared/data}
-PEERS=${PEERS:-gavel shockwave pollux}
+PEERS=${PEERS:-gavel shockwave pollux tiresias helios}
 QUICK=${QUICK:-0}
 if [ ! -d "$DATA/gavel/derived/crossval_traces" ]; then
     echo "SKIP: $DATA/gavel/derived/crossval_traces not found (the peers' inputs)"
@@ -180,3 +211,143 @@ rows | while IFS='|' read -r peer quick trace fmt cluster tp ppol ours pmk pjct;
         "$(basename "$trace" | cut -c1-36)" "$ppol" "$ours" "$(whole "$pmk")" \
         "$mk" "$(pct "$mk" "$pmk")" "$(whole "$pjct")" "$jct" "$(pct "$jct" "$pjct")" "$perjob"
 done
+
+# ---- tiresias: its simulator's dlas, dlas-gpu and dlas-gpu-gittins -----------
+# trace (60 or 600)|cluster|its schedule|ours (YARN: its yarn-gput1000.csv)|its makespan|its avg JCT
+tiresias_rows() {
+    cat <<EOF
+60|v100=2x4|dlas|tiresias-las -P service=time|4806|715.27
+60|v100=2x4|dlas-gpu|tiresias-las|4806|715.27
+60|v100=2x4|dlas-gpu-gittins|tiresias-gittins -P samples=YARN|4753|821.23
+600|v100=32x4|dlas|tiresias-las -P service=time|36002|2396.97
+600|v100=32x4|dlas-gpu|tiresias-las|35671|2725.33
+600|v100=32x4|dlas-gpu-gittins|tiresias-gittins -P samples=YARN|35671|3110.74
+EOF
+}
+
+# The mean per-job |ours - peer| / peer of two "id jct" files (the peer's first).
+perjob_diff() {
+    awk 'NR == FNR { g[$1] = $2; next } ($1 in g) && g[$1] > 0 {
+        d = ($2 - g[$1]) / g[$1]; s += d < 0 ? -d : d; k++ }
+        END { if (k) printf "%.2f %%", 100 * s / k; else print "-" }' "$1" "$2"
+}
+
+# Tiresias's per-job JCTs of one run, with TIRESIAS_PYTHON (its python 2.7).
+tiresias_jobs() { # 60|600 cluster schedule out
+    st="$tmp/tstubs"
+    if [ ! -d "$st" ]; then
+        mkdir -p "$st/cplex/six/moves"
+        printf 'def mean(xs):\n    xs = list(xs)\n    return float(sum(xs)) / len(xs)\n' >"$st/numpy.py"
+        : >"$st/cplex/__init__.py"
+        : >"$st/cplex/six/__init__.py"
+        printf 'class CplexError(Exception):\n    pass\n' >"$st/cplex/exceptions.py"
+        printf 'range = range\n' >"$st/cplex/six/moves/__init__.py"
+    fi
+    nodes=$(echo "$2" | sed 's/.*=\([0-9]*\)x.*/\1/')
+    printf 'num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n1,%s,4,40,256\n' \
+        "$nodes" >"$tmp/spec.csv"
+    rm -rf "$tmp/tlog"
+    (cd "$tsim" && PYTHONPATH="$st" "$TIRESIAS_PYTHON" run_sim.py --cluster_spec="$tmp/spec.csv" \
+        --scheme=count --trace_file="$tmp/t$1.csv" --schedule="$3" --log_path="$tmp/tlog") \
+        >/dev/null 2>&1
+    awk -F, 'NR > 1 { print $2, $8 }' "$tmp/tlog/job.csv" >"$4" 2>/dev/null
+    [ -s "$4" ]
+}
+
+tiresias_section() {
+    tsim=${TIRESIAS_DIR:-$DATA/tiresias}/simulator
+    [ -f "$tsim/60_job.csv" ] || tsim=${TIRESIAS_DIR:-$DATA/tiresias}
+    if [ ! -f "$tsim/60_job.csv" ] || [ ! -f "$tsim/yarn-gput1000.csv" ]; then
+        echo "tiresias: skipped (TIRESIAS_DIR: a checkout of SymbioticLab/Tiresias)"
+        return 0
+    fi
+    cp "$tsim/60_job.csv" "$tmp/t60.csv"
+    awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next } { l[NR] = $0 }
+        END { id = 0; for (c = 0; c < 10; c++) for (i = 2; i <= NR; i++) { split(l[i], f, ",")
+              print id++, f[2], f[3] + c * 1800, f[4], f[5], f[6] * 10, f[7] } }' \
+        "$tsim/60_job.csv" >"$tmp/t600.csv"
+    for t in 60 600; do
+        "$MLSCHED" trace import -f tiresias --remap-workloads -o "$tmp/t$t.in.csv" "$tmp/t$t.csv" \
+            >/dev/null 2>&1 || { echo "tiresias: cannot import its $t-job trace"; return 0; }
+    done
+    tiresias_rows | while IFS='|' read -r t cluster sched ours pmk pjct; do
+        db="$tmp/t-$t-$sched.db"
+        # shellcheck disable=SC2046 # the policy and its -P words
+        "$MLSCHED" simulate --trace "$tmp/t$t.in.csv" --cluster "$cluster" --like tiresias \
+            --policy $(echo "$ours" | sed "s|YARN|$tsim/yarn-gput1000.csv|") -q --db "$db" \
+            >/dev/null 2>"$tmp/err" || { echo "tiresias $ours: $(cat "$tmp/err")"; continue; }
+        mk=$(sqlite3 "$db" "SELECT printf('%.0f', makespan) FROM run_summary")
+        jct=$(sqlite3 "$db" "SELECT printf('%.2f', avg_jct) FROM run_summary")
+        perjob=-
+        if [ -n "${TIRESIAS_PYTHON:-}" ] && tiresias_jobs "$t" "$cluster" "$sched" "$tmp/tp"; then
+            sqlite3 -separator ' ' "$db" "SELECT job_id, jct FROM jobs" >"$tmp/to"
+            perjob=$(perjob_diff "$tmp/tp" "$tmp/to")
+        fi
+        printf '%-9s %-36s %-23s %-23s %9s %9s %8s %9s %9s %8s %8s\n' tiresias \
+            "${t}_job@$cluster" "$sched" "$(echo "$ours" | sed 's/ -P /:/; s/service=//; s/samples=YARN/yarn/')" \
+            "$pmk" "$mk" "$(pct "$mk" "$pmk")" "$pjct" "$jct" "$(pct "$jct" "$pjct")" "$perjob"
+    done
+}
+
+# ---- helios: HeliosArtifact's QSSF simulator's fifo, sjf and srtf ------------
+# VC nodes divided by|policy (its and ours)|our flags after --like helios|its makespan|its avg JCT
+# Its srtf passes over a job its placer cannot place (its fifo and sjf stop
+# there: --like helios's hold), and charges a preempted job 7 s on 1 GPU, 30 s
+# up to 8, 60 s above: --placement consolidate --overheads (a "gpus" table).
+helios_rows() {
+    srtf="--placement consolidate --overheads $tmp/helios-ckpt.json"
+    cat <<EOF
+1|fifo||2375646|7797.6
+1|sjf||2375646|7749.4
+1|srtf|$srtf|2375647|7714.7
+4|fifo||2405197|21834.7
+4|sjf||2426760|14402.5
+4|srtf|$srtf|2438581|12910.4
+EOF
+}
+
+helios_section() {
+    ph="$DATA/traces/philly/pollux_philly_jobs.csv"
+    sizes="$DATA/traces/philly/philly_vc_nodes.csv"
+    if [ ! -f "$ph" ] || [ ! -f "$sizes" ]; then
+        echo "helios: skipped ($ph not found)"
+        return 0
+    fi
+    "$MLSCHED" trace import -f philly -p helios --vc-sizes "$sizes" -w 2017-10-09:2017-10-16 \
+        -o "$tmp/h.csv" "$ph" >/dev/null 2>&1 || { echo "helios: cannot import $ph"; return 0; }
+    printf '{"default": {"start": 0, "restart": 0, "resize": 0, "migrate": 0},
+ "gpus": {"1": {"restart": 7}, "8": {"restart": 30}, "1000000": {"restart": 60}}}\n' \
+        >"$tmp/helios-ckpt.json"
+    helios_rows | while IFS='|' read -r div pol flags pmk pjct; do
+        : >"$tmp/ho"
+        : >"$tmp/hp"
+        for f in "$tmp"/h-*.csv; do
+            vc=${f#"$tmp"/h-}
+            vc=${vc%.csv}
+            n=$(($(awk -F, -v v="$vc" '$1 == v { print $2 }' "$sizes") / div))
+            awk -F, -v g=$((n * 8)) 'NR == 1 || $5 <= g' "$f" >"$tmp/hq.csv"
+            [ "$(wc -l <"$tmp/hq.csv")" -gt 1 ] || continue
+            rm -f "$tmp/h.db"
+            # shellcheck disable=SC2086 # the row's flags
+            "$MLSCHED" simulate --trace "$tmp/hq.csv" --cluster "v100=${n}x8" --like helios \
+                $flags --policy "$pol" -q --db "$tmp/h.db" >/dev/null 2>"$tmp/err" ||
+                echo "helios $pol $vc: $(cat "$tmp/err")"
+            sqlite3 -separator ' ' "$tmp/h.db" "SELECT '$vc:' || job_id, jct, finish FROM jobs" \
+                >>"$tmp/ho"
+            [ -n "${HELIOS_DIR:-}" ] &&
+                "${PYTHON:-python3}" "$SRC/scripts/helios-drive.py" \
+                    "$HELIOS_DIR/framework/QSSF Service" "$tmp/hq.csv" "$vc" "$n" "$pol" |
+                sed "s/^/$vc:/" >>"$tmp/hp"
+        done
+        mk=$(awk '$3 > m { m = $3 } END { printf "%.0f", m }' "$tmp/ho")
+        jct=$(awk '{ s += $2 } END { if (NR) printf "%.1f", s / NR }' "$tmp/ho")
+        perjob=-
+        [ -s "$tmp/hp" ] && perjob=$(perjob_diff "$tmp/hp" "$tmp/ho")
+        printf '%-9s %-36s %-23s %-23s %9s %9s %8s %9s %9s %8s %8s\n' helios \
+            "philly-week@vc/$div" "$pol" "$pol" "$pmk" "$mk" "$(pct "$mk" "$pmk")" \
+            "$pjct" "$jct" "$(pct "$jct" "$pjct")" "$perjob"
+    done
+}
+
+case " $PEERS " in *" tiresias "*) tiresias_section ;; esac
+case " $PEERS " in *" helios "*) helios_section ;; esac

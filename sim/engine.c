@@ -1347,10 +1347,11 @@ static void setup(engine_t *e)
         j->gang_head = j->gang_next = -1;
         j->change = OVH_RESTART;
         for (int k = 0; k < OVH_KINDS; k++)
-            j->ovh[k] = e->cfg->overheads
-                            ? overheads_get(e->cfg->overheads, tr->workloads.names[j->spec->workload],
-                                            (ovh_kind_t)k)
-                            : e->cfg->restart_overhead;
+            j->ovh[k] =
+                e->cfg->overheads
+                    ? overheads_get_job(e->cfg->overheads, tr->workloads.names[j->spec->workload],
+                                        j->spec->gpus, (ovh_kind_t)k)
+                    : e->cfg->restart_overhead;
         j->batch = j->spec->batch_size;
         j->accum = -1;
         j->work_total = j->spec->work;

@@ -529,7 +529,7 @@ int mech_same_gpus(const int *a, const int *b, int n)
 
 const char *mech_placement_name(int placement)
 {
-    static const char *const names[] = {"spread", "consolidate", "auto"};
+    static const char *const names[] = {"spread", "consolidate", "auto", "hold"};
     return placement >= 0 && placement < (int)(sizeof names / sizeof *names) ? names[placement]
                                                                               : NULL;
 }
@@ -554,7 +554,7 @@ static int waits_for_node(const mech_t *m, const view_t *v, const plan_alloc_t *
     int fits = 0;
     for (int i = 0; i < c->n_nodes && !fits; i++)
         fits = c->nodes[i].type == a->type && m->node_up[i] && c->nodes[i].gpus >= a->gpus;
-    if (!fits || m->placement == MECH_PLACE_CONSOLIDATE)
+    if (!fits || m->placement != MECH_PLACE_AUTO)
         return fits;
     const view_perf_t *vp = v->perf;
     if (!vp || !vp->throughput)
@@ -622,21 +622,27 @@ static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t
 static int start_planned(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
                          const mech_exec_ops_t *ops, void *ctx, mls_err_t *err)
 {
+    int held = 0; /* MECH_PLACE_HOLD: a placer start waited */
     for (int pass = 0; pass < 3; pass++)
         for (int i = 0; i < p->n; i++) {
             const plan_alloc_t *a = &p->allocs[i];
             int joiner = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
             if (m->keep[a->job] || (joiner ? 2 : a->has_ids ? 0 : 1) != pass)
                 continue;
+            if (held && pass == 1) {
+                m->alloc_of[a->job] = -1;
+                continue;
+            }
             if (joiner) { /* alloc_of -1: its partner's start waits, so does its own */
                 if (m->alloc_of[a->pack_with] >= 0 && ops->join(ctx, a->job, a, err) < 0)
                     return -1;
                 continue;
             }
             int resumed, nodes = place(m, v, p, a, policy, ops, ctx, &resumed, err);
-            if (nodes == 0)
+            if (nodes == 0) {
                 m->alloc_of[a->job] = -1;
-            else if (nodes < 0 || ops->start(ctx, a->job, a, m->ids, nodes, resumed, err) < 0)
+                held = m->placement == MECH_PLACE_HOLD;
+            } else if (nodes < 0 || ops->start(ctx, a->job, a, m->ids, nodes, resumed, err) < 0)
                 return -1;
         }
     return 0;

@@ -103,13 +103,16 @@ typedef enum mech_placement {
     MECH_PLACE_AUTO,        /* spread when the perf model (view->perf) rates it
                                at most MECH_SPREAD_LOSS slower over those nodes
                                than on one, else wait (the default) */
+    MECH_PLACE_HOLD,        /* as consolidate, and a start that waits holds
+                               back the plan's later placer starts: Helios's
+                               queue stops at the first job it cannot place */
 } mech_placement_t;
 
 /* The rate loss auto accepts: Tiresias's consolidate_loss default (a job
  * spread more than 10 % slower is "skewed" and consolidated). */
 #define MECH_SPREAD_LOSS 0.1
 
-/* "spread", "consolidate", "auto"; NULL for another value. */
+/* "spread", "consolidate", "auto", "hold"; NULL for another value. */
 const char *mech_placement_name(int placement);
 /* The mech_placement_t of a name, -1 when unknown. */
 int mech_placement_parse(const char *name);

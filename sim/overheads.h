@@ -27,10 +27,14 @@
  *
  *   {"default":   {"start": 20, "restart": 20, "resize": 30, "migrate": 20,
  *                  "suspend": 0.25},
- *    "workloads": {"ResNet-50 (batch size 64)": {"restart": 45}}}
+ *    "workloads": {"ResNet-50 (batch size 64)": {"restart": 45}},
+ *    "gpus":      {"1": {"restart": 7}, "8": {"restart": 30}, "1024": {"restart": 60}}}
  *
  * Keys not given keep the default; a "suspend" that no object gives follows
- * "restart". */
+ * "restart". A "gpus" entry N applies to jobs of up to N GPUs (the smallest N
+ * that holds the job; none: "default"), as HeliosArtifact's SRTF charges a
+ * preempted job 7 s on 1 GPU, 30 s up to 8 and 60 s above (policy.py,
+ * ckpt_overhead); a workload's own entry comes first. */
 #ifndef MLS_OVERHEADS_H
 #define MLS_OVERHEADS_H
 
@@ -48,16 +52,22 @@ typedef enum ovh_kind {
 
 typedef struct overheads {
     double def[OVH_KINDS];
-    strtab_t names;              /* workloads with their own values */
-    double (*per)[OVH_KINDS];    /* per[names index] */
+    strtab_t names;           /* workloads with their own values */
+    double (*per)[OVH_KINDS]; /* per[names index] */
     size_t cap;
-    char *source;                /* file it came from, or NULL */
+    int n_gpus;    /* "gpus" entries, by increasing GPU count */
+    int *gpus_max; /* gpus_max[i]: the entry's GPU count */
+    double (*by_gpus)[OVH_KINDS];
+    char *source; /* file it came from, or NULL */
 } overheads_t;
 
 void overheads_init(overheads_t *o, double base);
 void overheads_free(overheads_t *o);
 int overheads_load_json(overheads_t *o, const char *path, mls_err_t *err);
 double overheads_get(const overheads_t *o, const char *workload, ovh_kind_t kind);
+/* The cost for a job of `gpus` GPUs: its workload's entry, else the "gpus"
+ * entry that holds it, else the default. */
+double overheads_get_job(const overheads_t *o, const char *workload, int gpus, ovh_kind_t kind);
 const char *overheads_kind_name(ovh_kind_t kind);
 
 #endif

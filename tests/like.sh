@@ -4,7 +4,10 @@
 # written out (fifo-perf, and allox with its own parameter set); a flag after
 # --like overrides one setting and one before it does not; a -P of the same
 # key wins; the peer is stored in run_settings; compare passes it on with the
-# same rule; an unknown peer is a usage error.
+# same rule; `--like tiresias` is round 0, no restart cost, spread placement at
+# consolidated rates and within=running_first for its policies, `--like helios`
+# hold placement at placed rates and sjf's fill=stop (not fifo's); an unknown peer
+# is a usage error.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 tmp=$(mktemp -d)
@@ -66,6 +69,26 @@ done
     bad "compare's order rule: $(sqlite3 "$tmp/c.db" "SELECT round_len FROM runs")"
 [ "$(sqlite3 "$tmp/c.db" "SELECT count(*) FROM run_settings WHERE key='like' AND value='gavel'")" = 2 ] ||
     bad "compare did not pass --like"
+
+# --like tiresias and helios: their engine settings and policy parameters
+lk() { "$MLSCHED" simulate --trace "$tr" --cluster $cl -q --db "$tmp/l.db" "$@" >/dev/null ||
+    bad "simulate $*"; }
+ql() { sqlite3 "$tmp/l.db" "$1"; }
+lk --policy tiresias-las --like tiresias
+lk --policy tiresias-gittins --like tiresias -P within=fifo
+lk --policy sjf --like helios
+lk --policy fifo --like helios
+[ "$(ql "SELECT round_len, restart_overhead, params FROM runs WHERE run_id=1")" = \
+    "0.0|0.0|within=running_first" ] || bad "--like tiresias: $(ql "SELECT * FROM runs WHERE run_id=1")"
+[ "$(ql "SELECT params FROM runs WHERE run_id=2")" = within=fifo ] || bad "-P within beside --like tiresias"
+[ "$(ql "SELECT group_concat(value) FROM (SELECT value FROM run_settings WHERE run_id=1 AND
+    key IN ('placement', 'spread_rate') ORDER BY key)")" = spread,consolidated ] ||
+    bad "--like tiresias's placement: $(ql "SELECT * FROM run_settings WHERE run_id=1")"
+[ "$(ql "SELECT params FROM runs WHERE run_id=3")" = fill=stop ] || bad "--like helios's sjf parameter"
+[ -z "$(ql "SELECT params FROM runs WHERE run_id=4")" ] || bad "--like helios gave fifo a parameter"
+[ "$(ql "SELECT group_concat(value) FROM (SELECT value FROM run_settings WHERE run_id=4 AND
+    key IN ('placement', 'spread_rate') ORDER BY key)")" = hold,placed ] ||
+    bad "--like helios's placement: $(ql "SELECT * FROM run_settings WHERE run_id=4")"
 
 "$MLSCHED" simulate --trace "$tr" --cluster $cl --policy fifo --like slurm -q >/dev/null 2>"$tmp/err"
 rc=$?

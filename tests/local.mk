@@ -212,6 +212,13 @@ EXTRA_DIST += tests/gavel_fifo.sh tests/fixtures/gavel_fifo
 # 2 % / 3.5 % of Gavel's simulator (~5 s; skips without ../shared/data)
 TESTS += tests/peer_agreement.sh
 EXTRA_DIST += tests/peer_agreement.sh
+# scripts/peer-agreement.sh's Helios rows (Tiresias's with TIRESIAS_DIR): ours within
+# 3 % of HeliosArtifact's simulator (~5 CPU s; skips without ../shared/data)
+TESTS += tests/peer_agreement_th.sh
+EXTRA_DIST += tests/peer_agreement_th.sh
+# live serve --placement: spread starts a split job at once, consolidate waits (~10 s)
+TESTS += tests/live_placement.sh
+EXTRA_DIST += tests/live_placement.sh
 # Stops are asynchronous (issue 19): a job that ignores SIGTERM holds up no request
 TESTS += tests/live_async_stop.sh
 EXTRA_DIST += tests/live_async_stop.sh

@@ -534,6 +534,37 @@ START_TEST(overheads_json)
     ck_assert_int_eq(overheads_load_json(&o, path, &err), -1);
     ck_assert_msg(strstr(err.msg, "default.restrat"), "%s", err.msg);
     overheads_free(&o);
+
+    /* "gpus": the smallest entry that holds the job (Helios's 7/30/60 s),
+     * after the workload's own entry, before the default */
+    f = fopen(path, "w");
+    fputs("{\"default\": {\"restart\": 0}, \"workloads\": {\"w0\": {\"restart\": 45}},"
+          " \"gpus\": {\"8\": {\"restart\": 30}, \"1\": {\"restart\": 7},"
+          " \"64\": {\"restart\": 60}}}",
+          f);
+    fclose(f);
+    overheads_init(&o, 20);
+    ck_assert_msg(overheads_load_json(&o, path, &err) == 0, "%s", err.msg);
+    ck_assert(overheads_get_job(&o, "w1", 1, OVH_RESTART) == 7);
+    ck_assert(overheads_get_job(&o, "w1", 2, OVH_RESTART) == 30);
+    ck_assert(overheads_get_job(&o, "w1", 8, OVH_RESTART) == 30);
+    ck_assert(overheads_get_job(&o, "w1", 16, OVH_RESTART) == 60);
+    ck_assert(overheads_get_job(&o, "w1", 128, OVH_RESTART) == 0);
+    ck_assert(overheads_get_job(&o, "w1", 4, OVH_SUSPEND) == 30); /* follows restart */
+    ck_assert(overheads_get_job(&o, "w1", 4, OVH_START) == 20);
+    ck_assert(overheads_get_job(&o, "w0", 1, OVH_RESTART) == 45);
+    overheads_free(&o);
+    const char *bad[] = {"{\"gpus\": {\"0\": {}}}", "{\"gpus\": {\"x\": {}}}",
+                         "{\"gpus\": {\"8\": {}, \"08\": {}}}", "{\"gpus\": []}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        f = fopen(path, "w");
+        fputs(bad[i], f);
+        fclose(f);
+        overheads_init(&o, 20);
+        ck_assert_msg(overheads_load_json(&o, path, &err) == -1, "%s accepted", bad[i]);
+        ck_assert_msg(strstr(err.msg, "gpus"), "%s", err.msg);
+        overheads_free(&o);
+    }
     remove(path);
 }
 END_TEST

@@ -315,6 +315,106 @@ START_TEST(tiresias_fifo_by_queue_entry)
 }
 END_TEST
 
+START_TEST(tiresias_running_first_keeps_list_order)
+{
+    /* One node of 4 GPUs. At t=2 a (2 GPUs), b (4) and c (2) wait: a and c
+     * run, b does not fit. At t=50 a has ended: under FIFO b (submitted
+     * before c) takes the node and c is preempted; under within=running_first
+     * (Tiresias's simulator's list) c, running, stays ahead of b, which waits. */
+    static const int one4[] = {4};
+    static const char *const sim[] = {"within", "running_first", NULL};
+    static const int two[] = {2, 3};
+    for (int keep = 0; keep < 2; keep++) {
+        fx_t f;
+        plan_t p;
+        plan_init(&p);
+        void *st = make("tiresias-las", keep ? sim : NULL);
+        fx_init(&f, 1, one4);
+        int a = fx_job(&f, 1, 0, 2, 1e6);
+        int b = fx_job(&f, 2, 1, 4, 1e6);
+        int c = fx_job(&f, 3, 2, 2, 1e6);
+        f.v.now = 2;
+        decide_with(&f, "tiresias-las", st, &p);
+        ck_assert(runs(&p, a) && !runs(&p, b) && runs(&p, c));
+        fx_init(&f, 1, one4); /* a ended */
+        b = fx_job(&f, 2, 1, 4, 1e6);
+        c = fx_job(&f, 3, 2, 2, 1e6);
+        fx_run_on(&f, c, 2, two, 2);
+        f.v.now = 50;
+        f.jobs[c].attained_service = 96;
+        decide_with(&f, "tiresias-las", st, &p);
+        ck_assert_int_eq(runs(&p, b), !keep);
+        ck_assert_int_eq(runs(&p, c), keep);
+        policy_find("tiresias-las")->destroy(st);
+        plan_free(&p);
+    }
+}
+END_TEST
+
+START_TEST(tiresias_time_service)
+{
+    /* Queue 0 below 100. a (4 GPUs) has run 50 s: 200 GPU-s. Counted in
+     * GPU-seconds it is demoted and b runs; counted in seconds (its
+     * simulator's dlas) it stays in queue 0, first by FIFO. */
+    static const int one4[] = {4};
+    static const char *const gpu[] = {"queues", "2", "limits", "100", NULL};
+    static const char *const secs[] = {"queues", "2", "limits", "100", "service", "time", NULL};
+    static const int all[] = {0, 1, 2, 3};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    fx_init(&f, 1, one4);
+    int a = fx_job(&f, 1, 0, 4, 1e6);
+    int b = fx_job(&f, 2, 1, 4, 1e6);
+    fx_run_on(&f, a, 0, all, 4);
+    f.v.now = 50;
+    f.jobs[a].attained_service = 200;
+    decide(&f, "tiresias-las", gpu, &p);
+    ck_assert(!runs(&p, a) && runs(&p, b));
+    decide(&f, "tiresias-las", secs, &p);
+    ck_assert(runs(&p, a) && !runs(&p, b));
+    plan_free(&p);
+}
+END_TEST
+
+START_TEST(tiresias_gittins_samples_file)
+{
+    /* samples 100, 100, 100, 1000, 1000 and delta 200 (its simulator's
+     * table): service 0 -> p = 3/5, e = (300 + 2 x 200) / 5 = 140, index
+     * 4285.7; service 150 -> p = 1/2, e = (1000 + 200) / 2 = 600, index 833.3.
+     * One GPU: a (service 0, submitted last) runs before b (150). A file
+     * with a bad line is an error naming file, line and field. */
+    static const int one1[] = {1};
+    char path[] = "/tmp/test_tiresias_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    fputs("duration\n100\n1000\n100\n1000\n100\n", fp);
+    fclose(fp);
+    const char *kv[] = {"queues", "1", "samples", path, "delta", "200", NULL};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    fx_init(&f, 1, one1);
+    int b = fx_job(&f, 1, 0, 1, 1e6);
+    int a = fx_job(&f, 2, 5, 1, 1e6);
+    f.jobs[b].attained_service = 150;
+    decide(&f, "tiresias-gittins", kv, &p);
+    ck_assert(runs(&p, a) && !runs(&p, b));
+    fp = fopen(path, "w");
+    fputs("duration\n100\nten\n", fp);
+    fclose(fp);
+    const char *k[] = {"samples"}, *v[] = {path};
+    policy_args_t args = {1, k, v};
+    void *st = NULL;
+    char err[256] = "";
+    ck_assert_int_eq(policy_find("tiresias-gittins")->create(&st, &args, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, ":3: field 'duration'") != NULL, "%s", err);
+    unlink(path);
+    plan_free(&p);
+}
+END_TEST
+
 START_TEST(tiresias_gittins_orders_by_index)
 {
     /* Service samples: five of 100 and five of 1000 GPU-s; queue 0 up to 200.
@@ -642,6 +742,11 @@ START_TEST(bad_params_rejected)
         {"tiresias-las", "consolidate_loss", "1.5"},
         {"tiresias-las", "min_history", "3"},
         {"tiresias-gittins", "min_history", "-1"},
+        {"tiresias-las", "service", "gpus"},
+        {"tiresias-las", "within", "lifo"},
+        {"tiresias-las", "samples", "x.csv"}, /* Gittins only */
+        {"tiresias-gittins", "delta", "0"},
+        {"tiresias-gittins", "samples", "/nonexistent/yarn.csv"},
         {"optimus", "prior_s", "0"},
         {"optimus-oracle", "prior_s", "60"},
         {"drf", "x", "1"},
@@ -753,6 +858,9 @@ static Suite *suite(void)
     tcase_add_test(tc, tiresias_promotes_starved_jobs);
     tcase_add_test(tc, tiresias_fifo_by_queue_entry);
     tcase_add_test(tc, tiresias_gittins_orders_by_index);
+    tcase_add_test(tc, tiresias_running_first_keeps_list_order);
+    tcase_add_test(tc, tiresias_time_service);
+    tcase_add_test(tc, tiresias_gittins_samples_file);
     tcase_add_test(tc, tiresias_consolidates_skewed_models);
     tcase_add_test(tc, tiresias_sensitive_job_waits_for_a_node);
     tcase_add_test(tc, optimus_marginal_gain);
