@@ -196,22 +196,30 @@ static int dist_load(ti_state_t *s, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "tiresias-gittins: samples=%s: cannot open it", path);
         return -1;
     }
-    char line[256];
+    char *line = NULL;
+    size_t line_cap = 0;
+    ssize_t len;
     long line_no = 1, cap = 0;
-    if (!fgets(line, sizeof line, f) || strncmp(line, "duration", 8)) {
+    if ((len = getline(&line, &line_cap, f)) < 0 || strlen(line) != (size_t)len ||
+        strncmp(line, "duration", 8)) {
         snprintf(err, errlen, "tiresias-gittins: %s:1: want the header 'duration'", path);
+        free(line);
         fclose(f);
         return -1;
     }
-    while (fgets(line, sizeof line, f)) {
+    while ((len = getline(&line, &line_cap, f)) >= 0) {
         char *end;
         line_no++;
         long v = strtol(line, &end, 10);
-        if (end == line || v <= 0 || (*end && *end != '\n' && *end != '\r' && *end != ',')) {
+        /* the whole line is read: a NUL inside it, or anything after the
+         * number but the end of line or the next field, is an error */
+        if (strlen(line) != (size_t)len || end == line || v <= 0 ||
+            (*end && *end != '\n' && *end != '\r' && *end != ',')) {
             snprintf(err, errlen,
                      "tiresias-gittins: %s:%ld: field 'duration': want a positive "
                      "integer",
                      path, line_no);
+            free(line);
             fclose(f);
             return -1;
         }
@@ -225,6 +233,7 @@ static int dist_load(ti_state_t *s, const char *path, char *err, size_t errlen)
         }
         s->dist[s->n_dist++] = v;
     }
+    free(line);
     fclose(f);
     if (s->n_dist < 2) {
         snprintf(err, errlen, "tiresias-gittins: %s: want at least 2 samples", path);

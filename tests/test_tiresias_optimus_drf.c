@@ -410,6 +410,13 @@ START_TEST(tiresias_gittins_samples_file)
     char err[256] = "";
     ck_assert_int_eq(policy_find("tiresias-gittins")->create(&st, &args, err, sizeof err), -1);
     ck_assert_msg(strstr(err, ":3: field 'duration'") != NULL, "%s", err);
+    /* a NUL does not end the line: "1000\0junk" is not read as 1000 */
+    fp = fopen(path, "w");
+    fwrite("duration\n100\n1000\0junk\n100\n", 1, 27, fp);
+    fclose(fp);
+    err[0] = '\0';
+    ck_assert_int_eq(policy_find("tiresias-gittins")->create(&st, &args, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, ":3: field 'duration'") != NULL, "%s", err);
     unlink(path);
     plan_free(&p);
 }
