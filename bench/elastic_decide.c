@@ -217,7 +217,7 @@ int main(int argc, char **argv)
         const policy_ops_t *ops = policy_find(names[i]);
         void *st = NULL;
         char err[256] = "";
-        policy_args_t none = {0, NULL, NULL};
+        policy_args_t none = {0, NULL, NULL, 0, NULL};
         if (!ops || ops->create(&st, &none, err, sizeof err) < 0) {
             fprintf(stderr, "elastic_decide: %s: %s\n", names[i], err);
             return 2;

@@ -181,7 +181,7 @@ int main(int argc, char **argv)
         void *st = NULL;
         char err[256] = "", label[64];
         const char *key[] = {runs[i].key}, *value[] = {runs[i].value};
-        policy_args_t args = {1, key, value};
+        policy_args_t args = {1, key, value, 0, NULL};
         if (!ops || ops->create(&st, runs[i].key ? &args : NULL, err, sizeof err) < 0) {
             fprintf(stderr, "%s: %s\n", name, err);
             return 1;

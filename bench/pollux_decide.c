@@ -187,7 +187,7 @@ int main(int argc, char **argv)
     bench_view_t b;
     build(&b, n_jobs, n_gpus);
     const char *keys[] = {"population", "generations"}, *vals[] = {pop, gens};
-    policy_args_t args = {2, keys, vals};
+    policy_args_t args = {2, keys, vals, 0, NULL};
     void *st = NULL;
     char err[256] = "";
     if (pollux_create(&st, &args, err, sizeof err) < 0) {

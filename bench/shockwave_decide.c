@@ -148,7 +148,7 @@ int main(int argc, char **argv)
     bench_view_t b;
     build(&b, n_jobs, n_gpus);
     const char *keys[] = {"nodes"}, *vals[] = {nodes};
-    policy_args_t args = {1, keys, vals};
+    policy_args_t args = {1, keys, vals, 0, NULL};
     void *st = NULL;
     char err[256] = "";
     if (shockwave_create(&st, &args, err, sizeof err) < 0) {

@@ -233,7 +233,7 @@ int main(int argc, char **argv)
         vals[n_args] = eq + 1;
         n_args++;
     }
-    policy_args_t args = {n_args, keys, vals};
+    policy_args_t args = {n_args, keys, vals, 0, NULL};
     if (sia_create(&st, &args, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;

@@ -102,7 +102,7 @@ static int cmd_serve(int argc, char **argv)
     if (rc == 0 && (!o.cfg.cluster || !o.cfg.policy))
         rc = cmd_usage_error("live serve", "%s", "needs --cluster and --policy");
     if (rc == 0) {
-        policy_args_t args = {o.params.n, o.params.keys, o.params.values};
+        policy_args_t args = {o.params.n, o.params.keys, o.params.values, 0, NULL};
         policy_ref_t ref;
         mls_err_t err;
         /* an exec: policy's process starts here, once for the daemon's life */

@@ -512,7 +512,7 @@ static int run(sim_opts_t *o)
             return lrc;
     }
     trace_init(&trace);
-    policy_args_t args = {o->params.n, o->params.keys, o->params.values};
+    policy_args_t args = {o->params.n, o->params.keys, o->params.values, 0, NULL};
     policy_ref_t ref = {0};
     const policy_ops_t *pol = NULL;
     int rc = trace_read_csv(&trace, o->trace, o->extra_columns ? TRACE_IGNORE_EXTRA : 0, &err);

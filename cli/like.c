@@ -6,6 +6,7 @@
 
 #include "cli/cmd.h"
 #include "sim/mechanism.h"
+#include "sim/policy_exec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -125,12 +126,17 @@ static int takes(const policy_ops_t *pol, const opt_params_t *given, const char 
     }
     keys[n] = buf;
     values[n++] = eq + 1;
-    policy_args_t args = {n, keys, values};
+    policy_args_t args = {n, keys, values, 0, NULL};
+    policy_ref_t ref;
+    mls_err_t e;
     void *state = NULL;
     char err[256];
-    int ok = pol->create(&state, &args, err, sizeof err) == 0;
+    /* through policy_resolve, so a sample file given with the flags is read */
+    int ok = policy_resolve(pol->name, &args, &ref, &e) == 0 &&
+             pol->create(&state, &ref.args, err, sizeof err) == 0;
     if (ok && pol->destroy)
         pol->destroy(state);
+    policy_release(&ref);
     free(buf);
     return ok;
 }

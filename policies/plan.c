@@ -139,6 +139,17 @@ const char *policy_arg_str(const policy_args_t *a, const char *key, const char *
     return v ? v : def;
 }
 
+const long *policy_arg_samples(const policy_args_t *a, const char *key, long *n)
+{
+    *n = 0;
+    for (int i = 0; a && i < a->n_samples; i++)
+        if (!strcmp(a->samples[i].key, key)) {
+            *n = a->samples[i].n;
+            return a->samples[i].values;
+        }
+    return NULL;
+}
+
 int policy_args_check(const policy_args_t *a, const char *const *known, const char *policy,
                       char *err, size_t errlen)
 {

@@ -268,11 +268,25 @@ int plan_find(const plan_t *p, int job);
 /* 1 when every GPU id that allocation a names (p->ids) is among held[0..n). */
 int plan_ids_within(const plan_t *p, const plan_alloc_t *a, const int *held, int n);
 
-/* Policy arguments: key=value pairs given with --param. */
+/* Samples: a parameter whose value names a file of numbers (declared in the
+ * policy's file_params) reaches the policy as those numbers. The layer that
+ * creates the policy (policy_resolve in sim/) reads the file with the model
+ * layer's reader, so no policy opens a file and every policy input stays
+ * either the view or a parameter. */
+typedef struct policy_samples {
+    const char *key;    /* the parameter, e.g. "samples" */
+    const long *values; /* in file order */
+    long n;
+} policy_samples_t;
+
+/* Policy arguments: key=value pairs given with --param, and the samples read
+ * for those of them that name files (none: n_samples 0). */
 typedef struct policy_args {
     int n;
     const char *const *keys;
     const char *const *values;
+    int n_samples;
+    const policy_samples_t *samples;
 } policy_args_t;
 
 /* Reads a numeric/string argument with a default; -1 (and err) when the value
@@ -282,6 +296,10 @@ int policy_arg_double(const policy_args_t *a, const char *key, double def, doubl
 int policy_arg_long(const policy_args_t *a, const char *key, long def, long *out, char *err,
                     size_t errlen);
 const char *policy_arg_str(const policy_args_t *a, const char *key, const char *def);
+/* The samples read for parameter key (*n of them), or NULL when none were
+ * (the parameter was not given, or the policy was created without
+ * policy_resolve). */
+const long *policy_arg_samples(const policy_args_t *a, const char *key, long *n);
 int policy_args_check(const policy_args_t *a, const char *const *known, const char *policy,
                       char *err, size_t errlen);
 
@@ -298,6 +316,10 @@ typedef struct policy_ops {
     /* Fills `plan` (given empty). Returns 0, or -1 with a message in err. */
     int (*schedule)(void *state, const view_t *view, plan_t *plan, char *err, size_t errlen);
     void (*destroy)(void *state);
+    /* Parameters that name a CSV file of samples, as "key:column" words
+     * (e.g. "samples:duration"); the file's column reaches create() as
+     * args->samples (see policy_samples_t). NULL: none. */
+    const char *file_params;
 } policy_ops_t;
 
 /* The registry (policies/registry.c): one table of every policy. */

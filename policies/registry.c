@@ -10,7 +10,9 @@
 
 #include <string.h>
 
-#define ENTRY(fn) fn##_create, fn##_schedule, fn##_destroy
+#define ENTRY(fn) fn##_create, fn##_schedule, fn##_destroy, NULL
+/* a policy with parameters that name sample files (policy_ops_t.file_params) */
+#define ENTRY_FILES(fn, files) fn##_create, fn##_schedule, fn##_destroy, files
 #define GAVEL_PARAMS                                                                               \
     "recompute_interval=1920: s between allocation recomputes (Gavel); "                           \
     "pair_candidates=4: partners per job (packed only); "                                          \
@@ -75,14 +77,20 @@ static const policy_ops_t table[] = {
      "discretized 2D-LAS: GPU-second priority queues, FIFO within; consolidates skewed models",
      "queues=3: priority queues; limits=3250,7200,18000: GPU-s demotion limits (queues-1 used); "
      "promote_knob=0: starved when waiting > knob x last run (0: off); "
-     "consolidate_loss=0.1: spread slowdown that marks a job skew-sensitive",
+     "consolidate_loss=0.1: spread slowdown that marks a job skew-sensitive; "
+     "service=gpu: gpu (GPU-seconds) or time (seconds) counts a job's service; "
+     "within=fifo: fifo or running_first orders a queue",
      0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(tiresias_las)},
     {"tiresias-gittins", "Gu et al., NSDI 2019 (Tiresias), sections 3-4",
      "discretized 2D-Gittins: queues as tiresias-las, Gittins index within (learned service "
      "distribution)",
      "queues=3; limits=3250,7200,18000; promote_knob=0; consolidate_loss=0.1 (as tiresias-las); "
-     "min_history=10: finished jobs before the log-uniform prior is dropped",
-     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(tiresias_gittins)},
+     "min_history=10: finished jobs before the log-uniform prior is dropped; "
+     "service=gpu: gpu (GPU-seconds) or time (seconds) counts a job's service; "
+     "within=fifo: fifo or running_first orders a queue; "
+     "samples=FILE: a CSV whose duration column (GPU-s) is the fixed service distribution "
+     "of Tiresias's simulator (default: learned); delta=3250: that table's step (GPU-s)",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY_FILES(tiresias_gittins, "samples:duration")},
     {"optimus", "Peng et al., EuroSys 2018 (Optimus), sections 4-5",
      "elastic: minimums, then GPUs one at a time by largest remaining-time reduction; "
      "remaining work estimated",

@@ -108,7 +108,7 @@ typedef struct ti_state {
     /* samples=FILE: the simulator's fixed distribution and index table. */
     long *dist;      /* sorted service samples (GPU-s) */
     double *dist_gi; /* index of a service in (dist[k-1], dist[k]] */
-    int n_dist;
+    long n_dist;
     long delta;
 } ti_state_t;
 
@@ -152,7 +152,10 @@ static int parse_limits(const char *s, double *out, int *n, char *err, size_t er
  *     index_k = round(p 10^6 / e, 4)
  * A job with service a gets index_k of the first sample d_k > a, and 0 above
  * the largest sample. Its E sums the samples, not the samples minus a, and
- * delta is fixed (not the distance to the queue's limit): reproduced as is. */
+ * delta is fixed (not the distance to the queue's limit): reproduced as is.
+ * The file is read before the policy is created (its registry entry declares
+ * samples:duration; policy_resolve reads the column with model/samples.h and
+ * hands the numbers over in args): this policy only builds the table. */
 
 static int cmp_long(const void *pa, const void *pb)
 {
@@ -189,57 +192,28 @@ static void dist_table(ti_state_t *s)
     }
 }
 
-static int dist_load(ti_state_t *s, const char *path, char *err, size_t errlen)
+/* The samples=FILE distribution, as read for this run by policy_resolve:
+ * sorted into the policy's own copy, and its index table built. */
+static int dist_load(ti_state_t *s, const policy_args_t *args, const char *path, char *err,
+                     size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "tiresias-gittins: samples=%s: cannot open it", path);
+    long n;
+    const long *v = policy_arg_samples(args, "samples", &n);
+    if (!v) {
+        snprintf(err, errlen,
+                 "tiresias-gittins: samples=%s: the file was not read (a policy is given its "
+                 "samples by policy_resolve)",
+                 path);
         return -1;
     }
-    char *line = NULL;
-    size_t line_cap = 0;
-    ssize_t len;
-    long line_no = 1, cap = 0;
-    if ((len = getline(&line, &line_cap, f)) < 0 || strlen(line) != (size_t)len ||
-        strncmp(line, "duration", 8)) {
-        snprintf(err, errlen, "tiresias-gittins: %s:1: want the header 'duration'", path);
-        free(line);
-        fclose(f);
+    if (n < 2) {
+        snprintf(err, errlen, "tiresias-gittins: samples=%s: want at least 2 samples", path);
         return -1;
     }
-    while ((len = getline(&line, &line_cap, f)) >= 0) {
-        char *end;
-        line_no++;
-        long v = strtol(line, &end, 10);
-        /* the whole line is read: a NUL inside it, or anything after the
-         * number but the end of line or the next field, is an error */
-        if (strlen(line) != (size_t)len || end == line || v <= 0 ||
-            (*end && *end != '\n' && *end != '\r' && *end != ',')) {
-            snprintf(err, errlen,
-                     "tiresias-gittins: %s:%ld: field 'duration': want a positive "
-                     "integer",
-                     path, line_no);
-            free(line);
-            fclose(f);
-            return -1;
-        }
-        if (s->n_dist == cap) {
-            cap = cap ? 2 * cap : 1024;
-            long *d = pu_alloc((size_t)cap, sizeof *d);
-            if (s->dist)
-                memcpy(d, s->dist, (size_t)s->n_dist * sizeof *d);
-            free(s->dist);
-            s->dist = d;
-        }
-        s->dist[s->n_dist++] = v;
-    }
-    free(line);
-    fclose(f);
-    if (s->n_dist < 2) {
-        snprintf(err, errlen, "tiresias-gittins: %s: want at least 2 samples", path);
-        return -1;
-    }
-    qsort(s->dist, (size_t)s->n_dist, sizeof *s->dist, cmp_long);
+    s->dist = pu_alloc((size_t)n, sizeof *s->dist);
+    memcpy(s->dist, v, (size_t)n * sizeof *v);
+    s->n_dist = n;
+    qsort(s->dist, (size_t)n, sizeof *s->dist, cmp_long);
     dist_table(s);
     return 0;
 }
@@ -314,7 +288,7 @@ static int ti_create(void **state, const policy_args_t *args, int gittins, char 
     }
     s->delta = delta;
     const char *file = policy_arg_str(args, "samples", NULL);
-    if (file && dist_load(s, file, err, errlen) < 0)
+    if (file && dist_load(s, args, file, err, errlen) < 0)
         goto fail;
     s->time_service = !strcmp(service, "time");
     s->running_first = !strcmp(within, "running_first");

@@ -18,6 +18,8 @@
  * validates the plan as it validates every C policy's. */
 #include "sim/policy_exec.h"
 
+#include "model/samples.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1255,6 +1257,47 @@ static int resolve_exec(const char *spec, const policy_args_t *args, policy_ref_
     return 0;
 }
 
+/* Reads each sample file that args names among ops->file_params ("key:column"
+ * words) into out->samples and points out->args at them. */
+static int read_file_params(const policy_ops_t *ops, policy_ref_t *out, mls_err_t *err)
+{
+    const char *w = ops->file_params;
+    while (w && *w) {
+        size_t len = strcspn(w, " "), klen = strcspn(w, ":");
+        char key[64], column[64];
+        if (klen >= len || klen >= sizeof key || len - klen - 1 >= sizeof column)
+            return mls_fail(err, "%s: bad file_params word '%.*s'", ops->name, (int)len, w);
+        snprintf(key, sizeof key, "%.*s", (int)klen, w);
+        snprintf(column, sizeof column, "%.*s", (int)(len - klen - 1), w + klen + 1);
+        w += len + strspn(w + len, " ");
+        const char *path = policy_arg_str(&out->args, key, NULL);
+        if (!path)
+            continue;
+        long *v, n;
+        mls_err_t e;
+        if (samples_read(path, column, &v, &n, &e) < 0)
+            return mls_fail(err, "%s: %s=%s", ops->name, key, e.msg);
+        int i = out->args.n_samples;
+        out->samples = xrealloc(out->samples, (size_t)(i + 1) * sizeof *out->samples);
+        /* the key lives as long as the caller's args, as the values do */
+        for (int k = 0; k < out->args.n; k++)
+            if (!strcmp(out->args.keys[k], key))
+                out->samples[i].key = out->args.keys[k];
+        out->samples[i].values = v;
+        out->samples[i].n = n;
+        out->args.n_samples = i + 1;
+        out->args.samples = out->samples;
+    }
+    return 0;
+}
+
+static void free_samples(policy_ref_t *ref)
+{
+    for (int i = 0; i < ref->args.n_samples; i++)
+        free((long *)ref->samples[i].values);
+    free(ref->samples);
+}
+
 int policy_resolve(const char *spec, const policy_args_t *args, policy_ref_t *out, mls_err_t *err)
 {
     memset(out, 0, sizeof *out);
@@ -1265,8 +1308,16 @@ int policy_resolve(const char *spec, const policy_args_t *args, policy_ref_t *ou
     out->ops = policy_find(spec);
     if (!out->ops)
         return mls_fail(err, "unknown policy '%s' (see mlsched policies)", spec);
-    if (args)
+    if (args) {
         out->args = *args;
+        out->args.n_samples = 0;
+        out->args.samples = NULL;
+    }
+    if (read_file_params(out->ops, out, err) < 0) {
+        free_samples(out);
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
     return 0;
 }
 
@@ -1274,6 +1325,7 @@ void policy_release(policy_ref_t *ref)
 {
     if (!ref)
         return;
+    free_samples(ref);
     free_exec(ref->exec);
     memset(ref, 0, sizeof *ref);
 }

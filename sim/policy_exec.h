@@ -36,6 +36,7 @@ typedef struct policy_ref {
     const policy_ops_t *ops; /* the policy to run */
     policy_args_t args;      /* what to give ops->create() */
     void *exec;              /* the exec adapter's state; NULL for a built-in policy */
+    policy_samples_t *samples; /* the files its file_params named, read (args.samples) */
 } policy_ref_t;
 
 /* 1 when spec names an external policy ("exec:PATH [ARGS]"). */
@@ -44,8 +45,10 @@ int policy_is_exec(const char *spec);
 /* A built-in name, or "exec:PATH [ARGS]" (PATH and ARGS split at blanks;
  * PATH found on $PATH as execvp does). args: the run's --param pairs, given
  * to the policy (the key exec.timeout=S, seconds per decision, default 60,
- * is the adapter's own). Returns 0, or -1 with err (unknown name, a process
- * that cannot start, a bad hello). */
+ * is the adapter's own). A built-in policy's parameters that name sample
+ * files (its file_params) are read here, into out->args.samples. Returns 0,
+ * or -1 with err (unknown name, a process that cannot start, a bad hello, a
+ * sample file that cannot be read: its file, line and field). */
 int policy_resolve(const char *spec, const policy_args_t *args, policy_ref_t *out, mls_err_t *err);
 
 /* Frees what policy_resolve() made; ends a process never created. */

@@ -186,7 +186,7 @@ static void fx_plan(fx_t *f, const char *params, plan_t *p)
     const policy_ops_t *ops = policy_find("deeppool");
     ck_assert_ptr_nonnull(ops);
     const char *k[1] = {"multiplex"}, *val[1] = {params};
-    policy_args_t a = {params ? 1 : 0, k, val};
+    policy_args_t a = {params ? 1 : 0, k, val, 0, NULL};
     void *s = NULL;
     char err[256] = "";
     ck_assert_int_eq(ops->create(&s, &a, err, sizeof err), 0);
@@ -291,7 +291,7 @@ START_TEST(policy_bad_params)
     const char *bad[][2] = {{"multiplex", "2"}, {"fg_priority", "x"}, {"gpus", "1"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *k[1] = {bad[i][0]}, *v[1] = {bad[i][1]};
-        policy_args_t a = {1, k, v};
+        policy_args_t a = {1, k, v, 0, NULL};
         void *s = NULL;
         char err[256] = "";
         ck_assert_int_eq(ops->create(&s, &a, err, sizeof err), -1);

@@ -351,7 +351,7 @@ static void *make(const policy_ops_t *ops)
 {
     void *s = NULL;
     char err[256] = "";
-    policy_args_t none = {0, NULL, NULL};
+    policy_args_t none = {0, NULL, NULL, 0, NULL};
     ck_assert_msg(ops->create(&s, &none, err, sizeof err) == 0, "%s", err);
     return s;
 }
@@ -545,7 +545,7 @@ static void *make_as(const char *key, const char *val)
 {
     const policy_ops_t *ops = policy_find("autoscale");
     const char *keys[1] = {key}, *vals[1] = {val};
-    policy_args_t a = {key ? 1 : 0, keys, vals};
+    policy_args_t a = {key ? 1 : 0, keys, vals, 0, NULL};
     void *s = NULL;
     char err[256] = "";
     ck_assert_msg(ops->create(&s, &a, err, sizeof err) == 0, "%s", err);
@@ -731,14 +731,14 @@ START_TEST(bad_params)
         {"eff", "1.5"}, {"step", "0"}, {"straggle", "0"}, {"nope", "1"}, {"eff", "x"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *k[1] = {bad[i][0]}, *v[1] = {bad[i][1]};
-        policy_args_t a = {1, k, v};
+        policy_args_t a = {1, k, v, 0, NULL};
         void *s = NULL;
         char err[256] = "";
         ck_assert_int_eq(ops->create(&s, &a, err, sizeof err), -1);
         ck_assert(err[0]);
     }
     const char *k[1] = {"x"}, *v[1] = {"1"};
-    policy_args_t a = {1, k, v};
+    policy_args_t a = {1, k, v, 0, NULL};
     void *s = NULL;
     char err[256] = "";
     ck_assert_int_eq(policy_find("elastic-dp")->create(&s, &a, err, sizeof err), -1);

@@ -287,7 +287,7 @@ static void expect_rejected(const char *kind, const char *rule)
     policy_ops_t bad = {"badpol",   "-",          "-", "", 0, MLS_CADENCE_EVENTS,
                         bad_create, bad_schedule, free};
     const char *keys[] = {"kind"}, *vals[] = {kind};
-    policy_args_t args = {1, keys, vals};
+    policy_args_t args = {1, keys, vals, 0, NULL};
     mls_err_t err = {{0}};
     int rc = engine_run(&w.trace, &w.cluster, w.perf, &bad, &args, &w.cfg, &w.res, &err);
     ck_assert_int_eq(rc, -1);

@@ -110,7 +110,7 @@ static void world_init(world_t *w, int nodes, int gpus_per_node, double pair, do
 static void world_run(world_t *w, const char *param)
 {
     const char *keys[] = {"pack"}, *vals[] = {param};
-    policy_args_t args = {param ? 1 : 0, keys, vals};
+    policy_args_t args = {param ? 1 : 0, keys, vals, 0, NULL};
     mls_err_t err = {{0}};
     const policy_ops_t *p = policy_find("gandiva-paper");
     ck_assert_ptr_nonnull(p);
@@ -283,7 +283,7 @@ START_TEST(bad_params_rejected)
 {
     const policy_ops_t *p = policy_find("gandiva-paper");
     const char *keys[] = {"pack"}, *bad[] = {"2"}, *keys2[] = {"quantum"}, *v2[] = {"60"};
-    policy_args_t a = {1, keys, bad}, b = {1, keys2, v2};
+    policy_args_t a = {1, keys, bad}, b = {1, keys2, v2, 0, NULL};
     void *st = NULL;
     char err[200] = "";
     ck_assert_int_eq(p->create(&st, &a, err, sizeof err), -1);

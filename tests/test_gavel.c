@@ -533,7 +533,7 @@ START_TEST(round_recompute_waits_for_interval)
     fx_job(&f, 1, 1e6, 1, 0);
     const policy_ops_t *ops = policy_find("max-min-fairness");
     const char *k[] = {"recompute_interval"}, *val[] = {"1000"};
-    policy_args_t args = {1, k, val};
+    policy_args_t args = {1, k, val, 0, NULL};
     void *st;
     char err[256];
     ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
@@ -569,7 +569,7 @@ static void allox_once(fx_t *f, const char *alpha, const char *solver, plan_t *p
     const policy_ops_t *ops = policy_find("allox");
     ck_assert_ptr_nonnull(ops);
     const char *k[] = {"alpha", "solver"}, *val[] = {alpha, solver};
-    policy_args_t args = {2, k, val};
+    policy_args_t args = {2, k, val, 0, NULL};
     void *st;
     char err[256];
     ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
@@ -621,7 +621,7 @@ START_TEST(allox_gavel_mechanism_preempts)
         int B = fx_job(&f, 2, 100, 1, 0);
         const policy_ops_t *ops = policy_find("allox");
         const char *k[] = {"mechanism", "recompute_interval"}, *val[] = {"gavel", "0"};
-        policy_args_t args = {gavel ? 2 : 0, k, val};
+        policy_args_t args = {gavel ? 2 : 0, k, val, 0, NULL};
         void *st;
         char err[256];
         ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
@@ -653,7 +653,7 @@ START_TEST(round_recompute_on_batch_change)
     fx_job(&f, 1, 1e6, 1, 0);
     const policy_ops_t *ops = policy_find("max-min-fairness");
     const char *k[] = {"recompute_interval"}, *val[] = {"1000"};
-    policy_args_t args = {1, k, val};
+    policy_args_t args = {1, k, val, 0, NULL};
     void *st;
     char err[256];
     ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
@@ -694,7 +694,7 @@ START_TEST(round_new_jobs_wait)
         int A = fx_job(&f, 1, 1e6, 1, 0);
         const policy_ops_t *ops = policy_find("max-min-fairness");
         const char *k[] = {"recompute_interval", "new_jobs"}, *val[] = {"1000", "wait"};
-        policy_args_t args = {wait ? 2 : 1, k, val};
+        policy_args_t args = {wait ? 2 : 1, k, val, 0, NULL};
         void *st;
         char err[256];
         ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
@@ -732,7 +732,7 @@ START_TEST(round_received_start_half_round)
         int A = fx_job(&f, 1, 900, 1, 0), B = fx_job(&f, 1, 100, 1, 0);
         const policy_ops_t *ops = policy_find("min-total-duration");
         const char *k[] = {"received_start"}, *val[] = {"half_round"};
-        policy_args_t args = {half, k, val};
+        policy_args_t args = {half, k, val, 0, NULL};
         void *st;
         char err[256];
         ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
@@ -789,7 +789,7 @@ static int create_fails(const char *policy, const char *key, const char *value)
 {
     const policy_ops_t *ops = policy_find(policy);
     const char *k[] = {key}, *val[] = {value};
-    policy_args_t args = {1, k, val};
+    policy_args_t args = {1, k, val, 0, NULL};
     void *st = NULL;
     char err[256] = "";
     int rc = ops->create(&st, &args, err, sizeof err);

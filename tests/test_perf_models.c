@@ -357,7 +357,7 @@ START_TEST(engine_gns_boundaries)
         char addr[32];
         snprintf(addr, sizeof addr, "%p", (void *)&r);
         const char *keys[] = {"out"}, *vals[] = {addr};
-        policy_args_t args = {1, keys, vals};
+        policy_args_t args = {1, keys, vals, 0, NULL};
         policy_ops_t p = {"rec", "test", "records", "", oracle, MLS_CADENCE_EVENTS,
                           rec_create_out, rec_schedule, NULL};
         world_t w;

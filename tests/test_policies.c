@@ -247,7 +247,7 @@ START_TEST(fifo_backfill_easy_reservation)
     /* easy=0: greedy, both start. */
     const policy_ops_t *ops = policy_find("fifo-backfill");
     const char *k[] = {"easy"}, *val[] = {"0"};
-    policy_args_t args = {1, k, val};
+    policy_args_t args = {1, k, val, 0, NULL};
     void *st = NULL;
     char err[256];
     ck_assert_int_eq(ops->create(&st, &args, err, sizeof err), 0);
@@ -583,7 +583,7 @@ END_TEST
 START_TEST(bad_params_rejected)
 {
     const char *k[] = {"bogus"}, *val[] = {"1"};
-    policy_args_t args = {1, k, val};
+    policy_args_t args = {1, k, val, 0, NULL};
     char err[256] = "";
     for (size_t i = 0; i < policy_count(); i++) {
         const policy_ops_t *ops = policy_at(i);
@@ -593,7 +593,7 @@ START_TEST(bad_params_rejected)
         ops->destroy(st);
     }
     const char *k2[] = {"easy"}, *v2[] = {"yes"};
-    policy_args_t a2 = {1, k2, v2};
+    policy_args_t a2 = {1, k2, v2, 0, NULL};
     void *st = NULL;
     ck_assert_int_eq(policy_find("fifo-backfill")->create(&st, &a2, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "easy"));

@@ -160,7 +160,7 @@ static void *make(const char *const *kv, int n)
         keys[i] = buf[i];
         vals[i] = eq + 1;
     }
-    policy_args_t a = {n, keys, vals};
+    policy_args_t a = {n, keys, vals, 0, NULL};
     void *s = NULL;
     char err[256] = "";
     ck_assert_msg(pollux_create(&s, &a, err, sizeof err) == 0, "%s", err);
@@ -440,16 +440,16 @@ END_TEST
 START_TEST(bad_params)
 {
     const char *keys[] = {"p"}, *vals[] = {"2"};
-    policy_args_t a = {1, keys, vals};
+    policy_args_t a = {1, keys, vals, 0, NULL};
     void *s = NULL;
     char err[256] = "";
     ck_assert_int_eq(pollux_create(&s, &a, err, sizeof err), -1);
     ck_assert(strstr(err, "p=2") != NULL);
     const char *k2[] = {"population"}, *v2[] = {"1"};
-    policy_args_t b = {1, k2, v2};
+    policy_args_t b = {1, k2, v2, 0, NULL};
     ck_assert_int_eq(pollux_create(&s, &b, err, sizeof err), -1);
     const char *k3[] = {"nope"}, *v3[] = {"1"};
-    policy_args_t c = {1, k3, v3};
+    policy_args_t c = {1, k3, v3, 0, NULL};
     ck_assert_int_eq(pollux_create(&s, &c, err, sizeof err), -1);
 }
 END_TEST

@@ -310,7 +310,7 @@ static void fx_job(fx_t *f, double total, double done)
 
 static void *fx_create(const char *const *keys, const char *const *vals, int n)
 {
-    policy_args_t a = {n, keys, vals};
+    policy_args_t a = {n, keys, vals, 0, NULL};
     void *s = NULL;
     char err[256] = "";
     ck_assert_msg(shockwave_create(&s, &a, err, sizeof err) == 0, "%s", err);
@@ -449,7 +449,7 @@ START_TEST(bad_params)
                             {"rhomax", "0"},   {"nope", "1"},     {"lambda", "x"},
                             {"ftf", "finish"}, {"resolve", "-1"}, {"resolve", "0.5"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        policy_args_t a = {1, &bad[i][0], &bad[i][1]};
+        policy_args_t a = {1, &bad[i][0], &bad[i][1], 0, NULL};
         void *s = NULL;
         char err[256] = "";
         ck_assert_int_eq(shockwave_create(&s, &a, err, sizeof err), -1);

@@ -122,7 +122,7 @@ static void fx_hold(fx_t *f, int j, int type, const int *ids, int n)
 
 static plan_t run_sia(const fx_t *f, const char *const *keys, const char *const *vals, int n)
 {
-    policy_args_t a = {n, keys, vals};
+    policy_args_t a = {n, keys, vals, 0, NULL};
     void *st = NULL;
     char err[256] = "";
     ck_assert_msg(sia_create(&st, &a, err, sizeof err) == 0, "%s", err);
@@ -376,19 +376,19 @@ END_TEST
 START_TEST(bad_params_are_refused)
 {
     const char *keys[] = {"p"}, *zero[] = {"0"};
-    policy_args_t a = {1, keys, zero};
+    policy_args_t a = {1, keys, zero, 0, NULL};
     void *st = NULL;
     char err[256] = "";
     ck_assert_int_eq(sia_create(&st, &a, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "p=0") != NULL, "%s", err);
     const char *k2[] = {"lambda"}, *neg[] = {"-1"};
-    a = (policy_args_t){1, k2, neg};
+    a = (policy_args_t){1, k2, neg, 0, NULL};
     ck_assert_int_eq(sia_create(&st, &a, err, sizeof err), -1);
     const char *k3[] = {"bogus"}, *one[] = {"1"};
-    a = (policy_args_t){1, k3, one};
+    a = (policy_args_t){1, k3, one, 0, NULL};
     ck_assert_int_eq(sia_create(&st, &a, err, sizeof err), -1);
     const char *k4[] = {"decimals"}, *many[] = {"10"};
-    a = (policy_args_t){1, k4, many};
+    a = (policy_args_t){1, k4, many, 0, NULL};
     ck_assert_int_eq(sia_create(&st, &a, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "decimals=10") != NULL, "%s", err);
     ck_assert_ptr_null(policy_find("sia") ? NULL : (void *)1);

@@ -208,7 +208,7 @@ static void *make(const char *name, const char *const *kv, int expect_ok)
         keys[n] = buf[n];
         vals[n] = eq + 1;
     }
-    policy_args_t args = {n, keys, vals};
+    policy_args_t args = {n, keys, vals, 0, NULL};
     void *st = NULL;
     char err[256] = "";
     int rc = policy_find(name)->create(&st, &args, err, sizeof err);

@@ -10,6 +10,7 @@
 #include "model/trace.h"
 #include "policies/idmap.h"
 #include "policies/policy.h"
+#include "sim/policy_exec.h"
 #include "tests/check_main.h"
 
 #include <check.h>
@@ -158,11 +159,29 @@ static void *make(const char *name, const char *const *kv)
         keys[n] = kv[2 * n];
         vals[n] = kv[2 * n + 1];
     }
-    policy_args_t args = {n, keys, vals};
+    policy_args_t args = {n, keys, vals, 0, NULL};
+    policy_ref_t ref;
+    mls_err_t e;
     void *st = NULL;
     char err[256] = "";
-    ck_assert_msg(policy_find(name)->create(&st, &args, err, sizeof err) == 0, "%s", err);
+    /* as simulate and live serve do: sample files are read by the resolve */
+    ck_assert_msg(policy_resolve(name, &args, &ref, &e) == 0, "%s", e.msg);
+    ck_assert_msg(ref.ops->create(&st, &ref.args, err, sizeof err) == 0, "%s", err);
+    policy_release(&ref);
     return st;
+}
+
+/* policy_resolve's error for name with the one parameter key=value. */
+static const char *resolve_error(const char *name, const char *key, const char *value,
+                                 mls_err_t *e)
+{
+    const char *k[] = {key}, *v[] = {value};
+    policy_args_t args = {1, k, v, 0, NULL};
+    policy_ref_t ref;
+    e->msg[0] = '\0';
+    ck_assert_int_eq(policy_resolve(name, &args, &ref, e), -1);
+    policy_release(&ref);
+    return e->msg;
 }
 
 static void decide_with(fx_t *f, const char *name, void *st, plan_t *p)
@@ -404,19 +423,38 @@ START_TEST(tiresias_gittins_samples_file)
     fp = fopen(path, "w");
     fputs("duration\n100\nten\n", fp);
     fclose(fp);
-    const char *k[] = {"samples"}, *v[] = {path};
-    policy_args_t args = {1, k, v};
-    void *st = NULL;
-    char err[256] = "";
-    ck_assert_int_eq(policy_find("tiresias-gittins")->create(&st, &args, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, ":3: field 'duration'") != NULL, "%s", err);
+    mls_err_t e;
+    const char *msg = resolve_error("tiresias-gittins", "samples", path, &e);
+    ck_assert_msg(strstr(msg, "tiresias-gittins: samples=") && strstr(msg, ":3: field 'duration'"),
+                  "%s", msg);
     /* a NUL does not end the line: "1000\0junk" is not read as 1000 */
     fp = fopen(path, "w");
     fwrite("duration\n100\n1000\0junk\n100\n", 1, 27, fp);
     fclose(fp);
-    err[0] = '\0';
+    msg = resolve_error("tiresias-gittins", "samples", path, &e);
+    ck_assert_msg(strstr(msg, ":3: a NUL byte") != NULL, "%s", msg);
+    /* the column is found by name: other columns (and their order) do not
+     * matter; a file without it is an error naming the column */
+    fp = fopen(path, "w");
+    fputs("id,duration\n1,100\n2,1000\n3,100\n4,1000\n5,100\n", fp);
+    fclose(fp);
+    decide(&f, "tiresias-gittins", kv, &p);
+    ck_assert(runs(&p, a) && !runs(&p, b));
+    fp = fopen(path, "w");
+    fputs("id,secs\n1,100\n2,1000\n", fp);
+    fclose(fp);
+    msg = resolve_error("tiresias-gittins", "samples", path, &e);
+    ck_assert_msg(strstr(msg, ":1: want a header with a 'duration' column") != NULL, "%s", msg);
+    msg = resolve_error("tiresias-gittins", "samples", "/nonexistent/yarn.csv", &e);
+    ck_assert_msg(strstr(msg, "/nonexistent/yarn.csv: cannot open it") != NULL, "%s", msg);
+    /* created without the resolve (no samples in its args), the policy says so
+     * instead of opening the file itself */
+    const char *k[] = {"samples"}, *v[] = {path};
+    policy_args_t args = {1, k, v, 0, NULL};
+    void *st = NULL;
+    char err[256] = "";
     ck_assert_int_eq(policy_find("tiresias-gittins")->create(&st, &args, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, ":3: field 'duration'") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "the file was not read") != NULL, "%s", err);
     unlink(path);
     plan_free(&p);
 }
@@ -763,7 +801,7 @@ START_TEST(bad_params_rejected)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *k[] = {bad[i][1]}, *v[] = {bad[i][2]};
-        policy_args_t args = {1, k, v};
+        policy_args_t args = {1, k, v, 0, NULL};
         void *st = NULL;
         char err[256] = "";
         const policy_ops_t *ops = policy_find(bad[i][0]);

@@ -11,7 +11,7 @@ FUZZ_CC = clang
 FUZZ_SECONDS = 20
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_FLAGS = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN)
-FUZZ_NAMES = trace cluster perf faults import live_request json
+FUZZ_NAMES = trace cluster perf faults import live_request json samples
 FUZZ_CPP = $(DEFS) -I$(top_builddir) $(AM_CPPFLAGS) $(CPPFLAGS) -I$(top_srcdir)/tests/fuzz
 FUZZ_LIBS = $(GSL_LIBS) $(SQLITE_LIBS) $(CJSON_LIBS) $(GLPK_LIBS) -lm
 FUZZ_OBJS = $(patsubst %.c,fuzz/obj/%.o,$(filter %.c,$(libmlsched_a_SOURCES)))

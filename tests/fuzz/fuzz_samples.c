@@ -1,0 +1,26 @@
+/* fuzz_samples.c: libFuzzer harness for the sample-file reader
+ * (samples_read, model/samples.h: a CSV column of positive integers, as
+ * tiresias-gittins's samples=FILE). Property: a file that reads gives at
+ * least one sample and every sample is >= 1; one that does not says why. */
+#include "model/samples.h"
+#include "tests/fuzz/fuzz_util.h"
+
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    long *v, n;
+    mls_err_t err;
+    err.msg[0] = '\0';
+    if (samples_read(fuzz_file(data, size, "samples.csv"), "duration", &v, &n, &err) == 0) {
+        if (n < 1)
+            fuzz_fail("a sample file that reads has no sample", NULL);
+        for (long i = 0; i < n; i++)
+            if (v[i] < 1)
+                fuzz_fail("a sample below 1 was read", NULL);
+        free(v);
+    } else if (!err.msg[0]) {
+        fuzz_fail("a sample file that does not read gives no reason", NULL);
+    }
+    return 0;
+}
