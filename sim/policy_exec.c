@@ -1252,7 +1252,7 @@ static int resolve_exec(const char *spec, const policy_args_t *args, policy_ref_
     x->ops.schedule = exec_schedule;
     x->ops.destroy = exec_destroy;
     out->ops = &x->ops;
-    out->args = (policy_args_t){x->n_args, x->keys, x->values};
+    out->args = (policy_args_t){x->n_args, x->keys, x->values, 0, NULL};
     out->exec = x;
     return 0;
 }
