@@ -51,6 +51,8 @@ struct gr_state {
     int n_types;
     gr_row_t *rows;
     int n_rows;
+    double *row_mem; /* every row's x, recv, prio and deficit, in one block */
+    int *pos;        /* per type t: pos[t * (n_rows + 1)] rows with x[t] > 0, then their indices */
     int have_alloc;
     double reset_time;  /* time of the last recompute */
     int64_t *alloc_ids; /* sorted active job ids at the last recompute */
@@ -71,8 +73,10 @@ struct gr_state {
     pyrandom_t *py; /* gr_set_python_shuffle: Gavel's own shuffles instead */
     /* kept between calls while the view lists the same ids (see the top) */
     int64_t *seen_ids;  /* the view's job ids, view order, at the last sync */
-    struct id_idx *map; /* the same, sorted by id, with view indices */
-    int n_seen, seen_cap;
+    struct id_idx *map; /* the same, sorted by id, with view indices (ensure_map) */
+    int n_seen, seen_cap, map_ok;
+    int *slot; /* use_slots: view index by job id, -1 when not in the view */
+    int slot_cap, use_slots;
     int same_as_alloc;         /* gr_need_recompute's id comparison for seen_ids; -1 unknown */
     int members_ok;            /* members/has_single hold for seen_ids and the rows */
     int (*members)[2];         /* per row: view indices, -1 not active (or no second) */
@@ -107,8 +111,28 @@ static int index_of(const id_idx_t *map, int n, int64_t id)
     return id >= 0 && lo < n && map[lo].id == id ? map[lo].idx : -1;
 }
 
-/* Notes the view's job ids (and their map); 1 when they are the last
- * sync's, in the same order. */
+/* Job ids below this are looked up in a table indexed by id (traces number
+ * their jobs from 0); a run with other ids uses the sorted map. */
+#define GR_SLOT_IDS (1 << 22)
+
+/* The view's ids sorted, with their view indices, in s->map (built when
+ * first needed after the view changed). */
+static void ensure_map(gr_state_t *s)
+{
+    if (s->map_ok)
+        return;
+    int sorted = 1; /* the view is in (submit, id) order: ids mostly ascend already */
+    for (int j = 0; j < s->n_seen; j++) {
+        s->map[j] = (id_idx_t){s->seen_ids[j], j};
+        sorted = sorted && (j == 0 || s->map[j - 1].id < s->map[j].id);
+    }
+    if (!sorted)
+        qsort(s->map, (size_t)s->n_seen, sizeof *s->map, cmp_id_idx);
+    s->map_ok = 1;
+}
+
+/* Notes the view's job ids and where each is (s->slot, or s->map); 1 when
+ * they are the last sync's, in the same order. */
 static int sync_view(gr_state_t *s, const view_t *v)
 {
     int same = s->n_seen == v->n_jobs;
@@ -116,6 +140,8 @@ static int sync_view(gr_state_t *s, const view_t *v)
         same = s->seen_ids[j] == v->jobs[j].id;
     if (same)
         return 1;
+    for (int j = 0; j < s->n_seen && s->use_slots; j++)
+        s->slot[s->seen_ids[j]] = -1;
     if (v->n_jobs > s->seen_cap) {
         free(s->seen_ids);
         free(s->map);
@@ -123,15 +149,28 @@ static int sync_view(gr_state_t *s, const view_t *v)
         s->seen_ids = pu_alloc((size_t)s->seen_cap, sizeof *s->seen_ids);
         s->map = pu_alloc((size_t)s->seen_cap, sizeof *s->map);
     }
-    int sorted = 1; /* the view is in (submit, id) order: ids mostly ascend already */
+    int64_t lo = 0, hi = -1;
     for (int j = 0; j < v->n_jobs; j++) {
-        s->seen_ids[j] = v->jobs[j].id;
-        s->map[j] = (id_idx_t){v->jobs[j].id, j};
-        sorted = sorted && (j == 0 || s->map[j - 1].id < s->map[j].id);
+        int64_t id = s->seen_ids[j] = v->jobs[j].id;
+        lo = id < lo ? id : lo;
+        hi = id > hi ? id : hi;
     }
-    if (!sorted)
-        qsort(s->map, (size_t)v->n_jobs, sizeof *s->map, cmp_id_idx);
     s->n_seen = v->n_jobs;
+    s->map_ok = 0;
+    s->use_slots = lo >= 0 && hi < GR_SLOT_IDS;
+    if (s->use_slots && hi >= s->slot_cap) {
+        int cap = (int)hi + 1 > 2 * s->slot_cap ? (int)hi + 1 : 2 * s->slot_cap;
+        int *n = pu_alloc((size_t)cap, sizeof *n);
+        for (int k = 0; k < cap; k++)
+            n[k] = -1;
+        free(s->slot);
+        s->slot = n;
+        s->slot_cap = cap;
+    }
+    for (int j = 0; j < v->n_jobs && s->use_slots; j++)
+        s->slot[s->seen_ids[j]] = j;
+    if (!s->use_slots)
+        ensure_map(s);
     s->same_as_alloc = -1;
     s->members_ok = 0;
     return 0;
@@ -225,14 +264,12 @@ gr_state_t *gr_create(void)
 
 static void free_rows(gr_state_t *s)
 {
-    for (int r = 0; r < s->n_rows; r++) {
-        free(s->rows[r].x);
-        free(s->rows[r].recv);
-        free(s->rows[r].prio);
-        free(s->rows[r].deficit);
-    }
+    free(s->row_mem);
     free(s->rows);
+    free(s->pos);
     s->rows = NULL;
+    s->row_mem = NULL;
+    s->pos = NULL;
     s->n_rows = 0;
 }
 
@@ -255,6 +292,7 @@ void gr_destroy(gr_state_t *s)
     free(s->last);
     free(s->seen_ids);
     free(s->map);
+    free(s->slot);
     free(s->members);
     free(s->has_single);
     free(s->scratch);
@@ -267,6 +305,8 @@ void gr_destroy(gr_state_t *s)
 /* View index of job id, -1 when not active (after sync_view). */
 static int find_job(const gr_state_t *s, int64_t id)
 {
+    if (s->use_slots)
+        return id >= 0 && id < s->slot_cap ? s->slot[id] : -1;
     return index_of(s->map, s->n_seen, id);
 }
 
@@ -391,15 +431,6 @@ static int cmp_i64(const void *pa, const void *pb)
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
-static int64_t *sorted_ids(const view_t *v)
-{
-    int64_t *ids = pu_alloc((size_t)v->n_jobs, sizeof *ids);
-    for (int j = 0; j < v->n_jobs; j++)
-        ids[j] = v->jobs[j].id;
-    qsort(ids, (size_t)v->n_jobs, sizeof *ids, cmp_i64);
-    return ids;
-}
-
 static long batch_changes(const view_t *v)
 {
     long n = 0;
@@ -423,6 +454,7 @@ int gr_need_recompute(gr_state_t *s, const view_t *v, double min_interval)
         return 1; /* same jobs: a sum that moved means some batch changed */
     if (!sync_view(s, v) || s->same_as_alloc < 0) {
         int same = 1;
+        ensure_map(s);
         for (int j = 0; j < v->n_jobs && same; j++) /* the map is the view's ids, sorted */
             same = s->map[j].id == s->alloc_ids[j];
         s->same_as_alloc = same;
@@ -443,28 +475,54 @@ static int cmp_deficit(const void *pa, const void *pb)
     return c ? c : cmp_i64(&a->id[1], &b->id[1]);
 }
 
+static int deficit_less(const gr_deficit_t *a, const gr_deficit_t *b)
+{
+    return cmp_deficit(a, b) < 0;
+}
+
+/* rows' ids differ: a total order */
+PU_DEFINE_MERGE_SORT(sort_deficits, gr_deficit_t, deficit_less)
+
 /* Gavel's _reset_time_run_so_far: each old row's deficit grows by the time
  * its allocation promised since the last recompute less the time it got;
  * the new rows take theirs (0 for a new job; pairs: pm_deficit). */
-static void carry_deficits(gr_state_t *s, gr_row_t *rows, int n_rows, double now)
+static void carry_deficits(gr_state_t *s, const view_t *v, gr_row_t *rows, int n_rows,
+                           const int (*jobs)[2], double now)
 {
     int T = s->n_types, n = 0;
-    gr_deficit_t *old = pu_alloc((size_t)s->n_rows + 1, sizeof *old);
+    gr_deficit_t *old = pu_alloc(2 * (size_t)s->n_rows + 1, sizeof *old);    /* and sort scratch */
+    const double **single = pu_alloc((size_t)v->n_jobs + 1, sizeof *single); /* by view index */
     for (int r = 0; r < s->n_rows; r++) {
         gr_row_t *o = &s->rows[r];
         for (int t = 0; t < T && o->deficit; t++)
             o->deficit[t] += o->x[t] * (now - s->reset_time) - (o->recv[t] - s->recv0);
-        if (o->deficit)
+        int j = o->id[1] < 0 && o->deficit ? find_job(s, o->id[0]) : -1;
+        if (j >= 0 && !single[j]) /* a single job's row: found by its view index */
+            single[j] = o->deficit;
+        else if (o->deficit)
             old[n++] = (gr_deficit_t){{o->id[0], o->id[1]}, o->deficit};
     }
-    qsort(old, (size_t)n, sizeof *old, cmp_deficit);
+    sort_deficits(old, old + n, n);
     for (int r = 0; r < n_rows; r++) {
+        rows[r].deficit = rows[r].x + 3 * (size_t)T; /* its slice of the block, zeroed */
+        if (jobs[r][1] < 0 && single[jobs[r][0]]) {
+            memcpy(rows[r].deficit, single[jobs[r][0]], (size_t)T * sizeof *rows[r].deficit);
+            continue;
+        }
         gr_deficit_t key = {{rows[r].id[0], rows[r].id[1]}, NULL};
-        const gr_deficit_t *hit = n ? bsearch(&key, old, (size_t)n, sizeof key, cmp_deficit) : NULL;
-        rows[r].deficit = pu_alloc((size_t)T, sizeof *rows[r].deficit);
+        int lo = 0, hi = n; /* the first old entry >= key */
+        while (lo < hi) {
+            int m = lo + (hi - lo) / 2;
+            if (cmp_deficit(&old[m], &key) < 0)
+                lo = m + 1;
+            else
+                hi = m;
+        }
+        const gr_deficit_t *hit = lo < n && !cmp_deficit(&old[lo], &key) ? &old[lo] : NULL;
         if (hit)
             memcpy(rows[r].deficit, hit->d, (size_t)T * sizeof *rows[r].deficit);
     }
+    free(single);
     free(old);
 }
 
@@ -472,32 +530,44 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
                        const double *x)
 {
     sync_view(s, v);
+    int T = v->n_types;
     gr_row_t *rows = pu_alloc((size_t)n_rows + 1, sizeof *rows);
+    double *mem = pu_alloc((size_t)n_rows * 4 * (size_t)T + 1, sizeof *mem);
     for (int r = 0; r < n_rows; r++) {
         rows[r].id[0] = v->jobs[jobs[r][0]].id;
         rows[r].id[1] = jobs[r][1] >= 0 ? v->jobs[jobs[r][1]].id : -1;
+        rows[r].x = mem + (size_t)r * 4 * (size_t)T; /* x, recv, prio, deficit */
+        rows[r].recv = rows[r].x + T;
+        rows[r].prio = rows[r].x + 2 * (size_t)T;
     }
     if (s->opts.gavel_rules && (s->n_types == v->n_types || !s->n_rows)) {
         s->n_types = v->n_types;
-        carry_deficits(s, rows, n_rows, v->now);
+        carry_deficits(s, v, rows, n_rows, jobs, v->now);
         pm_reset(s, v->now - s->reset_time);
     }
     s->recv0 = s->opts.gavel_rules && s->opts.half_round ? v->round_len / 2 : 0;
     free_rows(s);
     s->rows = rows;
-    int T = s->n_types = v->n_types;
+    s->row_mem = mem;
+    s->n_types = T;
     s->n_rows = n_rows;
+    s->pos = pu_alloc((size_t)T * ((size_t)n_rows + 1) + 1, sizeof *s->pos);
     for (int r = 0; r < n_rows; r++) {
         gr_row_t *row = &s->rows[r];
-        row->x = pu_alloc((size_t)T, sizeof *row->x);
-        row->recv = pu_alloc((size_t)T, sizeof *row->recv);
         for (int t = 0; t < T; t++)
             row->recv[t] = s->recv0;
-        row->prio = pu_alloc((size_t)T, sizeof *row->prio);
         memcpy(row->x, x + (size_t)r * T, (size_t)T * sizeof *row->x);
+        for (int t = 0; t < T; t++) {
+            int *pt = &s->pos[(size_t)t * ((size_t)n_rows + 1)];
+            if (row->x[t] > 0)
+                pt[1 + pt[0]++] = r;
+        }
     }
     free(s->alloc_ids);
-    s->alloc_ids = sorted_ids(v);
+    s->alloc_ids = pu_alloc((size_t)v->n_jobs + 1, sizeof *s->alloc_ids);
+    ensure_map(s);
+    for (int j = 0; j < v->n_jobs; j++) /* the map is the view's ids, sorted */
+        s->alloc_ids[j] = s->map[j].id;
     s->n_alloc_ids = v->n_jobs;
     s->alloc_batch_changes = batch_changes(v);
     s->have_alloc = 1;
@@ -636,9 +706,15 @@ PU_DEFINE_MERGE_SORT(sort_entries, entry_t, entry_less)
 static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t,
                        const unsigned char *has_single, int skip_zero, entry_t *q, int *nan)
 {
-    int n = 0;
+    int n = 0, n_look = s->n_rows;
     double elapsed = v->now - s->reset_time;
-    for (int r = 0; r < s->n_rows; r++) {
+    const int *look = NULL; /* under skip_zero: only rows with x > 0 (the others' priority is 0) */
+    if (skip_zero && t < s->n_types && s->pos) {
+        look = &s->pos[(size_t)t * ((size_t)s->n_rows + 1)];
+        n_look = *look++;
+    }
+    for (int i = 0; i < n_look; i++) {
+        int r = look ? look[i] : i;
         gr_row_t *row = &s->rows[r];
         int a = c->members[r][0], b = c->members[r][1];
         double x = t < s->n_types ? row->x[t] : 0.0;
@@ -756,11 +832,43 @@ static int keeps(const view_t *v, const entry_t *e, int type, int gpus)
     return 1;
 }
 
-/* Adds the chosen entries to the plan, sorted by cmp_chosen (tmp: n). */
+/* cmp_chosen's order as one number (kept first, GPUs descending, seq
+ * ascending), with the entry's place. */
+typedef struct chosen_key {
+    uint64_t key;
+    int i;
+} chosen_key_t;
+
+static int key_less(const chosen_key_t *a, const chosen_key_t *b)
+{
+    return a->key < b->key;
+}
+
+/* stable: equal keys keep their order, as sort_chosen's equal entries */
+PU_DEFINE_MERGE_SORT(sort_keys, chosen_key_t, key_less)
+
+/* Adds the chosen entries to the plan, in cmp_chosen's order (tmp: room for
+ * n chosen). */
 static void emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
 {
-    sort_chosen(ch, tmp, n);
-    for (int i = 0; i < n; i++) {
+    chosen_key_t *k = (chosen_key_t *)tmp; /* n keys and their sort's scratch fit in n chosen */
+    int keyed = 1;
+    for (int i = 0; i < n && keyed; i++) {
+        keyed = ch[i].gpus >= 0 && ch[i].e.seq >= 0 && (ch[i].kept == 0 || ch[i].kept == 1);
+        k[i] = (chosen_key_t){(uint64_t)!ch[i].kept << 63 |
+                                  (uint64_t)(INT32_MAX - (ch[i].gpus < 0 ? 0 : ch[i].gpus)) << 32 |
+                                  (uint32_t)ch[i].e.seq,
+                              i};
+    }
+    if (keyed) {
+        sort_keys(k, k + n, n);
+    } else {
+        sort_chosen(ch, tmp, n);
+        for (int i = 0; i < n; i++)
+            k[i].i = i;
+    }
+    for (int o = 0; o < n; o++) {
+        int i = k[o].i;
         int a = ch[i].e.job[0], b = ch[i].e.job[1];
         int ia = plan_run(plan, a, ch[i].type, ch[i].gpus);
         if (b >= 0) {
