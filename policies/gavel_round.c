@@ -23,10 +23,10 @@
 #include <string.h>
 
 typedef struct gr_row {
-    int64_t id[2];   /* id[1] = -1 for a single job */
-    double *x;       /* n_types: allocation */
-    double *recv;    /* n_types: s received since the recompute */
-    double *prio;    /* n_types: priority at the last fill */
+    int64_t id[2]; /* id[1] = -1 for a single job */
+    double *x;     /* n_types: allocation */
+    double *recv;  /* n_types: s received since the recompute */
+    double *prio;  /* n_types: priority at the last fill */
     double *deficit; /* n_types: rules=gavel, summed at the recomputes (Gavel's _deficits) */
 } gr_row_t;
 
@@ -908,6 +908,7 @@ static void take(const gr_state_t *s, const view_t *v, const entry_t *q, int n, 
         ch[(*n_ch)++] = (chosen_t){*e, t, g, keeps(v, e, t, g)};
     }
 }
+
 /* gr_set_leftover_pairs: the priority-0 entries z[0..n) of type t and every
  * pair of jobs not yet taken, of equal GPU counts, that may share t and has
  * no row of its own (priority 0, pm_deficit), sorted. */
