@@ -961,7 +961,8 @@ static void find_members(gr_state_t *s, const view_t *v)
         s->single_cap = J + J / 2 + 16;
         s->has_single = pu_alloc((size_t)s->single_cap, 1);
     }
-    memset(s->has_single, 0, (size_t)J);
+    if (J)
+        memset(s->has_single, 0, (size_t)J);
     for (int r = 0; r < s->n_rows; r++) {
         s->members[r][0] = find_job(s, s->rows[r].id[0]);
         s->members[r][1] = s->rows[r].id[1] >= 0 ? find_job(s, s->rows[r].id[1]) : -1;
