@@ -15,7 +15,9 @@
  * LP, as before the flow). "allox busy": the jobs that fit already run,
  * leaving 10 GPUs free (4 V100, 4 P100, 2 K80), as in a loaded replay where
  * AlloX matches alpha = 20 % of the waiting jobs to many queue positions.
- *     make bench/gavel_decide && bench/gavel_decide [JOBS [POLICY]]  */
+ *     make bench/gavel_decide && bench/gavel_decide [JOBS [POLICY]]
+ * ROUNDS=N in the environment: N later calls (default 5); CPU=1: CPU time
+ * instead of wall clock. */
 #include "policies/policies.h"
 
 #include <math.h>
@@ -132,10 +134,13 @@ static void build(bench_view_t *b, int n_jobs)
                     .perf = &b->perf};
 }
 
+/* Wall clock, or with CPU=1 in the environment the process's CPU time (on
+ * a loaded machine). */
 static double now_s(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const char *cpu = getenv("CPU");
+    clock_gettime(cpu && *cpu == '1' ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -201,7 +206,8 @@ int main(int argc, char **argv)
         double first = now_s() - t0;
         int running = p.n;
         double later = 0;
-        const int rounds = 5;
+        const int rounds =
+            getenv("ROUNDS") && atoi(getenv("ROUNDS")) > 0 ? atoi(getenv("ROUNDS")) : 5;
         for (int r = 1; r <= rounds; r++) {
             b.v.now = r * 360.0;
             plan_clear(&p);

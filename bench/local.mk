@@ -16,3 +16,4 @@ bench_sia_decide_LDADD = $(MLS_LIBS)
 check_PROGRAMS += bench/exec_decide
 bench_exec_decide_LDADD = $(MLS_LIBS)
 EXTRA_DIST += bench/exec_keep.py
+EXTRA_DIST += bench/gavel_same

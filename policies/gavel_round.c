@@ -1,7 +1,16 @@
 /* gavel_round.c: Gavel's round mechanism (see gavel_round.h): priorities from
  * allocation over received share, greedy per-type filling, lease extension by
  * listing kept jobs first, recompute gating. State lives in gr_state_t, keyed
- * by job id, so it survives the view's reindexing between calls. */
+ * by job id, so it survives the view's reindexing between calls.
+ *
+ * Cost per round (issue 16): what depends only on which jobs are active (a
+ * map from id to view index, each row's members' view indices, the
+ * recompute check's comparison of ids) is kept from the last call while the
+ * view lists the same ids in the same order; scratch arrays live in the
+ * state; rates are asked only where a queue needs them; a type's queue is
+ * not sorted when every entry it may take fits whatever the order (fifo-perf
+ * between recomputes), and a policy that never runs priority-0 rows does not
+ * build them. Every shortcut gives the plan the full computation gives. */
 #include "policies/gavel_round.h"
 #include "policies/policy_util.h"
 #include "policies/pyrandom.h"
@@ -34,6 +43,7 @@ typedef struct gr_last {
     int row; /* index into rows, -1 for a job run from leftovers */
     int type;
     int64_t id[2];   /* its jobs (rules=gavel), id[1] = -1 for one */
+    int idx[2];      /* their view indices at the fill */
     double work0[2]; /* their work done at the fill */
 } gr_last_t;
 
@@ -41,6 +51,8 @@ struct gr_state {
     int n_types;
     gr_row_t *rows;
     int n_rows;
+    double *row_mem; /* every row's x, recv, prio and deficit, in one block */
+    int *pos;        /* per type t: pos[t * (n_rows + 1)] rows with x[t] > 0, then their indices */
     int have_alloc;
     double reset_time;  /* time of the last recompute */
     int64_t *alloc_ids; /* sorted active job ids at the last recompute */
@@ -48,17 +60,132 @@ struct gr_state {
     long alloc_batch_changes; /* the active jobs' batch changes then, summed */
     gr_last_t *last;          /* what the previous fill scheduled */
     int n_last;
-    double last_call; /* NAN before the first call */
-    double recv0;     /* where rows' received time starts: half a round under rules=gavel and
-                         received_start=half_round (Gavel's _job_time_so_far), else 0 */
-    int idle_again;   /* this call is at the previous one's instant and no job runs */
+    long calls, fill_call; /* gr_begin calls; the one whose fill made `last` */
+    double last_call;      /* NAN before the first call */
+    double recv0;          /* where rows' received time starts: half a round under rules=gavel and
+                              received_start=half_round (Gavel's _job_time_so_far), else 0 */
+    int idle_again;        /* this call is at the previous one's instant and no job runs */
     gr_opts_t opts;
     int leftover_pairs; /* gr_set_leftover_pairs */
     gr_pair_mem_t *pm;  /* rules=gavel: by ids */
     int n_pm;
-    gsl_rng *rng; /* type-order shuffles, seeded from the view at first use */
+    gsl_rng *rng;   /* type-order shuffles, seeded from the view at first use */
     pyrandom_t *py; /* gr_set_python_shuffle: Gavel's own shuffles instead */
+    /* kept between calls while the view lists the same ids (see the top) */
+    int64_t *seen_ids;  /* the view's job ids, view order, at the last sync */
+    struct id_idx *map; /* the same, sorted by id, with view indices (ensure_map) */
+    int n_seen, seen_cap, map_ok;
+    int *slot; /* use_slots: view index by job id, -1 when not in the view */
+    int slot_cap, use_slots;
+    int same_as_alloc;         /* gr_need_recompute's id comparison for seen_ids; -1 unknown */
+    int members_ok;            /* members/has_single hold for seen_ids and the rows */
+    int (*members)[2];         /* per row: view indices, -1 not active (or no second) */
+    unsigned char *has_single; /* per job: has a single row of its own */
+    int members_cap, single_cap;
+    void *scratch; /* gr_fill's arrays, grown as needed */
+    size_t scratch_cap;
 };
+
+typedef struct id_idx {
+    int64_t id;
+    int idx;
+} id_idx_t;
+
+static int cmp_id_idx(const void *pa, const void *pb)
+{
+    int64_t a = ((const id_idx_t *)pa)->id, b = ((const id_idx_t *)pb)->id;
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/* View index of a job id in map[0..n) (sorted by id), -1 when not active. */
+static int index_of(const id_idx_t *map, int n, int64_t id)
+{
+    int lo = 0, hi = n;
+    while (id >= 0 && lo < hi) {
+        int m = lo + (hi - lo) / 2;
+        if (map[m].id < id)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return id >= 0 && lo < n && map[lo].id == id ? map[lo].idx : -1;
+}
+
+/* Job ids below this are looked up in a table indexed by id (traces number
+ * their jobs from 0); a run with other ids uses the sorted map. */
+#define GR_SLOT_IDS (1 << 22)
+
+/* The view's ids sorted, with their view indices, in s->map (built when
+ * first needed after the view changed). */
+static void ensure_map(gr_state_t *s)
+{
+    if (s->map_ok)
+        return;
+    int sorted = 1; /* the view is in (submit, id) order: ids mostly ascend already */
+    for (int j = 0; j < s->n_seen; j++) {
+        s->map[j] = (id_idx_t){s->seen_ids[j], j};
+        sorted = sorted && (j == 0 || s->map[j - 1].id < s->map[j].id);
+    }
+    if (!sorted)
+        qsort(s->map, (size_t)s->n_seen, sizeof *s->map, cmp_id_idx);
+    s->map_ok = 1;
+}
+
+/* Notes the view's job ids and where each is (s->slot, or s->map); 1 when
+ * they are the last sync's, in the same order. */
+static int sync_view(gr_state_t *s, const view_t *v)
+{
+    int same = s->n_seen == v->n_jobs;
+    for (int j = 0; j < v->n_jobs && same; j++)
+        same = s->seen_ids[j] == v->jobs[j].id;
+    if (same)
+        return 1;
+    for (int j = 0; j < s->n_seen && s->use_slots; j++)
+        s->slot[s->seen_ids[j]] = -1;
+    if (v->n_jobs > s->seen_cap) {
+        free(s->seen_ids);
+        free(s->map);
+        s->seen_cap = v->n_jobs + v->n_jobs / 2 + 16;
+        s->seen_ids = pu_alloc((size_t)s->seen_cap, sizeof *s->seen_ids);
+        s->map = pu_alloc((size_t)s->seen_cap, sizeof *s->map);
+    }
+    int64_t lo = 0, hi = -1;
+    for (int j = 0; j < v->n_jobs; j++) {
+        int64_t id = s->seen_ids[j] = v->jobs[j].id;
+        lo = id < lo ? id : lo;
+        hi = id > hi ? id : hi;
+    }
+    s->n_seen = v->n_jobs;
+    s->map_ok = 0;
+    s->use_slots = lo >= 0 && hi < GR_SLOT_IDS;
+    if (s->use_slots && hi >= s->slot_cap) {
+        int cap = (int)hi + 1 > 2 * s->slot_cap ? (int)hi + 1 : 2 * s->slot_cap;
+        int *n = pu_alloc((size_t)cap, sizeof *n);
+        for (int k = 0; k < cap; k++)
+            n[k] = -1;
+        free(s->slot);
+        s->slot = n;
+        s->slot_cap = cap;
+    }
+    for (int j = 0; j < v->n_jobs && s->use_slots; j++)
+        s->slot[s->seen_ids[j]] = j;
+    if (!s->use_slots)
+        ensure_map(s);
+    s->same_as_alloc = -1;
+    s->members_ok = 0;
+    return 0;
+}
+
+/* *p with room for n bytes (contents lost when it grows). */
+static void *room_for(void **p, size_t *cap, size_t n)
+{
+    if (n > *cap) {
+        free(*p);
+        *cap = n + n / 2 + 64;
+        *p = pu_alloc(*cap, 1);
+    }
+    return *p;
+}
 
 void gr_set_python_shuffle(gr_state_t *s, uint64_t seed)
 {
@@ -131,19 +258,18 @@ gr_state_t *gr_create(void)
 {
     gr_state_t *s = pu_alloc(1, sizeof *s);
     s->last_call = NAN;
+    s->same_as_alloc = -1;
     return s;
 }
 
 static void free_rows(gr_state_t *s)
 {
-    for (int r = 0; r < s->n_rows; r++) {
-        free(s->rows[r].x);
-        free(s->rows[r].recv);
-        free(s->rows[r].prio);
-        free(s->rows[r].deficit);
-    }
+    free(s->row_mem);
     free(s->rows);
+    free(s->pos);
     s->rows = NULL;
+    s->row_mem = NULL;
+    s->pos = NULL;
     s->n_rows = 0;
 }
 
@@ -164,29 +290,35 @@ void gr_destroy(gr_state_t *s)
     free_rows(s);
     free(s->alloc_ids);
     free(s->last);
+    free(s->seen_ids);
+    free(s->map);
+    free(s->slot);
+    free(s->members);
+    free(s->has_single);
+    free(s->scratch);
     if (s->rng)
         gsl_rng_free(s->rng);
     free(s->py);
     free(s);
 }
 
-/* View index of job id, -1 when not active (the view is in (submit, id)
- * order: a binary search over ids would not do; a scan, once per member). */
-static int find_job(const view_t *v, int64_t id)
+/* View index of job id, -1 when not active (after sync_view). */
+static int find_job(const gr_state_t *s, int64_t id)
 {
-    for (int j = 0; id >= 0 && j < v->n_jobs; j++)
-        if (v->jobs[j].id == id)
-            return j;
-    return -1;
+    if (s->use_slots)
+        return id >= 0 && id < s->slot_cap ? s->slot[id] : -1;
+    return index_of(s->map, s->n_seen, id);
 }
 
 /* rules=gavel: the time row k's jobs progressed since the fill at t0 (the
- * longer of a pair's), rounded as Gavel's (t0 + steps / rate) - t0. */
-static double steps_credit(const view_t *v, const gr_last_t *l, double t0)
+ * longer of a pair's), rounded as Gavel's (t0 + steps / rate) - t0.
+ * same: the view lists the fill's ids in the fill's order. */
+static double steps_credit(const gr_state_t *s, const view_t *v, const gr_last_t *l, double t0,
+                           int same)
 {
     double t = 0;
     for (int m = 0; m < 2; m++) {
-        int j = find_job(v, l->id[m]);
+        int j = l->id[m] < 0 ? -1 : same ? l->idx[m] : find_job(s, l->id[m]);
         double r = j >= 0 ? v->jobs[j].throughput : NAN;
         if (r > 0 && (t0 + (v->jobs[j].work_done - l->work0[m]) / r) - t0 > t)
             t = (t0 + (v->jobs[j].work_done - l->work0[m]) / r) - t0;
@@ -220,7 +352,9 @@ static gr_pair_mem_t *pm_find(gr_state_t *s, int64_t a, int64_t b, int create)
     s->pm = n;
     s->n_pm++;
     size_t T = (size_t)(s->n_types > 0 ? s->n_types : 1);
-    n[i] = (gr_pair_mem_t){{lo, hi}, pu_alloc(T, sizeof(double)), pu_alloc(T, sizeof(double)),
+    n[i] = (gr_pair_mem_t){{lo, hi},
+                           pu_alloc(T, sizeof(double)),
+                           pu_alloc(T, sizeof(double)),
                            pu_alloc(T, sizeof(double))};
     return &n[i];
 }
@@ -234,15 +368,14 @@ static int in_allocation(const gr_state_t *s, int64_t id);
 static double pm_deficit(gr_state_t *s, const view_t *v, int a, int b, int t)
 {
     const gr_pair_mem_t *m = pm_find(s, v->jobs[a].id, v->jobs[b].id, 0);
-    double d = in_allocation(s, v->jobs[a].id) && in_allocation(s, v->jobs[b].id)
-                   ? v->round_len / 2
-                   : 0;
+    double d =
+        in_allocation(s, v->jobs[a].id) && in_allocation(s, v->jobs[b].id) ? v->round_len / 2 : 0;
     return m && t < s->n_types ? d + m->alloc_part[t] - m->ran[t] : d;
 }
 
 /* rules=gavel at a recompute: the pairs' promised and run time move to the
  * past; pairs with a finished job are forgotten. */
-static void pm_reset(gr_state_t *s, const view_t *v, double elapsed)
+static void pm_reset(gr_state_t *s, double elapsed)
 {
     for (int r = 0; r < s->n_rows; r++) {
         const gr_row_t *row = &s->rows[r];
@@ -254,12 +387,8 @@ static void pm_reset(gr_state_t *s, const view_t *v, double elapsed)
     for (int i = 0; i < s->n_pm; i++) {
         gr_pair_mem_t *m = &s->pm[i];
         int alive = 1;
-        for (int q = 0; q < 2; q++) {
-            int found = 0;
-            for (int j = 0; j < v->n_jobs && !found; j++)
-                found = v->jobs[j].id == m->id[q];
-            alive &= found;
-        }
+        for (int q = 0; q < 2; q++)
+            alive &= find_job(s, m->id[q]) >= 0;
         if (!alive) {
             pm_free(m);
             continue;
@@ -275,10 +404,12 @@ static void pm_reset(gr_state_t *s, const view_t *v, double elapsed)
 
 void gr_begin(gr_state_t *s, const view_t *v)
 {
+    int same = sync_view(s, v) && s->fill_call == s->calls; /* last's idx hold */
+    s->calls++;
     double dt = isnan(s->last_call) ? 0.0 : v->now - s->last_call;
     for (int k = 0; k < s->n_last && dt > 0; k++) {
         const gr_last_t *l = &s->last[k];
-        double credit = s->opts.gavel_rules ? steps_credit(v, l, s->last_call) : dt;
+        double credit = s->opts.gavel_rules ? steps_credit(s, v, l, s->last_call, same) : dt;
         if (l->row >= 0 && l->row < s->n_rows)
             s->rows[l->row].recv[l->type] += credit;
         gr_pair_mem_t *m = s->opts.gavel_rules && l->id[1] >= 0 && l->type < s->n_types
@@ -300,15 +431,6 @@ static int cmp_i64(const void *pa, const void *pb)
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
-static int64_t *sorted_ids(const view_t *v)
-{
-    int64_t *ids = pu_alloc((size_t)v->n_jobs, sizeof *ids);
-    for (int j = 0; j < v->n_jobs; j++)
-        ids[j] = v->jobs[j].id;
-    qsort(ids, (size_t)v->n_jobs, sizeof *ids, cmp_i64);
-    return ids;
-}
-
 static long batch_changes(const view_t *v)
 {
     long n = 0;
@@ -317,7 +439,7 @@ static long batch_changes(const view_t *v)
     return n;
 }
 
-int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
+int gr_need_recompute(gr_state_t *s, const view_t *v, double min_interval)
 {
     if (!s->have_alloc)
         return 1;
@@ -330,10 +452,14 @@ int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval)
         return 1;
     if (batch_changes(v) != s->alloc_batch_changes)
         return 1; /* same jobs: a sum that moved means some batch changed */
-    int64_t *ids = sorted_ids(v);
-    int same = v->n_jobs == 0 || memcmp(ids, s->alloc_ids, (size_t)v->n_jobs * sizeof *ids) == 0;
-    free(ids);
-    return !same;
+    if (!sync_view(s, v) || s->same_as_alloc < 0) {
+        int same = 1;
+        ensure_map(s);
+        for (int j = 0; j < v->n_jobs && same; j++) /* the map is the view's ids, sorted */
+            same = s->map[j].id == s->alloc_ids[j];
+        s->same_as_alloc = same;
+    }
+    return !s->same_as_alloc;
 }
 
 /* rules=gavel: a row's deficit per type, kept across recomputes. */
@@ -349,88 +475,109 @@ static int cmp_deficit(const void *pa, const void *pb)
     return c ? c : cmp_i64(&a->id[1], &b->id[1]);
 }
 
+static int deficit_less(const gr_deficit_t *a, const gr_deficit_t *b)
+{
+    return cmp_deficit(a, b) < 0;
+}
+
+/* rows' ids differ: a total order */
+PU_DEFINE_MERGE_SORT(sort_deficits, gr_deficit_t, deficit_less)
+
 /* Gavel's _reset_time_run_so_far: each old row's deficit grows by the time
  * its allocation promised since the last recompute less the time it got;
  * the new rows take theirs (0 for a new job; pairs: pm_deficit). */
-static void carry_deficits(gr_state_t *s, gr_row_t *rows, int n_rows, double now)
+static void carry_deficits(gr_state_t *s, const view_t *v, gr_row_t *rows, int n_rows,
+                           const int (*jobs)[2], double now)
 {
     int T = s->n_types, n = 0;
-    gr_deficit_t *old = pu_alloc((size_t)s->n_rows + 1, sizeof *old);
+    gr_deficit_t *old = pu_alloc(2 * (size_t)s->n_rows + 1, sizeof *old);    /* and sort scratch */
+    const double **single = pu_alloc((size_t)v->n_jobs + 1, sizeof *single); /* by view index */
     for (int r = 0; r < s->n_rows; r++) {
         gr_row_t *o = &s->rows[r];
         for (int t = 0; t < T && o->deficit; t++)
             o->deficit[t] += o->x[t] * (now - s->reset_time) - (o->recv[t] - s->recv0);
-        if (o->deficit)
+        int j = o->id[1] < 0 && o->deficit ? find_job(s, o->id[0]) : -1;
+        if (j >= 0 && !single[j]) /* a single job's row: found by its view index */
+            single[j] = o->deficit;
+        else if (o->deficit)
             old[n++] = (gr_deficit_t){{o->id[0], o->id[1]}, o->deficit};
     }
-    qsort(old, (size_t)n, sizeof *old, cmp_deficit);
+    sort_deficits(old, old + n, n);
     for (int r = 0; r < n_rows; r++) {
+        rows[r].deficit = rows[r].x + 3 * (size_t)T; /* its slice of the block, zeroed */
+        if (jobs[r][1] < 0 && single[jobs[r][0]]) {
+            memcpy(rows[r].deficit, single[jobs[r][0]], (size_t)T * sizeof *rows[r].deficit);
+            continue;
+        }
         gr_deficit_t key = {{rows[r].id[0], rows[r].id[1]}, NULL};
-        const gr_deficit_t *hit = n ? bsearch(&key, old, (size_t)n, sizeof key, cmp_deficit) : NULL;
-        rows[r].deficit = pu_alloc((size_t)T, sizeof *rows[r].deficit);
+        int lo = 0, hi = n; /* the first old entry >= key */
+        while (lo < hi) {
+            int m = lo + (hi - lo) / 2;
+            if (cmp_deficit(&old[m], &key) < 0)
+                lo = m + 1;
+            else
+                hi = m;
+        }
+        const gr_deficit_t *hit = lo < n && !cmp_deficit(&old[lo], &key) ? &old[lo] : NULL;
         if (hit)
             memcpy(rows[r].deficit, hit->d, (size_t)T * sizeof *rows[r].deficit);
     }
+    free(single);
     free(old);
 }
 
 void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],
                        const double *x)
 {
+    sync_view(s, v);
+    int T = v->n_types;
     gr_row_t *rows = pu_alloc((size_t)n_rows + 1, sizeof *rows);
+    double *mem = pu_alloc((size_t)n_rows * 4 * (size_t)T + 1, sizeof *mem);
     for (int r = 0; r < n_rows; r++) {
         rows[r].id[0] = v->jobs[jobs[r][0]].id;
         rows[r].id[1] = jobs[r][1] >= 0 ? v->jobs[jobs[r][1]].id : -1;
+        rows[r].x = mem + (size_t)r * 4 * (size_t)T; /* x, recv, prio, deficit */
+        rows[r].recv = rows[r].x + T;
+        rows[r].prio = rows[r].x + 2 * (size_t)T;
     }
     if (s->opts.gavel_rules && (s->n_types == v->n_types || !s->n_rows)) {
         s->n_types = v->n_types;
-        carry_deficits(s, rows, n_rows, v->now);
-        pm_reset(s, v, v->now - s->reset_time);
+        carry_deficits(s, v, rows, n_rows, jobs, v->now);
+        pm_reset(s, v->now - s->reset_time);
     }
     s->recv0 = s->opts.gavel_rules && s->opts.half_round ? v->round_len / 2 : 0;
     free_rows(s);
     s->rows = rows;
-    int T = s->n_types = v->n_types;
+    s->row_mem = mem;
+    s->n_types = T;
     s->n_rows = n_rows;
+    s->pos = pu_alloc((size_t)T * ((size_t)n_rows + 1) + 1, sizeof *s->pos);
     for (int r = 0; r < n_rows; r++) {
         gr_row_t *row = &s->rows[r];
-        row->x = pu_alloc((size_t)T, sizeof *row->x);
-        row->recv = pu_alloc((size_t)T, sizeof *row->recv);
         for (int t = 0; t < T; t++)
             row->recv[t] = s->recv0;
-        row->prio = pu_alloc((size_t)T, sizeof *row->prio);
         memcpy(row->x, x + (size_t)r * T, (size_t)T * sizeof *row->x);
+        for (int t = 0; t < T; t++) {
+            int *pt = &s->pos[(size_t)t * ((size_t)n_rows + 1)];
+            if (row->x[t] > 0)
+                pt[1 + pt[0]++] = r;
+        }
     }
     free(s->alloc_ids);
-    s->alloc_ids = sorted_ids(v);
+    s->alloc_ids = pu_alloc((size_t)v->n_jobs + 1, sizeof *s->alloc_ids);
+    ensure_map(s);
+    for (int j = 0; j < v->n_jobs; j++) /* the map is the view's ids, sorted */
+        s->alloc_ids[j] = s->map[j].id;
     s->n_alloc_ids = v->n_jobs;
     s->alloc_batch_changes = batch_changes(v);
     s->have_alloc = 1;
     s->reset_time = v->now;
     s->n_last = 0; /* rows were replaced: nothing to credit */
+    s->same_as_alloc = -1;
+    s->members_ok = 0;
 }
 
 /* ---- filling ----------------------------------------------------------- */
-
-typedef struct id_idx {
-    int64_t id;
-    int idx;
-} id_idx_t;
-
-static int cmp_id_idx(const void *pa, const void *pb)
-{
-    return cmp_i64(&((const id_idx_t *)pa)->id, &((const id_idx_t *)pb)->id);
-}
-
-/* View index of a job id, -1 when not active. */
-static int index_of(const id_idx_t *map, int n, int64_t id)
-{
-    if (id < 0 || n == 0)
-        return -1;
-    id_idx_t key = {id, 0};
-    const id_idx_t *hit = bsearch(&key, map, (size_t)n, sizeof key, cmp_id_idx);
-    return hit ? hit->idx : -1;
-}
 
 /* A candidate for a type's queue. */
 typedef struct entry {
@@ -452,12 +599,31 @@ static int cmp_entry(const void *pa, const void *pb)
     return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* One fill's view of the jobs: each job's pu_rate() on each type (asked
- * once per call), each allocation row's members' view indices. */
+/* One fill's view of the jobs: each job's pu_rate() on each type, asked once
+ * and only when a queue needs it; each allocation row's members' view
+ * indices. */
 typedef struct fill_ctx {
-    double *rate;      /* n_jobs x n_types */
-    int (*members)[2]; /* per row: view indices, -1 not active (or no second) */
+    const int *node_max;  /* per type: GPUs of its largest node (pu_room_t) */
+    double *rate;         /* n_jobs x n_types */
+    unsigned char *known; /* n_jobs x n_types: rate asked */
+    int (*members)[2];    /* per row: view indices, -1 not active (or no second) */
 } fill_ctx_t;
+
+/* pu_rate() of job j on type t: the fewest nodes from the type's largest
+ * node (as pu_min_nodes finds it), asked at the first need. */
+static double rate_of(const view_t *v, const fill_ctx_t *c, int j, int t)
+{
+    size_t k = (size_t)j * (size_t)v->n_types + (size_t)t;
+    if (!c->known[k]) {
+        int g = v->jobs[j].gpus_requested, big = c->node_max[t];
+        int nodes = big <= 0 || g <= big ? 1 : (g + big - 1) / big;
+        c->rate[k] = v->perf && v->perf->throughput
+                         ? v->perf->throughput(v->perf->ctx, &v->jobs[j], t, g, nodes, 0)
+                         : NAN;
+        c->known[k] = 1;
+    }
+    return c->rate[k];
+}
 
 /* A single job may run on a type when it fits and its rate is not known 0. */
 static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
@@ -465,7 +631,7 @@ static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
     int g = v->jobs[j].gpus_requested;
     if (g <= 0 || g > v->types[t].total_gpus)
         return 0;
-    double r = c->rate[(size_t)j * v->n_types + t];
+    double r = rate_of(v, c, j, t);
     return isnan(r) || r > 0;
 }
 
@@ -485,7 +651,7 @@ static double best_rate(const view_t *v, const fill_ctx_t *c, int j)
 {
     double best = NAN;
     for (int t = 0; t < v->n_types; t++) {
-        double r = c->rate[(size_t)j * v->n_types + t];
+        double r = rate_of(v, c, j, t);
         if (single_usable(v, c, j, t) && !isnan(r) && (isnan(best) || r > best))
             best = r;
     }
@@ -499,7 +665,7 @@ static void type_order(const view_t *v, const fill_ctx_t *c, int *order)
     for (int j = 0; j < v->n_jobs; j++) {
         double best = best_rate(v, c, j);
         for (int t = 0; t < v->n_types && best > 0; t++) {
-            double r = c->rate[(size_t)j * v->n_types + t];
+            double r = rate_of(v, c, j, t);
             if (r > 0)
                 score[t] += r / best;
         }
@@ -524,22 +690,31 @@ static int gavel_seq(const view_t *v, int a, int b)
     return hi * (v->n_jobs + 1) + 1 + lo;
 }
 
-/* The queue of type t: allocation rows with every member active, then every
- * active job without a single row of its own (priority 0). */
 static int entry_less(const entry_t *a, const entry_t *b)
 {
     return cmp_entry(a, b) < 0;
 }
 
-/* cmp_entry is a total order (seq differs): the result is qsort's */
+/* cmp_entry is a total order (seq differs; priorities are not NAN): the
+ * result is qsort's */
 PU_DEFINE_MERGE_SORT(sort_entries, entry_t, entry_less)
 
+/* The queue of type t, unsorted: allocation rows with every member active,
+ * then every active job without a single row of its own (priority 0).
+ * Entries of priority 0 are left out under skip_zero (they are never taken).
+ * Returns the count; *nan when a priority is NAN. */
 static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t,
-                       const unsigned char *has_single, entry_t *q)
+                       const unsigned char *has_single, int skip_zero, entry_t *q, int *nan)
 {
-    int n = 0;
+    int n = 0, n_look = s->n_rows;
     double elapsed = v->now - s->reset_time;
-    for (int r = 0; r < s->n_rows; r++) {
+    const int *look = NULL; /* under skip_zero: only rows with x > 0 (the others' priority is 0) */
+    if (skip_zero && t < s->n_types && s->pos) {
+        look = &s->pos[(size_t)t * ((size_t)s->n_rows + 1)];
+        n_look = *look++;
+    }
+    for (int i = 0; i < n_look; i++) {
+        int r = look ? look[i] : i;
         gr_row_t *row = &s->rows[r];
         int a = c->members[r][0], b = c->members[r][1];
         double x = t < s->n_types ? row->x[t] : 0.0;
@@ -555,20 +730,70 @@ static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int 
             row->prio[t] = prio;
         if (a < 0 || (row->id[1] >= 0 && b < 0))
             continue; /* a member finished */
+        if (isnan(prio))
+            *nan = 1;
+        else if (skip_zero && !(prio > 0))
+            continue;
         if (b < 0 ? !single_usable(v, c, a, t) : !(x > 0) || !pair_usable(v, a, b, t))
             continue; /* pairs run only where they are allocated and can share */
-        double deficit = !row->deficit          ? x * elapsed - recv
-                         : b >= 0 && a >= 0     ? pm_deficit(s, v, a, b, t)
-                         : t < s->n_types       ? row->deficit[t]
-                                                : 0;
-        q[n++] = (entry_t){r, {a, b}, prio, deficit, x, s->opts.gavel_rules ? gavel_seq(v, a, b) : r};
+        double deficit = !row->deficit      ? x * elapsed - recv
+                         : b >= 0 && a >= 0 ? pm_deficit(s, v, a, b, t)
+                         : t < s->n_types   ? row->deficit[t]
+                                            : 0;
+        q[n++] =
+            (entry_t){r, {a, b}, prio, deficit, x, s->opts.gavel_rules ? gavel_seq(v, a, b) : r};
     }
-    for (int j = 0; j < v->n_jobs; j++)
+    for (int j = 0; j < v->n_jobs && !skip_zero; j++)
         if (!has_single[j] && single_usable(v, c, j, t))
-            q[n++] = (entry_t){-1 - j,         {j, -1}, 0.0, 0.0, 0.0,
-                               s->opts.gavel_rules ? gavel_seq(v, j, -1) : s->n_rows + j};
-    sort_entries(q, q + n, n);
+            q[n++] = (entry_t){-1 - j, {j, -1},
+                               0.0,    0.0,
+                               0.0,    s->opts.gavel_rules ? gavel_seq(v, j, -1) : s->n_rows + j};
     return n;
+}
+
+/* Moves q's entries of positive priority first (no NAN among them); returns
+ * how many. */
+static int split_positive(entry_t *q, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (q[i].prio > 0) {
+            entry_t e = q[i];
+            q[i] = q[k];
+            q[k++] = e;
+        }
+    return k;
+}
+
+/* 1 when the fill of a type would take every entry of q it may take
+ * (members not taken yet, a positive priority under skip_zero) whatever
+ * their order: their jobs are distinct, each asks for GPUs, and together
+ * they fit the room. Then q need not be sorted: the same entries are chosen
+ * (and emit() orders the chosen by its own order). `mark` is all 0 on entry
+ * and on return. */
+static int all_fit(const view_t *v, const entry_t *q, int n, const unsigned char *taken,
+                   int skip_zero, int room, unsigned char *mark)
+{
+    long want = 0;
+    int ok = 1, i = 0;
+    for (; i < n && ok; i++) {
+        int a = q[i].job[0], b = q[i].job[1];
+        if (taken[a] || (b >= 0 && taken[b]) || (skip_zero && !(q[i].prio > 0)))
+            continue;
+        int g = v->jobs[a].gpus_requested;
+        ok = g > 0 && !mark[a] && (b < 0 || !mark[b]);
+        mark[a] = 1;
+        if (b >= 0)
+            mark[b] = 1;
+        want += g;
+        ok = ok && want <= room;
+    }
+    for (int k = 0; k < i; k++) {
+        mark[q[k].job[0]] = 0;
+        if (q[k].job[1] >= 0)
+            mark[q[k].job[1]] = 0;
+    }
+    return ok;
 }
 
 typedef struct chosen {
@@ -586,6 +811,14 @@ static int cmp_chosen(const void *pa, const void *pb)
     return a->e.seq - b->e.seq;
 }
 
+static int chosen_less(const chosen_t *a, const chosen_t *b)
+{
+    return cmp_chosen(a, b) < 0;
+}
+
+/* stable, as glibc's qsort (a merge sort): the same order where seq ties */
+PU_DEFINE_MERGE_SORT(sort_chosen, chosen_t, chosen_less)
+
 /* 1 when every member already holds exactly this type and count. */
 static int keeps(const view_t *v, const entry_t *e, int type, int gpus)
 {
@@ -599,11 +832,43 @@ static int keeps(const view_t *v, const entry_t *e, int type, int gpus)
     return 1;
 }
 
-static void emit(const view_t *v, chosen_t *ch, int n, plan_t *plan)
+/* cmp_chosen's order as one number (kept first, GPUs descending, seq
+ * ascending), with the entry's place. */
+typedef struct chosen_key {
+    uint64_t key;
+    int i;
+} chosen_key_t;
+
+static int key_less(const chosen_key_t *a, const chosen_key_t *b)
 {
-    qsort(ch, (size_t)n, sizeof *ch, cmp_chosen);
-    (void)v;
-    for (int i = 0; i < n; i++) {
+    return a->key < b->key;
+}
+
+/* stable: equal keys keep their order, as sort_chosen's equal entries */
+PU_DEFINE_MERGE_SORT(sort_keys, chosen_key_t, key_less)
+
+/* Adds the chosen entries to the plan, in cmp_chosen's order (tmp: room for
+ * n chosen). */
+static void emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
+{
+    chosen_key_t *k = (chosen_key_t *)tmp; /* n keys and their sort's scratch fit in n chosen */
+    int keyed = 1;
+    for (int i = 0; i < n && keyed; i++) {
+        keyed = ch[i].gpus >= 0 && ch[i].e.seq >= 0 && (ch[i].kept == 0 || ch[i].kept == 1);
+        k[i] = (chosen_key_t){(uint64_t)!ch[i].kept << 63 |
+                                  (uint64_t)(INT32_MAX - (ch[i].gpus < 0 ? 0 : ch[i].gpus)) << 32 |
+                                  (uint32_t)ch[i].e.seq,
+                              i};
+    }
+    if (keyed) {
+        sort_keys(k, k + n, n);
+    } else {
+        sort_chosen(ch, tmp, n);
+        for (int i = 0; i < n; i++)
+            k[i].i = i;
+    }
+    for (int o = 0; o < n; o++) {
+        int i = k[o].i;
         int a = ch[i].e.job[0], b = ch[i].e.job[1];
         int ia = plan_run(plan, a, ch[i].type, ch[i].gpus);
         if (b >= 0) {
@@ -679,38 +944,47 @@ static entry_t *leftover_queue(gr_state_t *s, const view_t *v, const fill_ctx_t 
     return q;
 }
 
-void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
+/* Each row's members' view indices and which jobs have a single row: kept
+ * while the view lists the same ids and the rows are the same. */
+static void find_members(gr_state_t *s, const view_t *v)
 {
+    if (sync_view(s, v) && s->members_ok)
+        return;
     int J = v->n_jobs;
-    id_idx_t *map = pu_alloc((size_t)J, sizeof *map);
-    for (int j = 0; j < J; j++)
-        map[j] = (id_idx_t){v->jobs[j].id, j};
-    int sorted = 1; /* the view is in (submit, id) order: ids mostly ascend already */
-    for (int j = 1; j < J && sorted; j++)
-        sorted = map[j - 1].id < map[j].id;
-    if (!sorted)
-        qsort(map, (size_t)J, sizeof *map, cmp_id_idx);
-    fill_ctx_t c = {pu_alloc((size_t)J * (size_t)v->n_types, sizeof *c.rate),
-                    pu_alloc((size_t)s->n_rows, sizeof *c.members)};
-    for (int j = 0; j < J; j++)
-        for (int t = 0; t < v->n_types; t++)
-            c.rate[(size_t)j * v->n_types + t] = pu_rate(v, j, t);
-    unsigned char *has_single = pu_alloc((size_t)J, 1);
-    for (int r = 0; r < s->n_rows; r++) {
-        c.members[r][0] = index_of(map, J, s->rows[r].id[0]);
-        c.members[r][1] = s->rows[r].id[1] >= 0 ? index_of(map, J, s->rows[r].id[1]) : -1;
-        if (s->rows[r].id[1] < 0 && c.members[r][0] >= 0)
-            has_single[c.members[r][0]] = 1;
+    if (s->n_rows > s->members_cap) {
+        free(s->members);
+        s->members_cap = s->n_rows + s->n_rows / 2 + 16;
+        s->members = pu_alloc((size_t)s->members_cap, sizeof *s->members);
     }
-    unsigned char *taken = pu_alloc((size_t)J, 1);
-    int *order = pu_alloc((size_t)v->n_types, sizeof *order);
+    if (J > s->single_cap) {
+        free(s->has_single);
+        s->single_cap = J + J / 2 + 16;
+        s->has_single = pu_alloc((size_t)s->single_cap, 1);
+    }
+    if (J)
+        memset(s->has_single, 0, (size_t)J);
+    for (int r = 0; r < s->n_rows; r++) {
+        s->members[r][0] = find_job(s, s->rows[r].id[0]);
+        s->members[r][1] = s->rows[r].id[1] >= 0 ? find_job(s, s->rows[r].id[1]) : -1;
+        if (s->rows[r].id[1] < 0 && s->members[r][0] >= 0)
+            s->has_single[s->members[r][0]] = 1;
+    }
+    s->members_ok = 1;
+}
+
+/* The order in which gr_fill visits the types. */
+static void visit_order(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int shuffle_types,
+                        int *order)
+{
+    if (shuffle_types && s->py) {
+        python_order(s, v, order); /* whatever the fastest-first order */
+        return;
+    }
     if (s->opts.gavel_rules && !shuffle_types)
         gavel_order(v, order); /* Gavel's code: fixed for its Perf and Packing policies */
     else
-        type_order(v, &c, order);
-    if (shuffle_types && s->py) {
-        python_order(s, v, order);
-    } else if (shuffle_types && v->n_types > 1) {
+        type_order(v, c, order);
+    if (shuffle_types && v->n_types > 1) {
         if (!s->rng) {
             s->rng = gsl_rng_alloc(gsl_rng_mt19937);
             if (!s->rng) {
@@ -721,46 +995,94 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
         }
         gsl_ran_shuffle(s->rng, order, (size_t)v->n_types, sizeof *order);
     }
-    entry_t *q = pu_alloc((size_t)(s->n_rows + J) * 2, sizeof *q); /* and sort scratch */
-    chosen_t *ch = pu_alloc((size_t)J, sizeof *ch);
-    int n_ch = 0;
+}
+
+/* Fills type t from its queue q[0..nq) (unsorted; q has room for 2 nq). */
+static void fill_type(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t, entry_t *q,
+                      int nq, int nan, int skip_zero, unsigned char *taken, unsigned char *mark,
+                      pu_room_t *room, chosen_t *ch, int *n_ch)
+{
+    int npos;
+    if (nan) { /* not a total order: the whole queue sorted and taken, as always */
+        sort_entries(q, q + nq, nq);
+        for (npos = 0; npos < nq && q[npos].prio > 0;)
+            npos++;
+        take(s, v, q, npos, t, skip_zero, taken, room, ch, n_ch);
+        if (s->leftover_pairs && !skip_zero && room->room[t] > 0) {
+            int nl;
+            entry_t *lq = leftover_queue(s, v, c, t, taken, q + npos, nq - npos, &nl);
+            take(s, v, lq, nl, t, skip_zero, taken, room, ch, n_ch);
+            free(lq);
+        } else {
+            take(s, v, q + npos, nq - npos, t, skip_zero, taken, room, ch, n_ch);
+        }
+        return;
+    } else {
+        npos = split_positive(q, nq);
+        if (!all_fit(v, q, npos, taken, skip_zero, room->room[t], mark))
+            sort_entries(q, q + nq, npos);
+    }
+    take(s, v, q, npos, t, skip_zero, taken, room, ch, n_ch);
+    entry_t *z = q + npos;
+    int nz = nq - npos;
+    if (s->leftover_pairs && !skip_zero && room->room[t] > 0) {
+        entry_t *lq = leftover_queue(s, v, c, t, taken, z, nz, &nz); /* sorts */
+        take(s, v, lq, nz, t, skip_zero, taken, room, ch, n_ch);
+        free(lq);
+    } else if (nz && room->room[t] > 0 && !skip_zero) {
+        if (!all_fit(v, z, nz, taken, skip_zero, room->room[t], mark))
+            sort_entries(z, q + nq, nz);
+        take(s, v, z, nz, t, skip_zero, taken, room, ch, n_ch);
+    }
+}
+
+void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
+{
+    int J = v->n_jobs, T = v->n_types;
+    find_members(s, v);
+    /* scratch: rates, known, taken + mark, order, queue (and its sort's room), chosen (and its) */
+    size_t n_q = (size_t)(s->n_rows + J) * 2 + 1, JT = (size_t)J * (size_t)T;
+    size_t off_known = JT * sizeof(double);
+    size_t off_taken = off_known + (JT + 15) / 16 * 16;
+    size_t off_order = off_taken + ((size_t)J * 2 + 15) / 16 * 16;
+    size_t off_q = off_order + ((size_t)T * sizeof(int) + 15) / 16 * 16;
+    size_t off_ch = off_q + n_q * sizeof(entry_t);
+    size_t need = off_ch + ((size_t)J * 2 + 1) * sizeof(chosen_t);
+    char *mem = room_for(&s->scratch, &s->scratch_cap, need);
     pu_room_t room;
     pu_room_init(&room, v);
-    for (int oi = 0; oi < v->n_types; oi++) {
-        int t = order[oi];
-        int nq = build_queue(s, v, &c, t, has_single, q), npos = 0;
-        while (npos < nq && q[npos].prio > 0)
-            npos++;
-        take(s, v, q, npos, t, skip_zero, taken, &room, ch, &n_ch);
-        if (s->leftover_pairs && !skip_zero && room.room[t] > 0) {
-            int nz;
-            entry_t *z = leftover_queue(s, v, &c, t, taken, q + npos, nq - npos, &nz);
-            take(s, v, z, nz, t, skip_zero, taken, &room, ch, &n_ch);
-            free(z);
-        } else {
-            take(s, v, q + npos, nq - npos, t, skip_zero, taken, &room, ch, &n_ch);
-        }
+    fill_ctx_t c = {room.node_max, (double *)mem, (unsigned char *)(mem + off_known), s->members};
+    unsigned char *taken = (unsigned char *)(mem + off_taken), *mark = taken + J;
+    int *order = (int *)(mem + off_order);
+    entry_t *q = (entry_t *)(mem + off_q);
+    chosen_t *ch = (chosen_t *)(mem + off_ch);
+    memset(c.known, 0, JT);
+    memset(taken, 0, (size_t)J * 2);
+    visit_order(s, v, &c, shuffle_types, order);
+    int n_ch = 0;
+    for (int oi = 0; oi < T; oi++) {
+        int t = order[oi], nan = 0;
+        int nq = build_queue(s, v, &c, t, s->has_single, skip_zero, q, &nan);
+        if (nan && skip_zero) /* the whole queue, as always */
+            nq = build_queue(s, v, &c, t, s->has_single, 0, q, &nan);
+        fill_type(s, v, &c, t, q, nq, nan, skip_zero, taken, mark, &room, ch, &n_ch);
     }
-    free(s->last);
-    s->last = pu_alloc((size_t)n_ch, sizeof *s->last);
+    if (n_ch > s->n_last) {
+        free(s->last);
+        s->last = pu_alloc((size_t)n_ch, sizeof *s->last);
+    }
     s->n_last = n_ch;
+    s->fill_call = s->calls;
     for (int i = 0; i < n_ch; i++) {
         int a = ch[i].e.job[0], b = ch[i].e.job[1];
         s->last[i] = (gr_last_t){ch[i].e.row,
                                  ch[i].type,
                                  {v->jobs[a].id, b >= 0 ? v->jobs[b].id : -1},
+                                 {a, b},
                                  {v->jobs[a].work_done, b >= 0 ? v->jobs[b].work_done : 0}};
     }
-    emit(v, ch, n_ch, plan);
+    emit(ch, ch + n_ch, n_ch, plan);
     pu_room_free(&room);
-    free(ch);
-    free(q);
-    free(order);
-    free(taken);
-    free(has_single);
-    free(c.rate);
-    free(c.members);
-    free(map);
 }
 
 static const gr_row_t *single_row(const gr_state_t *s, int64_t job_id)

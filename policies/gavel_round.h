@@ -103,7 +103,7 @@ void gr_begin(gr_state_t *s, const view_t *v);
 /* 1 when no allocation exists yet, or the set of active jobs or the batch of
  * one changed since the last recompute and at least min_interval s have
  * passed. */
-int gr_need_recompute(const gr_state_t *s, const view_t *v, double min_interval);
+int gr_need_recompute(gr_state_t *s, const view_t *v, double min_interval);
 /* A new allocation: n_rows rows, each one job (jobs[r][1] = -1) or a pair,
  * as indices into v->jobs, with x[r * n_types + t]. Resets received time. */
 void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],

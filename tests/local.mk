@@ -248,3 +248,6 @@ EXTRA_DIST += tests/trace_stats_duration.sh
 # Gavel's rounds (--round-end steps): round end at the last job's steps, failed jobs (issue 17)
 TESTS += tests/gavel_rounds.sh
 EXTRA_DIST += tests/gavel_rounds.sh
+# Gavel rounds: job lookup by id table and by sorted map give the same schedule.
+TESTS += tests/gavel_round_ids.sh
+EXTRA_DIST += tests/gavel_round_ids.sh
