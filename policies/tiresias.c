@@ -594,6 +594,19 @@ static void priority_order(ti_state_t *s, const view_t *v, const int *slot, int 
         double tie = s->running_first && s->gittins ? m->pos : jb->submit;
         rk[j] = (ti_rank_t){q, index, waiting, key, tie, jb->id, j};
     }
+    /* queues first (a stable bucket pass), so that the merge sort starts
+     * from runs already nearly in order; the order is total, so the result
+     * is the same from any start */
+    int *start = pu_alloc((size_t)s->queues + 1, sizeof *start);
+    for (int j = 0; j < v->n_jobs; j++)
+        start[rk[j].queue + 1]++;
+    for (int q = 0; q < s->queues; q++)
+        start[q + 1] += start[q];
+    ti_rank_t *tmp = rk + v->n_jobs;
+    for (int j = 0; j < v->n_jobs; j++)
+        tmp[start[rk[j].queue]++] = rk[j];
+    memcpy(rk, tmp, sizeof *rk * (size_t)v->n_jobs);
+    free(start);
     sort_ranks(rk, rk + v->n_jobs, v->n_jobs);
     for (int j = 0; j < v->n_jobs; j++)
         order[j] = rk[j].job;
@@ -773,14 +786,15 @@ static void fill_placed(const ti_state_t *s, const view_t *v, const int *order, 
     ti_gpus_t tg = {v, pu_alloc((size_t)v->n_gpus, 1), pu_alloc((size_t)v->n_jobs, 1),
                     pu_alloc((size_t)v->n_nodes, sizeof(int)), 0};
     int *ids = pu_alloc((size_t)v->n_gpus, sizeof *ids);
-    for (int id = 0; id < v->n_gpus; id++)
-        tg.claimed[id] = 1;
-    for (int k = 0; k < v->n_nodes; k++)
-        for (int i = 0; v->nodes[k].up && i < v->nodes[k].gpus; i++)
-            if (v->nodes[k].first_gpu + i < v->n_gpus) {
-                tg.claimed[v->nodes[k].first_gpu + i] = 0;
-                tg.unclaimed++;
-            }
+    memset(tg.claimed, 1, (size_t)v->n_gpus); /* unclaimed: the GPUs of nodes that are up */
+    for (int k = 0; k < v->n_nodes; k++) {
+        int lo = v->nodes[k].first_gpu, hi = lo + v->nodes[k].gpus;
+        hi = hi < v->n_gpus ? hi : v->n_gpus;
+        if (v->nodes[k].up && hi > lo) {
+            memset(tg.claimed + lo, 0, (size_t)(hi - lo));
+            tg.unclaimed += hi - lo;
+        }
+    }
     for (int i = 0; i < v->n_jobs && tg.unclaimed > 0; i++) {
         int j = order[i];
         if (v->jobs[j].gpus_requested <= tg.unclaimed && !keep_in_place(&tg, j, plan) &&
