@@ -20,7 +20,13 @@ typedef struct checker {
     int skip_kept;           /* 1: no throughput query for a job's unchanged allocation */
     mls_err_t *err;
     int gangs;               /* view jobs of a gang (the mechanism's own view), -1 unknown */
+    /* mech_apply's keep marks, written while each allocation's job is at
+     * hand (NULL: a check alone) */
+    int *alloc_of;
+    unsigned char *keep;
 } checker_t;
+
+static int unchanged(const view_job_t *j, const plan_t *p, const plan_alloc_t *a);
 
 static int fail_rule(const checker_t *c, const view_job_t *vj, const char *rule, const char *detail)
 {
@@ -241,6 +247,10 @@ static int check_plan(checker_t *c)
         rc = check_alloc(c, a, second);
         if (rc == 0 && !second)
             c->want[a->type] += a->gpus;
+        if (rc == 0 && c->keep) {
+            c->alloc_of[a->job] = i;
+            c->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+        }
     }
     if (rc == 0)
         rc = check_gangs(c);
@@ -269,7 +279,9 @@ int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_er
                    xmalloc(sizeof(long) * (size_t)(2 * v->n_types + 1)),
                    0,
                    err,
-                   -1};
+                   -1,
+                   NULL,
+                   NULL};
     int rc = check_plan(&c);
     free(gpu_node);
     free(c.seen_job);
@@ -473,19 +485,28 @@ static int unchanged(const view_job_t *j, const plan_t *p, const plan_alloc_t *a
     return !a->has_ids || plan_ids_within(p, a, j->cur_gpu_ids, j->cur_gpus);
 }
 
-/* Which running jobs keep their allocation: unchanged in the plan and, for a
- * pair, both members kept (any change to a pair restarts both). */
-static void mark_kept(mech_t *m, const view_t *v, const plan_t *p)
+static void clear_marks(mech_t *m, int n)
 {
-    int n = v->n_jobs, pairs = 0;
     memset(m->alloc_of, 0xff, sizeof(int) * (size_t)n); /* -1: none */
     memset(m->keep, 0, (size_t)n);
+}
+
+/* Which running jobs keep their allocation: unchanged in the plan and, for a
+ * pair, both members kept (any change to a pair restarts both). marked: the
+ * plan check already wrote alloc_of and the unchanged marks. */
+static void mark_kept(mech_t *m, const view_t *v, const plan_t *p, int marked)
+{
+    int pairs = 0;
+    if (!marked)
+        clear_marks(m, v->n_jobs);
     m->n_changed = 0;
     m->any_rebatch = 0;
     for (int i = 0; i < p->n; i++) {
         const plan_alloc_t *a = &p->allocs[i];
-        m->alloc_of[a->job] = i;
-        m->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+        if (!marked) {
+            m->alloc_of[a->job] = i;
+            m->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+        }
         pairs |= a->pack_with >= 0;
         m->any_rebatch |= m->keep[a->job] && a->batch_size;
     }
@@ -675,12 +696,14 @@ int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
     }
     /* the mechanism's own view (the cluster's GPUs and types): its scratch fits */
     int own = v == &m->view;
-    checker_t c = {v,           p,   policy, m->chk_gpu_node, m->chk_seen_job, m->chk_seen_gpu,
-                   m->chk_want, own, err, own ? m->view_gangs : -1};
+    checker_t c = {v,   p,   policy, m->chk_gpu_node, m->chk_seen_job, m->chk_seen_gpu, m->chk_want,
+                   own, err, own ? m->view_gangs : -1, m->alloc_of, m->keep};
+    if (own)
+        clear_marks(m, v->n_jobs);
     if ((own ? check_plan(&c) : mech_check_plan(v, p, policy, err)) < 0 ||
         (ops->can_do && ops->can_do(ctx, v, p, err) < 0))
         return -1;
-    mark_kept(m, v, p);
+    mark_kept(m, v, p, own);
     rebatch(m, v, p, ops, ctx);
     stop_changed(m, v, p, ops, ctx);
     return start_planned(m, v, p, policy, ops, ctx, err);
