@@ -100,6 +100,11 @@ typedef struct ti_state {
     idmap_t ids;
     ti_job_mem_t *mem;
     size_t mem_cap;
+    /* The last view's job ids and their slots in mem, in view order: the
+     * next view mostly shows the same jobs in the same order. */
+    int64_t *prev_ids;
+    int *prev_slots;
+    int n_prev;
     /* Gittins: sorted service samples and their prefix sums. */
     double *real; /* finished jobs' GPU-seconds, sorted */
     int n_real, n_seen, with_prior;
@@ -354,6 +359,8 @@ static void ti_destroy(void *state)
         return;
     idmap_free(&s->ids);
     free(s->mem);
+    free(s->prev_ids);
+    free(s->prev_slots);
     free(s->real);
     free(s->samples);
     free(s->prefix);
@@ -393,10 +400,36 @@ static int job_mem(ti_state_t *s, int64_t id)
 }
 
 /* Notes stints, fault preemptions, and promotes starved jobs. */
+/* Each view job's slot in s->mem: from the last view where it shows the
+ * same job a few places on (jobs leave, new ones come at the end), else
+ * from the id map; either way the id map's index for its id. */
+static void find_slots(ti_state_t *s, const view_t *v, int *slot)
+{
+    int p = 0;
+    for (int j = 0; j < v->n_jobs; j++) {
+        int64_t id = v->jobs[j].id;
+        int k = -1;
+        for (int q = p; k < 0 && q < s->n_prev && q < p + 4; q++)
+            if (s->prev_ids[q] == id) {
+                k = s->prev_slots[q];
+                p = q + 1;
+            }
+        slot[j] = k >= 0 ? k : job_mem(s, id);
+    }
+    free(s->prev_ids);
+    free(s->prev_slots);
+    s->prev_ids = pu_alloc((size_t)v->n_jobs, sizeof *s->prev_ids);
+    s->prev_slots = pu_alloc((size_t)v->n_jobs, sizeof *s->prev_slots);
+    for (int j = 0; j < v->n_jobs; j++) {
+        s->prev_ids[j] = v->jobs[j].id;
+        s->prev_slots[j] = slot[j];
+    }
+    s->n_prev = v->n_jobs;
+}
+
 static void observe(ti_state_t *s, const view_t *v, int *slot)
 {
-    for (int j = 0; j < v->n_jobs; j++)
-        slot[j] = job_mem(s, v->jobs[j].id);
+    find_slots(s, v, slot);
     for (int j = 0; j < v->n_jobs; j++) {
         const view_job_t *jb = &v->jobs[j];
         ti_job_mem_t *m = &s->mem[slot[j]];
