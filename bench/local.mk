@@ -16,3 +16,5 @@ bench_sia_decide_LDADD = $(MLS_LIBS)
 check_PROGRAMS += bench/exec_decide
 bench_exec_decide_LDADD = $(MLS_LIBS)
 EXTRA_DIST += bench/exec_keep.py
+# Two binaries, same results? (bench/README.md, issue 16 part 2)
+EXTRA_DIST += bench/same_results
