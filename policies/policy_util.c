@@ -216,11 +216,6 @@ void pu_arrival_order(const view_t *v, int *idx)
         pu_sort(v, NULL, idx, v->n_jobs);
 }
 
-int pu_holds(const view_job_t *j)
-{
-    return j->state != VIEW_QUEUED && j->cur_type >= 0 && j->cur_gpus > 0;
-}
-
 int pu_keep(const view_t *v, pu_room_t *r, plan_t *p, int job)
 {
     const view_job_t *j = &v->jobs[job];

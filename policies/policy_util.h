@@ -84,8 +84,12 @@ void pu_sort(const view_t *v, const double *key, int *idx, int n);
 /* All active jobs' indices in (submit, id) order, into idx (n_jobs entries). */
 void pu_arrival_order(const view_t *v, int *idx);
 
-/* 1 when the job holds GPUs now (running or restarting). */
-int pu_holds(const view_job_t *j);
+/* 1 when the job holds GPUs now (running or restarting); inline: policies
+ * ask it of every job at every decision. */
+static inline int pu_holds(const view_job_t *j)
+{
+    return j->state != VIEW_QUEUED && j->cur_type >= 0 && j->cur_gpus > 0;
+}
 /* Keeps a job that holds GPUs on exactly its current allocation when its type
  * has room; returns 1 when added to the plan, 0 otherwise. */
 int pu_keep(const view_t *v, pu_room_t *r, plan_t *p, int job);

@@ -100,6 +100,11 @@ typedef struct ti_state {
     idmap_t ids;
     ti_job_mem_t *mem;
     size_t mem_cap;
+    /* The last view's job ids and their slots in mem, in view order: the
+     * next view mostly shows the same jobs in the same order. */
+    int64_t *prev_ids;
+    int *prev_slots;
+    int n_prev;
     /* Gittins: sorted service samples and their prefix sums. */
     double *real; /* finished jobs' GPU-seconds, sorted */
     int n_real, n_seen, with_prior;
@@ -328,6 +333,8 @@ static void ti_destroy(void *state)
         return;
     idmap_free(&s->ids);
     free(s->mem);
+    free(s->prev_ids);
+    free(s->prev_slots);
     free(s->real);
     free(s->samples);
     free(s->prefix);
@@ -367,10 +374,36 @@ static int job_mem(ti_state_t *s, int64_t id)
 }
 
 /* Notes stints, fault preemptions, and promotes starved jobs. */
+/* Each view job's slot in s->mem: from the last view where it shows the
+ * same job a few places on (jobs leave, new ones come at the end), else
+ * from the id map; either way the id map's index for its id. */
+static void find_slots(ti_state_t *s, const view_t *v, int *slot)
+{
+    int p = 0;
+    for (int j = 0; j < v->n_jobs; j++) {
+        int64_t id = v->jobs[j].id;
+        int k = -1;
+        for (int q = p; k < 0 && q < s->n_prev && q < p + 4; q++)
+            if (s->prev_ids[q] == id) {
+                k = s->prev_slots[q];
+                p = q + 1;
+            }
+        slot[j] = k >= 0 ? k : job_mem(s, id);
+    }
+    free(s->prev_ids);
+    free(s->prev_slots);
+    s->prev_ids = pu_alloc((size_t)v->n_jobs, sizeof *s->prev_ids);
+    s->prev_slots = pu_alloc((size_t)v->n_jobs, sizeof *s->prev_slots);
+    for (int j = 0; j < v->n_jobs; j++) {
+        s->prev_ids[j] = v->jobs[j].id;
+        s->prev_slots[j] = slot[j];
+    }
+    s->n_prev = v->n_jobs;
+}
+
 static void observe(ti_state_t *s, const view_t *v, int *slot)
 {
-    for (int j = 0; j < v->n_jobs; j++)
-        slot[j] = job_mem(s, v->jobs[j].id);
+    find_slots(s, v, slot);
     for (int j = 0; j < v->n_jobs; j++) {
         const view_job_t *jb = &v->jobs[j];
         ti_job_mem_t *m = &s->mem[slot[j]];
@@ -568,6 +601,19 @@ static void priority_order(ti_state_t *s, const view_t *v, const int *slot, int 
         double tie = s->running_first && s->gittins ? m->pos : jb->submit;
         rk[j] = (ti_rank_t){q, index, waiting, key, tie, jb->id, j};
     }
+    /* queues first (a stable bucket pass), so that the merge sort starts
+     * from runs already nearly in order; the order is total, so the result
+     * is the same from any start */
+    int *start = pu_alloc((size_t)s->queues + 1, sizeof *start);
+    for (int j = 0; j < v->n_jobs; j++)
+        start[rk[j].queue + 1]++;
+    for (int q = 0; q < s->queues; q++)
+        start[q + 1] += start[q];
+    ti_rank_t *tmp = rk + v->n_jobs;
+    for (int j = 0; j < v->n_jobs; j++)
+        tmp[start[rk[j].queue]++] = rk[j];
+    memcpy(rk, tmp, sizeof *rk * (size_t)v->n_jobs);
+    free(start);
     sort_ranks(rk, rk + v->n_jobs, v->n_jobs);
     for (int j = 0; j < v->n_jobs; j++)
         order[j] = rk[j].job;
@@ -747,14 +793,15 @@ static void fill_placed(const ti_state_t *s, const view_t *v, const int *order, 
     ti_gpus_t tg = {v, pu_alloc((size_t)v->n_gpus, 1), pu_alloc((size_t)v->n_jobs, 1),
                     pu_alloc((size_t)v->n_nodes, sizeof(int)), 0};
     int *ids = pu_alloc((size_t)v->n_gpus, sizeof *ids);
-    for (int id = 0; id < v->n_gpus; id++)
-        tg.claimed[id] = 1;
-    for (int k = 0; k < v->n_nodes; k++)
-        for (int i = 0; v->nodes[k].up && i < v->nodes[k].gpus; i++)
-            if (v->nodes[k].first_gpu + i < v->n_gpus) {
-                tg.claimed[v->nodes[k].first_gpu + i] = 0;
-                tg.unclaimed++;
-            }
+    memset(tg.claimed, 1, (size_t)v->n_gpus); /* unclaimed: the GPUs of nodes that are up */
+    for (int k = 0; k < v->n_nodes; k++) {
+        int lo = v->nodes[k].first_gpu, hi = lo + v->nodes[k].gpus;
+        hi = hi < v->n_gpus ? hi : v->n_gpus;
+        if (v->nodes[k].up && hi > lo) {
+            memset(tg.claimed + lo, 0, (size_t)(hi - lo));
+            tg.unclaimed += hi - lo;
+        }
+    }
     for (int i = 0; i < v->n_jobs && tg.unclaimed > 0; i++) {
         int j = order[i];
         if (v->jobs[j].gpus_requested <= tg.unclaimed && !keep_in_place(&tg, j, plan) &&

@@ -30,7 +30,19 @@
  * and then calls every round_len. A job given fewer steps than its GPUs (its
  * steps split over the GPUs leave one with none) fails the round: it makes
  * no progress; after MAX_FAILS such rounds in a row (not as one of a pair) it
- * is dropped, unfinished: Gavel's failed jobs, left out of its average JCT. */
+ * is dropped, unfinished: Gavel's failed jobs, left out of its average JCT.
+ *
+ * Progress is lazy (issue 16): a decision does not bring every running job
+ * forward; a job's work, attained time and service are settled (advance())
+ * only where its rate or state changes, and the view computes them at now
+ * from the last settlement. Exact in real numbers; in floating point the
+ * sums round differently from a sum at every decision, so times move in the
+ * last digits. Built with -DMLS_EAGER_PROGRESS_CHECK the engine settles every
+ * job at every decision again (the old sums): such a build gives results
+ * byte-identical to the eager engine, which checks that nothing but the
+ * summation changed (bench/same_results). A view slot whose job has not
+ * changed since it was written (same job, same version) only gets its
+ * progress rewritten. */
 #include "sim/engine.h"
 
 #include "model/pollux_model.h"
@@ -53,24 +65,27 @@ typedef struct sim_job {
     int pw; /* perf-model workload index */
     int state;
     int type, ngpus, nodes, batch;
+    uint32_t version; /* bumped at every change of rate, allocation or state */
+    int ad_on;        /* adaptation (mode accordion/gns with a known model) */
+    /* what the view reads at every decision, together */
+    double rate; /* work units/s while running */
+    double work_done, last_update, overhead_end;
+    double attained_time, attained_service;
     int accum;         /* accumulation steps; -1: the perf model splits `batch` */
     double work_total; /* work to do (rescaled when an adaptive job's batch changes) */
     double seg_end;    /* work at which its rate must be re-evaluated, INFINITY none */
     double gns;        /* gradient noise scale it last reported, NAN none */
     int batch_changes;
-    /* adaptation (mode accordion/gns with a known model), ad_on = 0 otherwise */
-    int ad_on, ad_epochs, ad_init;
+    /* adaptation, when ad_on */
+    int ad_epochs, ad_init;
     double ad_dataset, ad_epoch0, ad_work0; /* epoch and work where the current batch began */
     double ad_next_work;                    /* work of the next batch change, INFINITY none */
     int ad_next_epoch;
     int explicit_batch; /* 1 once a plan gave its batch; else the perf model picks it */
     int *gpu_ids; /* capacity max_gpus */
-    double rate;  /* work units/s while running */
-    double work_done, last_update, overhead_end;
     double stint_prod, ckpt_work; /* progress time this stint, work at the last checkpoint */
     double first_start, last_start, finish;
     double feedback_at; /* when it first reached cfg->feedback_work work units, NAN not yet */
-    double attained_time, attained_service;
     double isolated_time, contention_at_submit, contention;
     int preemptions, restarts;
     double ovh[OVH_KINDS]; /* its overheads, s */
@@ -84,8 +99,9 @@ typedef struct sim_job {
      * is its last failure (it is dropped at step_end), 1 once dropped. */
     double cap, step_end;
     int fails, failing, failed;
+    int productive;    /* 1: running past its (re)start overhead (engine_t.n_productive) */
+    uint32_t stint_id; /* bumped at every (re)start */
     int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
-    uint32_t version;
 } sim_job_t;
 
 typedef struct engine {
@@ -117,7 +133,8 @@ typedef struct engine {
     long measured_left;
 
     int *vslot; /* per view slot: the job whose request it holds, -1 none */
-    size_t vslot_cap;
+    uint32_t *vver; /* per view slot: that job's version when last written */
+    size_t vslot_cap, n_vslots; /* slots the last view wrote */
     view_perf_src_t vsrc; /* what view->perf answers from (sim/view_perf.h) */
     view_perf_t vperf;
     plan_t plan;
@@ -125,6 +142,12 @@ typedef struct engine {
     sim_result_t *out;
     double next_sample, sample_step, last_progress_wall;
     unsigned long progress_mark; /* bumped whenever any job makes progress */
+    size_t n_queued;             /* active jobs that hold no GPUs */
+    /* Livelock watch without touching every job: running jobs still paying
+     * their (re)start overhead wait in ovq (time = overhead end, version =
+     * stint); once past it they count in n_productive until they stop. */
+    eventq_t ovq;
+    long n_productive;
 } engine_t;
 
 const char *engine_round_end_name(int round_end)
@@ -170,25 +193,33 @@ static double rate_on(const engine_t *e, int pw, int type, int gpus, int nodes, 
     return isfinite(r) && r > 0 ? r : 0;
 }
 
-/* Fewest nodes a job of `gpus` GPUs can span on `type`. */
-static int min_nodes(const mls_cluster_t *c, int type, int gpus)
+/* Most GPUs on one node of each type (a fresh array). */
+static int *node_gpus_of(const mls_cluster_t *c)
 {
-    int per = 0;
+    int *per = xcalloc((size_t)(c->n_types ? c->n_types : 1), sizeof(int));
     for (int i = 0; i < c->n_nodes; i++)
-        if (c->nodes[i].type == type && c->nodes[i].gpus > per)
-            per = c->nodes[i].gpus;
+        if (c->nodes[i].gpus > per[c->nodes[i].type])
+            per[c->nodes[i].type] = c->nodes[i].gpus;
+    return per;
+}
+
+/* Fewest nodes a job of `gpus` GPUs can span on `type` (node_gpus: node_gpus_of()). */
+static int min_nodes(const int *node_gpus, int type, int gpus)
+{
+    int per = node_gpus[type];
     return per ? (gpus + per - 1) / per : 0;
 }
 
 /* Best exclusive rate of a job on its request over the cluster's types. */
 static double best_rate(const mls_cluster_t *c, const mls_perf_t *perf, const int *typemap,
-                        int pw, int gpus, int batch)
+                        const int *node_gpus, int pw, int gpus, int batch)
 {
     double best = 0;
     for (int t = 0; t < c->n_types; t++) {
         if (typemap[t] < 0 || c->types[t].total_gpus < gpus)
             continue;
-        double r = perf_throughput(perf, pw, typemap[t], gpus, min_nodes(c, t, gpus), batch);
+        double r =
+            perf_throughput(perf, pw, typemap[t], gpus, min_nodes(node_gpus, t, gpus), batch);
         if (isfinite(r) && r > best)
             best = r;
     }
@@ -206,47 +237,67 @@ static int *map_types(const mls_cluster_t *c, const mls_perf_t *perf)
 int engine_check_trace(const mls_trace_t *trace, const mls_cluster_t *cluster,
                        const mls_perf_t *perf, mls_err_t *err)
 {
-    int *typemap = map_types(cluster, perf);
+    int *typemap = map_types(cluster, perf), *node_gpus = node_gpus_of(cluster);
     int any = 0, rc = 0;
     for (int t = 0; t < cluster->n_types; t++)
         any |= typemap[t] >= 0;
     if (!any)
         rc = mls_fail(err, "%s: none of the cluster's GPU types is in the perf model %s",
                       cluster->source ? cluster->source : "cluster", perf->source);
+    int largest = 0;
+    for (int t = 0; t < cluster->n_types; t++)
+        if (cluster->types[t].total_gpus > largest)
+            largest = cluster->types[t].total_gpus;
+    int *wmap = xmalloc(sizeof(int) * (trace->workloads.n ? trace->workloads.n : 1));
+    for (size_t w = 0; w < trace->workloads.n; w++)
+        wmap[w] = perf_workload_index(perf, trace->workloads.names[w]);
     for (size_t i = 0; i < trace->n && rc == 0; i++) {
         const mls_job_t *j = &trace->jobs[i];
+        int pw = wmap[j->workload];
+        int bad = 0; /* which rule it breaks; its place in the trace is written only then */
+        if (pw < 0)
+            bad = 1;
+        else if (j->min_gpus > largest)
+            bad = 2;
+        else if (j->mode != ADAPT_STATIC && perf->ops->goodput)
+            bad = 3;
+        else if (best_rate(cluster, perf, typemap, node_gpus, pw, j->gpus, j->batch_size) <= 0)
+            bad = 4;
+        if (!bad)
+            continue;
         const char *wname = trace->workloads.names[j->workload];
         char tp[600]; /* "PATH:LINE: job ID" */
         trace_job_where(trace, i, tp, sizeof tp);
-        int pw = perf_workload_index(perf, wname);
-        int largest = 0;
-        for (int t = 0; t < cluster->n_types; t++)
-            if (cluster->types[t].total_gpus > largest)
-                largest = cluster->types[t].total_gpus;
-        if (pw < 0)
+        if (bad == 1)
             rc = mls_fail(err, "%s: workload '%s': unknown to the perf model %s", tp, wname,
                           perf->source);
-        else if (j->min_gpus > largest)
+        else if (bad == 2)
             rc = mls_fail(err,
                           "%s: gpus: needs %d GPUs but the largest GPU type of the cluster has %d",
                           tp, j->min_gpus, largest);
-        else if (j->mode != ADAPT_STATIC && perf->ops->goodput)
+        else if (bad == 3)
             rc = mls_fail(err,
                           "%s: mode: %s adaptation changes the batch of table workloads; the "
                           "%s perf model %s picks batches itself (use static)",
                           tp, j->mode == ADAPT_GNS ? "gns" : "accordion",
                           perf->ops->backend, perf->source);
-        else if (best_rate(cluster, perf, typemap, pw, j->gpus, j->batch_size) <= 0)
+        else
             rc = mls_fail(err,
                           "%s: workload '%s' on %d GPUs: the perf model gives it no "
                           "throughput on any GPU type of the cluster",
                           tp, wname, j->gpus);
     }
+    free(wmap);
     free(typemap);
+    free(node_gpus);
     return rc;
 }
 
-/* ---- job progress ------------------------------------------------------- */
+/* ---- job progress ------------------------------------------------------- *
+ * Lazy: a running job's progress is settled (advance) only where its rate or
+ * state changes, it stops or completes, and at the end; between two
+ * settlements its work, attained time and service at time t are linear in t
+ * (work_at and fill_view_now compute them for the view without storing). */
 
 static void advance(engine_t *e, sim_job_t *j)
 {
@@ -276,6 +327,21 @@ static void advance(engine_t *e, sim_job_t *j)
     if (!j->joined)
         e->out->busy_gpu_seconds += dt * j->ngpus;
     j->last_update = t;
+}
+
+/* Work done by now, without settling (advance's sum, in one step). */
+static double work_at(const engine_t *e, const sim_job_t *j)
+{
+    if (j->state != JOB_RUNNING)
+        return j->work_done;
+    double from = j->last_update > j->overhead_end ? j->last_update : j->overhead_end;
+    double w = j->work_done;
+    if (e->now > from) {
+        w += j->rate * (e->now - from);
+        if (w > j->cap - 1e-6) /* Gavel's rounds: it stops at its steps for the round */
+            w = j->cap;
+    }
+    return w > j->work_total ? j->work_total : w;
 }
 
 static void predict_completion(engine_t *e, sim_job_t *j)
@@ -492,6 +558,11 @@ static void couple_gang(engine_t *e, const sim_job_t *j)
             continue;
         m->rate = pace * m->work_total;
         m->overhead_end = ready; /* a step needs every computation: none moves before all can */
+        if (m->productive && ready >= e->now) { /* waits again: watched again */
+            m->productive = 0;
+            e->n_productive--;
+            eventq_push(&e->ovq, ready, EV_SEGMENT, i, m->stint_id);
+        }
         predict_completion(e, m);
     }
 }
@@ -518,6 +589,8 @@ static void leave_pair(engine_t *e, sim_job_t *j)
 
 static void release_gpus(engine_t *e, sim_job_t *j)
 {
+    e->n_productive -= j->productive;
+    j->productive = 0;
     if (j->partner >= 0) {
         leave_pair(e, j);
         j->ngpus = 0;
@@ -549,6 +622,7 @@ static void on_arrival(engine_t *e, int idx)
     sim_job_t *j = &e->jobs[idx];
     contention_update(e);
     j->state = JOB_QUEUED;
+    e->n_queued++;
     j->last_update = e->now;
     j->contention_at_submit = e->contention_integral;
     xgrow((void **)&e->active, &e->active_cap, e->n_active + 1, sizeof *e->active);
@@ -582,10 +656,20 @@ static void on_completion(engine_t *e, int idx)
     if (is_measured(e->cfg, j->spec->id))
         e->measured_left--;
     size_t k = 0;
-    for (size_t i = 0; i < e->n_active; i++)
-        if (e->active[i] != idx)
-            e->active[k++] = e->active[i];
-    e->n_active = k;
+    while (k < e->n_active && e->active[k] != idx)
+        k++;
+    if (k == e->n_active)
+        return;
+    size_t tail = e->n_active - k - 1;
+    memmove(e->active + k, e->active + k + 1, sizeof *e->active * tail);
+    e->n_active--;
+    if (k < e->n_vslots) { /* the view's slots move with it: their jobs stay described */
+        size_t vt = e->n_vslots - k - 1;
+        memmove(e->mech.vjobs + k, e->mech.vjobs + k + 1, sizeof *e->mech.vjobs * vt);
+        memmove(e->vslot + k, e->vslot + k + 1, sizeof *e->vslot * vt);
+        memmove(e->vver + k, e->vver + k + 1, sizeof *e->vver * vt);
+        e->vslot[--e->n_vslots] = -1;
+    }
 }
 
 /* A running job reaches the end of its segment: an epoch boundary where its
@@ -621,7 +705,7 @@ static int view_schedule(void *ctx, const view_job_t *vj, view_batch_step_t *out
             j = &e->jobs[e->active[k]];
     if (!e->policy->oracle || !j)
         return -1;
-    int cur = j->ad_on ? (int)floor(ad_epoch_at(j, j->work_done) + 1e-9) : 0, n = 0, b = j->batch;
+    int cur = j->ad_on ? (int)floor(ad_epoch_at(j, work_at(e, j)) + 1e-9) : 0, n = 0, b = j->batch;
     if (n < max)
         out[n] = (view_batch_step_t){cur, b};
     n++;
@@ -660,10 +744,38 @@ static void fill_view_static(const engine_t *e, const sim_job_t *j, view_job_t *
     v->gang = s->gang;
 }
 
-/* What changes: state, allocation, progress, counters. */
+/* Epochs done at `work`: NAN when the workload has no epoch size. */
+static double view_epoch(const engine_t *e, const sim_job_t *j, double work)
+{
+    perf_batch_limits_t l;
+    if (j->ad_on)
+        return ad_epoch_at(j, work);
+    if (e->perf->ops->batch_limits && e->perf->ops->batch_limits(e->perf, j->pw, -1, &l) == 0 &&
+        l.epoch_work > 0)
+        return work / l.epoch_work;
+    return NAN;
+}
+
+/* What moves with time alone while a job runs: progress (at now, lazily). */
+static void fill_view_progress(const engine_t *e, const sim_job_t *j, view_job_t *v)
+{
+    double dt = e->now > j->last_update ? e->now - j->last_update : 0;
+    double work = work_at(e, j);
+    v->state = j->overhead_end > e->now ? VIEW_RESTARTING : VIEW_RUNNING;
+    v->attained_time = j->attained_time + dt;
+    v->attained_service = j->attained_service + dt * j->ngpus;
+    v->work_done = work;
+    if (e->policy->oracle)
+        v->remaining_work = j->work_total - work;
+    v->epoch = view_epoch(e, j, work);
+}
+
+/* What changes: state, allocation, progress (at now, lazily), counters. */
 static void fill_view_now(const engine_t *e, const sim_job_t *j, view_job_t *v)
 {
     int oracle = e->policy->oracle, running = j->state == JOB_RUNNING;
+    double dt = running && e->now > j->last_update ? e->now - j->last_update : 0;
+    double work = work_at(e, j);
     v->batch_size = j->batch;
     v->state = !running ? VIEW_QUEUED : j->overhead_end > e->now ? VIEW_RESTARTING : VIEW_RUNNING;
     v->cur_type = running ? j->type : -1;
@@ -672,21 +784,17 @@ static void fill_view_now(const engine_t *e, const sim_job_t *j, view_job_t *v)
     v->cur_gpu_ids = running ? j->gpu_ids : NULL;
     v->first_start = j->first_start;
     v->last_start = j->last_start;
-    v->attained_time = j->attained_time;
-    v->attained_service = j->attained_service;
-    v->work_done = j->work_done;
+    v->attained_time = j->attained_time + dt;
+    v->attained_service = j->attained_service + dt * j->ngpus;
+    v->work_done = work;
     v->throughput = running ? j->rate : NAN;
     v->preemptions = j->preemptions;
     v->restarts = j->restarts;
     v->total_work = oracle ? j->work_total : NAN;
-    v->remaining_work = oracle ? j->work_total - j->work_done : NAN;
+    v->remaining_work = oracle ? j->work_total - work : NAN;
     v->accum_steps = j->accum;
     v->grad_noise_scale = j->gns;
-    v->epoch = j->ad_on ? ad_epoch_at(j, j->work_done) : NAN;
-    perf_batch_limits_t l;
-    if (!j->ad_on && e->perf->ops->batch_limits &&
-        e->perf->ops->batch_limits(e->perf, j->pw, -1, &l) == 0 && l.epoch_work > 0)
-        v->epoch = j->work_done / l.epoch_work;
+    v->epoch = view_epoch(e, j, work);
     v->batch_changes = j->batch_changes;
 }
 
@@ -700,18 +808,29 @@ static void build_view(engine_t *e, unsigned reasons)
     if (e->n_active > e->vslot_cap) {
         size_t old = e->vslot_cap;
         xgrow((void **)&e->vslot, &e->vslot_cap, e->n_active, sizeof *e->vslot);
+        e->vver = xrealloc(e->vver, sizeof *e->vver * e->vslot_cap);
         for (size_t k = old; k < e->vslot_cap; k++)
             e->vslot[k] = -1;
     }
     for (size_t k = 0; k < e->n_active; k++) {
         sim_job_t *j = &e->jobs[e->active[k]];
+#ifdef MLS_EAGER_PROGRESS_CHECK
         advance(e, j);
+#endif
+        if (e->vslot[k] == e->active[k] && e->vver[k] == j->version) {
+            /* unchanged since its slot was written: only progress moves */
+            if (j->state == JOB_RUNNING)
+                fill_view_progress(e, j, &vj[k]);
+            continue;
+        }
         if (e->vslot[k] != e->active[k]) {
             fill_view_static(e, j, &vj[k]);
             e->vslot[k] = e->active[k];
         }
         fill_view_now(e, j, &vj[k]);
+        e->vver[k] = j->version;
     }
+    e->n_vslots = e->n_active;
     mech_view_end(&e->mech, (int)e->n_active, e->now, reasons);
 }
 
@@ -774,6 +893,9 @@ static void begin_stint(engine_t *e, sim_job_t *j)
     j->overhead_end = e->now + start_overhead(j) + dispatch_delay(e, j);
     j->stint_prod = 0;
     j->ckpt_work = j->work_done;
+    e->n_queued--;
+    j->stint_id++;
+    eventq_push(&e->ovq, j->overhead_end, EV_SEGMENT, (int)(j - e->jobs), j->stint_id);
 }
 
 static void exec_rebatch(void *ctx, int k, int batch, int accum)
@@ -798,6 +920,7 @@ static void stop_job(engine_t *e, sim_job_t *j)
     j->left_type = j->type;
     release_gpus(e, j);
     j->state = JOB_QUEUED;
+    e->n_queued++;
     if (j->gang_head >= 0)
         couple_gang(e, j); /* the others go on at their own pace */
 }
@@ -978,9 +1101,7 @@ static void sample_timeline(engine_t *e, int force)
     if (!force && e->now < e->next_sample)
         return;
     sim_result_t *r = e->out;
-    int running = 0, busy = 0;
-    for (size_t k = 0; k < e->n_active; k++)
-        running += e->jobs[e->active[k]].state == JOB_RUNNING;
+    int running = (int)(e->n_active - e->n_queued), busy = 0;
     for (int t = 0; t < e->cluster->n_types; t++)
         busy += e->cluster->types[t].total_gpus - e->mech.type_free[t];
     xgrow((void **)&r->timeline, &r->timeline_cap, r->n_timeline + 1, sizeof *r->timeline);
@@ -989,24 +1110,15 @@ static void sample_timeline(engine_t *e, int force)
     e->next_sample = e->now + e->sample_step;
 }
 
-/* Every active job brought to now, in view order (as build_view() does);
- * returns how many are queued. */
-static size_t advance_all(engine_t *e)
-{
-    size_t queued = 0;
-    for (size_t k = 0; k < e->n_active; k++) {
-        sim_job_t *j = &e->jobs[e->active[k]];
-        advance(e, j);
-        queued += j->state == JOB_QUEUED;
-    }
-    return queued;
-}
-
 static int decide(engine_t *e, unsigned reasons, mls_err_t *err)
 {
     double dt;
     if ((e->cadence & MLS_CADENCE_WHEN_QUEUED) && !(reasons & MLS_WHY_FAULT) &&
-        advance_all(e) == 0) { /* the policy would keep everything as it runs */
+        e->n_queued == 0) { /* the policy would keep everything as it runs */
+#ifdef MLS_EAGER_PROGRESS_CHECK
+        for (size_t k = 0; k < e->n_active; k++)
+            advance(e, &e->jobs[e->active[k]]);
+#endif
         sample_timeline(e, 0);
         return 0;
     }
@@ -1042,9 +1154,14 @@ static int steps_rounds(const engine_t *e)
 }
 
 /* A running job's steps for the round that starts now: cap and step_end;
- * returns 1 when they are fewer than its GPUs (the round fails). */
-static int round_steps(const engine_t *e, sim_job_t *j)
+ * returns 1 when they are fewer than its GPUs (the round fails). Its
+ * progress is settled first: the new cap counts from its work at now, and
+ * its last round's cap must end that round's work (lazy progress would
+ * otherwise count from its last settlement, and a job that keeps its GPUs
+ * round after round would get the same cap forever and never finish). */
+static int round_steps(engine_t *e, sim_job_t *j)
 {
+    advance(e, j);
     double start = e->now > j->overhead_end ? e->now : j->overhead_end;
     double left = j->work_total - j->work_done;
     double q = j->rate > 0 ? floor(j->rate * e->cfg->round_len) : 0;
@@ -1112,10 +1229,28 @@ static int finished_all(const engine_t *e)
 
 static int any_running(const engine_t *e)
 {
-    for (size_t k = 0; k < e->n_active; k++)
-        if (e->jobs[e->active[k]].state == JOB_RUNNING)
-            return 1;
-    return 0;
+    return e->n_active > e->n_queued;
+}
+
+/* Running jobs whose overhead ended before now count as making progress;
+ * bumps progress_mark when any does. */
+static void watch_progress(engine_t *e)
+{
+    const event_t *p;
+    event_t ev;
+    while ((p = eventq_peek(&e->ovq)) && p->time < e->now && eventq_pop(&e->ovq, &ev) == 0) {
+        sim_job_t *j = &e->jobs[ev.job];
+        if (j->state != JOB_RUNNING || j->stint_id != ev.version || j->productive)
+            continue;
+        if (j->overhead_end >= e->now) { /* a gang moved its overhead end */
+            eventq_push(&e->ovq, j->overhead_end, EV_SEGMENT, ev.job, ev.version);
+            continue;
+        }
+        j->productive = 1;
+        e->n_productive++;
+    }
+    if (e->n_productive > 0)
+        e->progress_mark++;
 }
 
 static int run_loop(engine_t *e, mls_err_t *err)
@@ -1135,6 +1270,7 @@ static int run_loop(engine_t *e, mls_err_t *err)
                             (long long)e->jobs[e->active[0]].spec->id);
         }
         e->now = ev.time;
+        watch_progress(e);
         unsigned why = 0;
         for (;;) {
             e->out->summary.events++;
@@ -1255,7 +1391,7 @@ static double solo_time(engine_t *e, const sim_job_t *j)
         sim_job_t s = *j;
         s.type = t;
         s.ngpus = g;
-        s.nodes = min_nodes(c, t, g);
+        s.nodes = min_nodes(e->type_node_gpus, t, g);
         resolve_batch(e, &s);
         double r = solo_rate(e, &s);
         if (r > best_r) {
@@ -1268,7 +1404,7 @@ static double solo_time(engine_t *e, const sim_job_t *j)
     sim_job_t s = *j;
     s.type = best;
     s.ngpus = g;
-    s.nodes = min_nodes(c, best, g);
+    s.nodes = min_nodes(e->type_node_gpus, best, g);
     resolve_batch(e, &s);
     double time = 0;
     for (long steps = 0; steps < 10000000; steps++) {
@@ -1329,10 +1465,7 @@ static void setup(engine_t *e)
     const mls_cluster_t *c = e->cluster;
     const mls_trace_t *tr = e->trace;
     e->typemap = map_types(c, e->perf);
-    e->type_node_gpus = xcalloc((size_t)c->n_types, sizeof(int));
-    for (int i = 0; i < c->n_nodes; i++)
-        if (c->nodes[i].gpus > e->type_node_gpus[c->nodes[i].type])
-            e->type_node_gpus[c->nodes[i].type] = c->nodes[i].gpus;
+    e->type_node_gpus = node_gpus_of(c);
     e->wmap = xmalloc(sizeof(int) * (tr->workloads.n ? tr->workloads.n : 1));
     for (size_t w = 0; w < tr->workloads.n; w++)
         e->wmap[w] = perf_workload_index(e->perf, tr->workloads.names[w]);
@@ -1365,13 +1498,15 @@ static void setup(engine_t *e)
             j->isolated_time = j->ovh[OVH_START] + solo_time(e, j);
         else
             j->isolated_time = j->ovh[OVH_START] +
-                               j->spec->work / best_rate(c, e->perf, e->typemap, j->pw,
-                                                         j->spec->gpus, j->batch);
+                               j->spec->work / best_rate(c, e->perf, e->typemap,
+                                                         e->type_node_gpus, j->pw, j->spec->gpus,
+                                                         j->batch);
         e->measured_left += is_measured(e->cfg, j->spec->id);
     }
     mech_init(&e->mech, c, e->perf->ops->goodput != NULL);
     e->mech.placement = e->cfg->placement;
     eventq_init(&e->q);
+    eventq_init(&e->ovq);
     plan_init(&e->plan);
     setup_faults(e);
     setup_view(e);
@@ -1391,10 +1526,12 @@ static void teardown(engine_t *e)
     free(e->type_node_gpus);
     free(e->active);
     free(e->vslot);
+    free(e->vver);
     mech_free(&e->mech);
     free(e->node_speed);
     gsl_rng_free(e->rng);
     eventq_free(&e->q);
+    eventq_free(&e->ovq);
     plan_free(&e->plan);
 }
 

@@ -19,7 +19,14 @@ typedef struct checker {
     long *want;              /* GPUs planned per type */
     int skip_kept;           /* 1: no throughput query for a job's unchanged allocation */
     mls_err_t *err;
+    int gangs;               /* view jobs of a gang (the mechanism's own view), -1 unknown */
+    /* mech_apply's keep marks, written while each allocation's job is at
+     * hand (NULL: a check alone) */
+    int *alloc_of;
+    unsigned char *keep;
 } checker_t;
+
+static int unchanged(const view_job_t *j, const plan_t *p, const plan_alloc_t *a);
 
 static int fail_rule(const checker_t *c, const view_job_t *vj, const char *rule, const char *detail)
 {
@@ -172,6 +179,8 @@ static int check_gangs(const checker_t *c)
 {
     const view_t *v = c->v;
     int n = 0;
+    if (c->gangs == 0)
+        return 0;
     for (int k = 0; k < v->n_jobs; k++)
         n += v->jobs[k].gang > 0;
     if (!n)
@@ -238,6 +247,10 @@ static int check_plan(checker_t *c)
         rc = check_alloc(c, a, second);
         if (rc == 0 && !second)
             c->want[a->type] += a->gpus;
+        if (rc == 0 && c->keep) {
+            c->alloc_of[a->job] = i;
+            c->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+        }
     }
     if (rc == 0)
         rc = check_gangs(c);
@@ -265,7 +278,10 @@ int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_er
                    xmalloc((size_t)v->n_gpus + 1),
                    xmalloc(sizeof(long) * (size_t)(2 * v->n_types + 1)),
                    0,
-                   err};
+                   err,
+                   -1,
+                   NULL,
+                   NULL};
     int rc = check_plan(&c);
     free(gpu_node);
     free(c.seen_job);
@@ -313,8 +329,10 @@ void mech_view_end(mech_t *m, int n, double now, unsigned reasons)
     const mls_cluster_t *c = m->cluster;
     for (int g = 0; g < c->n_gpus; g++)
         m->vholder[g] = -1;
+    m->view_gangs = 0;
     for (int k = 0; k < n; k++) {
         view_job_t *j = &m->vjobs[k];
+        m->view_gangs += j->gang > 0;
         j->cur_partner = -1;
         for (int i = 0; j->state != VIEW_QUEUED && i < j->cur_gpus; i++) {
             int g = j->cur_gpu_ids[i], h = m->vholder[g];
@@ -389,6 +407,7 @@ void mech_free(mech_t *m)
     free(m->type_up);
     free(m->alloc_of);
     free(m->keep);
+    free(m->changed);
     free(m->chk_gpu_node);
     free(m->chk_seen_gpu);
     free(m->chk_seen_job);
@@ -466,31 +485,47 @@ static int unchanged(const view_job_t *j, const plan_t *p, const plan_alloc_t *a
     return !a->has_ids || plan_ids_within(p, a, j->cur_gpu_ids, j->cur_gpus);
 }
 
-/* Which running jobs keep their allocation: unchanged in the plan and, for a
- * pair, both members kept (any change to a pair restarts both). */
-static void mark_kept(mech_t *m, const view_t *v, const plan_t *p)
+static void clear_marks(mech_t *m, int n)
 {
-    int n = v->n_jobs;
     memset(m->alloc_of, 0xff, sizeof(int) * (size_t)n); /* -1: none */
     memset(m->keep, 0, (size_t)n);
+}
+
+/* Which running jobs keep their allocation: unchanged in the plan and, for a
+ * pair, both members kept (any change to a pair restarts both). marked: the
+ * plan check already wrote alloc_of and the unchanged marks. */
+static void mark_kept(mech_t *m, const view_t *v, const plan_t *p, int marked)
+{
+    int pairs = 0;
+    if (!marked)
+        clear_marks(m, v->n_jobs);
+    m->n_changed = 0;
+    m->any_rebatch = 0;
     for (int i = 0; i < p->n; i++) {
         const plan_alloc_t *a = &p->allocs[i];
-        m->alloc_of[a->job] = i;
-        m->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+        if (!marked) {
+            m->alloc_of[a->job] = i;
+            m->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+        }
+        pairs |= a->pack_with >= 0;
+        m->any_rebatch |= m->keep[a->job] && a->batch_size;
     }
-    for (int i = 0; i < p->n; i++) { /* pairs are mutual (checked): kept only whole */
+    for (int i = 0; pairs && i < p->n; i++) { /* pairs are mutual (checked): kept only whole */
         const plan_alloc_t *a = &p->allocs[i];
         if (a->pack_with >= 0 && m->keep[a->job] && !m->keep[a->pack_with])
             m->keep[a->job] = 0;
     }
+    for (int i = 0; i < p->n; i++) /* the allocations that start, in plan order */
+        if (!m->keep[p->allocs[i].job])
+            m->changed[m->n_changed++] = i;
 }
 
 /* Kept jobs whose plan changes only their batch change it in place. */
 static void rebatch(const mech_t *m, const view_t *v, const plan_t *p, const mech_exec_ops_t *ops,
                     void *ctx)
 {
-    for (int k = 0; k < v->n_jobs; k++) {
-        if (!m->keep[k])
+    for (int k = 0; m->any_rebatch && k < v->n_jobs; k++) {
+        if (!m->keep[k] || !p->allocs[m->alloc_of[k]].batch_size)
             continue;
         const view_job_t *j = &v->jobs[k];
         const plan_alloc_t *a = &p->allocs[m->alloc_of[k]];
@@ -624,10 +659,11 @@ static int start_planned(mech_t *m, const view_t *v, const plan_t *p, const char
 {
     int held = 0; /* MECH_PLACE_HOLD: a placer start waited */
     for (int pass = 0; pass < 3; pass++)
-        for (int i = 0; i < p->n; i++) {
+        for (int c = 0; c < m->n_changed; c++) {
+            int i = m->changed[c];
             const plan_alloc_t *a = &p->allocs[i];
             int joiner = a->pack_with >= 0 && plan_find(p, a->pack_with) < i;
-            if (m->keep[a->job] || (joiner ? 2 : a->has_ids ? 0 : 1) != pass)
+            if ((joiner ? 2 : a->has_ids ? 0 : 1) != pass)
                 continue;
             if (held && pass == 1) {
                 m->alloc_of[a->job] = -1;
@@ -655,16 +691,19 @@ int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
         m->jobs_cap = (size_t)v->n_jobs * 2 + 16;
         m->alloc_of = xrealloc(m->alloc_of, sizeof(int) * m->jobs_cap);
         m->keep = xrealloc(m->keep, m->jobs_cap);
+        m->changed = xrealloc(m->changed, sizeof(int) * m->jobs_cap);
         m->chk_seen_job = xrealloc(m->chk_seen_job, m->jobs_cap);
     }
     /* the mechanism's own view (the cluster's GPUs and types): its scratch fits */
     int own = v == &m->view;
-    checker_t c = {v,           p,   policy, m->chk_gpu_node, m->chk_seen_job, m->chk_seen_gpu,
-                   m->chk_want, own, err};
+    checker_t c = {v,   p,   policy, m->chk_gpu_node, m->chk_seen_job, m->chk_seen_gpu, m->chk_want,
+                   own, err, own ? m->view_gangs : -1, m->alloc_of, m->keep};
+    if (own)
+        clear_marks(m, v->n_jobs);
     if ((own ? check_plan(&c) : mech_check_plan(v, p, policy, err)) < 0 ||
         (ops->can_do && ops->can_do(ctx, v, p, err) < 0))
         return -1;
-    mark_kept(m, v, p);
+    mark_kept(m, v, p, own);
     rebatch(m, v, p, ops, ctx);
     stop_changed(m, v, p, ops, ctx);
     return start_planned(m, v, p, policy, ops, ctx, err);

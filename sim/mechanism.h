@@ -145,6 +145,10 @@ typedef struct mech {
     /* Scratch of mech_apply(), kept between calls. */
     int *alloc_of;       /* per view job: its allocation, -1 none */
     unsigned char *keep; /* per view job: its allocation is unchanged */
+    int *changed;        /* the plan's allocations that are not kept, in plan order */
+    int n_changed;
+    int any_rebatch; /* some kept allocation names a batch */
+    int view_gangs;  /* view jobs of a gang (mech_view_end) */
     size_t jobs_cap;
     int *ids; /* one job's GPU ids */
     /* Scratch of the plan check in mech_apply(): node of each GPU, GPUs and
