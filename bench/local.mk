@@ -17,4 +17,4 @@ check_PROGRAMS += bench/exec_decide
 bench_exec_decide_LDADD = $(MLS_LIBS)
 EXTRA_DIST += bench/exec_keep.py
 # Two binaries, same results? (bench/README.md, issue 16 part 2)
-EXTRA_DIST += bench/gavel_same bench/same_results
+EXTRA_DIST += bench/same_results
