@@ -91,6 +91,11 @@
 #include "policies/policy_util.h"
 #include "policies/pollux.h"
 
+/* GSL's inline gsl_rng_uniform / gsl_rng_uniform_int (the same values as the
+ * library's; the GA draws millions per decision) */
+#ifndef HAVE_INLINE
+#define HAVE_INLINE 1
+#endif
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -413,14 +418,6 @@ static const px_entry_t *lookup(px_round_t *r, int row, int type, int k, int spr
     return e;
 }
 
-static int row_gpus(const px_round_t *r, const px_ind_t *x, int row)
-{
-    int k = 0;
-    const px_slot_t *sl = row_slots(r, x, row);
-    for (int i = 0; i < x->n[row]; i++)
-        k += sl[i].gpus;
-    return k;
-}
 
 static int same_row(const px_round_t *r, const px_ind_t *a, const px_ind_t *b, int row)
 {
@@ -612,13 +609,16 @@ static void repair_type(px_round_t *r, px_ind_t *x, int row)
 /* (3) At most cap GPUs, taken from the row's nodes in a random order. */
 static void repair_cap(px_round_t *r, px_ind_t *x, int row)
 {
-    int cap = r->jobs[row].cap;
-    if (row_gpus(r, x, row) <= cap)
-        return;
+    int cap = r->jobs[row].cap, n = x->n[row];
     px_slot_t *sl = row_slots(r, x, row);
-    gsl_ran_shuffle(r->rng, sl, x->n[row], sizeof *sl);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += sl[i].gpus;
+    if (k <= cap)
+        return;
+    gsl_ran_shuffle(r->rng, sl, n, sizeof *sl);
     int left = cap;
-    for (int i = 0; i < x->n[row]; i++) {
+    for (int i = 0; i < n; i++) {
         if (sl[i].gpus > left)
             sl[i].gpus = left;
         left -= sl[i].gpus;
@@ -631,22 +631,27 @@ static void repair_cap(px_round_t *r, px_ind_t *x, int row)
 static int repair_capacity(px_round_t *r, px_ind_t *x, int row, const px_entry_t **e)
 {
     px_slot_t *sl = row_slots(r, x, row);
-    int emptied = 0;
-    for (int i = 0; i < x->n[row]; i++) {
-        if (sl[i].gpus > r->free_gpus[sl[i].node])
-            sl[i].gpus = r->free_gpus[sl[i].node];
-        r->free_gpus[sl[i].node] -= sl[i].gpus;
-        emptied |= sl[i].gpus == 0;
+    int *free_gpus = r->free_gpus;
+    int emptied = 0, k = 0, n = x->n[row];
+    for (int i = 0; i < n; i++) {
+        int node = sl[i].node, g = sl[i].gpus, f = free_gpus[node];
+        if (g > f)
+            sl[i].gpus = g = f;
+        free_gpus[node] = f - g;
+        emptied |= g == 0;
+        k += g;
+    }
+    if (k == 0) {
+        x->n[row] = 0;
+        return 0;
     }
     if (emptied)
         tidy_row(r, x, row);
-    int k = row_gpus(r, x, row);
-    if (k == 0)
-        return 0;
-    *e = lookup(r, row, r->node_type[sl[0].node], k, x->n[row] > 1);
+    n = x->n[row];
+    *e = lookup(r, row, r->node_type[sl[0].node], k, n > 1);
     if (k < r->jobs[row].min || !((*e)->g > 0)) {
-        for (int i = 0; i < x->n[row]; i++)
-            r->free_gpus[sl[i].node] += sl[i].gpus;
+        for (int i = 0; i < n; i++)
+            free_gpus[sl[i].node] += sl[i].gpus;
         x->n[row] = 0;
         return 0;
     }
@@ -670,10 +675,17 @@ static void repair(px_round_t *r, px_ind_t *x)
     uint64_t h = PX_HASH0;
     for (int row = 0; row < r->rows; row++) {
         const px_entry_t *e = NULL;
-        repair_interference(r, x, row);
-        repair_type(r, x, row);
+        r->terms[row] = 0;
+        if (x->n[row] == 0) /* nothing to repair, no speedup, nothing to hash */
+            continue;
+        if (x->n[row] > 1) { /* steps 1 and 2 concern rows over several nodes */
+            repair_interference(r, x, row);
+            repair_type(r, x, row);
+        }
         repair_cap(r, x, row);
         int k = repair_capacity(r, x, row, &e);
+        if (k == 0)
+            continue;
         r->terms[row] = row_speedup(r, x, row, k, e);
         h = hash_row(h, r, x, row);
     }
