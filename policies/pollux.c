@@ -336,6 +336,7 @@ typedef struct px_round {
     /* scratch */
     int *free_gpus; /* per node */
     int *on_node;   /* per node: first entry in `list` */
+    int *n_on;      /* per node: entries in its list */
     int *list_next, *list_row, *list_slot;
     unsigned char *mark; /* per row */
     unsigned char *is_grown; /* per row: in grown[] */
@@ -744,6 +745,7 @@ static void index_nodes(px_round_t *r, const px_ind_t *x)
     int e = 0;
     for (int k = 0; k < r->n_sub; k++) {
         r->on_node[r->sub[k]] = -1;
+        r->n_on[r->sub[k]] = 0;
         r->free_gpus[r->sub[k]] = r->node_cap[r->sub[k]];
     }
     for (int row = 0; row < r->rows; row++)
@@ -753,6 +755,7 @@ static void index_nodes(px_round_t *r, const px_ind_t *x)
             r->list_slot[e] = i;
             r->list_next[e] = r->on_node[node];
             r->on_node[node] = e;
+            r->n_on[node]++;
             r->free_gpus[node] -= row_slots(r, x, row)[i].gpus;
         }
 }
@@ -772,10 +775,14 @@ static void mutate(px_round_t *r, px_ind_t *x)
     for (unsigned int c = 0; c < zeroed; c++) {
         int row = pick_row(r, c);
         px_slot_t *sl = row_slots(r, x, row);
+        int hit = 0;
         for (int i = 0; i < x->n[row]; i++)
-            if (gsl_rng_uniform(r->rng) < PX_ZERO)
+            if (gsl_rng_uniform(r->rng) < PX_ZERO) {
                 sl[i].gpus = 0;
-        tidy_row(r, x, row);
+                hit = 1;
+            }
+        if (hit)
+            tidy_row(r, x, row);
     }
     unmark_picked(r, zeroed);
     /* raises: decided on the matrix as it is now, node by node */
@@ -785,18 +792,19 @@ static void mutate(px_round_t *r, px_ind_t *x)
         int node = r->sub[k];
         if (r->free_gpus[node] < 1)
             continue;
-        int present = 0;
+        int present = r->n_on[node];
+        double p2 = present ? 1.0 / present : 0, q = p1 + p2 - p1 * p2;
         for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
-            present++;
-        double p2 = present ? 1.0 / present : 0;
-        for (int e = r->on_node[node]; e >= 0; e = r->list_next[e]) {
-            r->mark[r->list_row[e]] = 1;
-            if (gsl_rng_uniform(r->rng) < p1 + p2 - p1 * p2)
+            if (gsl_rng_uniform(r->rng) < q)
                 raise_entry(r, x, r->list_row[e], node, r->list_slot[e]);
-        }
-        /* absent jobs: each with probability p1, drawn as a binomial count */
+        /* absent jobs: each with probability p1, drawn as a binomial count,
+         * then that many distinct rows not on the node (marked meanwhile) */
         int absent = rows - present;
         unsigned int pick = absent > 0 ? gsl_ran_binomial(r->rng, p1, (unsigned)absent) : 0;
+        if (pick == 0)
+            continue;
+        for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
+            r->mark[r->list_row[e]] = 1;
         for (unsigned int c = 0; c < pick; c++)
             raise_entry(r, x, pick_row(r, c), node, -1);
         for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
@@ -1108,6 +1116,7 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     }
     r->free_gpus = pu_alloc((size_t)nn, sizeof *r->free_gpus);
     r->on_node = pu_alloc((size_t)nn, sizeof *r->on_node);
+    r->n_on = pu_alloc((size_t)nn, sizeof *r->n_on);
     r->flag = pu_alloc((size_t)nn, sizeof *r->flag);
     size_t entries = (size_t)r->rows * r->width + 1;
     r->list_next = pu_alloc(entries, sizeof *r->list_next);
@@ -1159,6 +1168,7 @@ static void round_free(px_round_t *r)
     free(r->node_type);
     free(r->free_gpus);
     free(r->on_node);
+    free(r->n_on);
     free(r->flag);
     free(r->list_next);
     free(r->list_row);
