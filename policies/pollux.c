@@ -318,6 +318,8 @@ typedef struct px_job {
     double base;       /* goodput on the fair share; <= 0: cannot run */
     double factor;     /* re-allocation penalty */
     px_entry_t *cache; /* [type][K 0..cap][spread] */
+    size_t last_key;   /* the cache entry asked last (SIZE_MAX: none), */
+    px_entry_t last;   /* and a copy of it */
 } px_job_t;
 
 typedef struct px_round {
@@ -410,13 +412,21 @@ static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int ty
     return e;
 }
 
+/* The row's entry for (type, k, spread); the last one asked is kept with the
+ * row (most offspring leave most rows as their parents had them, so the
+ * next ask is mostly the same one, and the cache's memory is not touched). */
 static const px_entry_t *lookup(px_round_t *r, int row, int type, int k, int spread)
 {
     px_job_t *pj = &r->jobs[row];
-    px_entry_t *e = &pj->cache[((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + spread];
+    size_t key = ((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + (size_t)spread;
+    if (pj->last_key == key)
+        return &pj->last;
+    px_entry_t *e = &pj->cache[key];
     if (e->g < 0)
         *e = evaluate(r, pj, type, k, spread);
-    return e;
+    pj->last_key = key;
+    pj->last = *e;
+    return &pj->last;
 }
 
 
@@ -971,6 +981,7 @@ static void setup_job(px_round_t *r, int row, int fair)
     pj->cache = pu_alloc(n, sizeof *pj->cache);
     for (size_t i = 0; i < n; i++)
         pj->cache[i].g = -1;
+    pj->last_key = SIZE_MAX;
     pj->base = 0;
     if (pj->cap < pj->min || fair < 1)
         return;
