@@ -11,6 +11,7 @@ check_PROGRAMS += bench/elastic_decide
 bench_elastic_decide_LDADD = $(MLS_LIBS)
 # The whole-Philly benchmark (bench/README.md).
 EXTRA_DIST += bench/philly_full
+EXTRA_DIST += bench/pollux_workloads
 check_PROGRAMS += bench/sia_decide
 bench_sia_decide_LDADD = $(MLS_LIBS)
 check_PROGRAMS += bench/exec_decide

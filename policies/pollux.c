@@ -91,6 +91,11 @@
 #include "policies/policy_util.h"
 #include "policies/pollux.h"
 
+/* GSL's inline gsl_rng_uniform / gsl_rng_uniform_int (the same values as the
+ * library's; the GA draws millions per decision) */
+#ifndef HAVE_INLINE
+#define HAVE_INLINE 1
+#endif
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -313,6 +318,8 @@ typedef struct px_job {
     double base;       /* goodput on the fair share; <= 0: cannot run */
     double factor;     /* re-allocation penalty */
     px_entry_t *cache; /* [type][K 0..cap][spread] */
+    size_t last_key;   /* the cache entry asked last (SIZE_MAX: none), */
+    px_entry_t last;   /* and a copy of it */
 } px_job_t;
 
 typedef struct px_round {
@@ -331,6 +338,7 @@ typedef struct px_round {
     /* scratch */
     int *free_gpus; /* per node */
     int *on_node;   /* per node: first entry in `list` */
+    int *n_on;      /* per node: entries in its list */
     int *list_next, *list_row, *list_slot;
     unsigned char *mark; /* per row */
     unsigned char *is_grown; /* per row: in grown[] */
@@ -404,23 +412,23 @@ static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int ty
     return e;
 }
 
+/* The row's entry for (type, k, spread); the last one asked is kept with the
+ * row (most offspring leave most rows as their parents had them, so the
+ * next ask is mostly the same one, and the cache's memory is not touched). */
 static const px_entry_t *lookup(px_round_t *r, int row, int type, int k, int spread)
 {
     px_job_t *pj = &r->jobs[row];
-    px_entry_t *e = &pj->cache[((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + spread];
+    size_t key = ((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + (size_t)spread;
+    if (pj->last_key == key)
+        return &pj->last;
+    px_entry_t *e = &pj->cache[key];
     if (e->g < 0)
         *e = evaluate(r, pj, type, k, spread);
-    return e;
+    pj->last_key = key;
+    pj->last = *e;
+    return &pj->last;
 }
 
-static int row_gpus(const px_round_t *r, const px_ind_t *x, int row)
-{
-    int k = 0;
-    const px_slot_t *sl = row_slots(r, x, row);
-    for (int i = 0; i < x->n[row]; i++)
-        k += sl[i].gpus;
-    return k;
-}
 
 static int same_row(const px_round_t *r, const px_ind_t *a, const px_ind_t *b, int row)
 {
@@ -612,13 +620,16 @@ static void repair_type(px_round_t *r, px_ind_t *x, int row)
 /* (3) At most cap GPUs, taken from the row's nodes in a random order. */
 static void repair_cap(px_round_t *r, px_ind_t *x, int row)
 {
-    int cap = r->jobs[row].cap;
-    if (row_gpus(r, x, row) <= cap)
-        return;
+    int cap = r->jobs[row].cap, n = x->n[row];
     px_slot_t *sl = row_slots(r, x, row);
-    gsl_ran_shuffle(r->rng, sl, x->n[row], sizeof *sl);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += sl[i].gpus;
+    if (k <= cap)
+        return;
+    gsl_ran_shuffle(r->rng, sl, n, sizeof *sl);
     int left = cap;
-    for (int i = 0; i < x->n[row]; i++) {
+    for (int i = 0; i < n; i++) {
         if (sl[i].gpus > left)
             sl[i].gpus = left;
         left -= sl[i].gpus;
@@ -631,22 +642,27 @@ static void repair_cap(px_round_t *r, px_ind_t *x, int row)
 static int repair_capacity(px_round_t *r, px_ind_t *x, int row, const px_entry_t **e)
 {
     px_slot_t *sl = row_slots(r, x, row);
-    int emptied = 0;
-    for (int i = 0; i < x->n[row]; i++) {
-        if (sl[i].gpus > r->free_gpus[sl[i].node])
-            sl[i].gpus = r->free_gpus[sl[i].node];
-        r->free_gpus[sl[i].node] -= sl[i].gpus;
-        emptied |= sl[i].gpus == 0;
+    int *free_gpus = r->free_gpus;
+    int emptied = 0, k = 0, n = x->n[row];
+    for (int i = 0; i < n; i++) {
+        int node = sl[i].node, g = sl[i].gpus, f = free_gpus[node];
+        if (g > f)
+            sl[i].gpus = g = f;
+        free_gpus[node] = f - g;
+        emptied |= g == 0;
+        k += g;
+    }
+    if (k == 0) {
+        x->n[row] = 0;
+        return 0;
     }
     if (emptied)
         tidy_row(r, x, row);
-    int k = row_gpus(r, x, row);
-    if (k == 0)
-        return 0;
-    *e = lookup(r, row, r->node_type[sl[0].node], k, x->n[row] > 1);
+    n = x->n[row];
+    *e = lookup(r, row, r->node_type[sl[0].node], k, n > 1);
     if (k < r->jobs[row].min || !((*e)->g > 0)) {
-        for (int i = 0; i < x->n[row]; i++)
-            r->free_gpus[sl[i].node] += sl[i].gpus;
+        for (int i = 0; i < n; i++)
+            free_gpus[sl[i].node] += sl[i].gpus;
         x->n[row] = 0;
         return 0;
     }
@@ -670,10 +686,17 @@ static void repair(px_round_t *r, px_ind_t *x)
     uint64_t h = PX_HASH0;
     for (int row = 0; row < r->rows; row++) {
         const px_entry_t *e = NULL;
-        repair_interference(r, x, row);
-        repair_type(r, x, row);
+        r->terms[row] = 0;
+        if (x->n[row] == 0) /* nothing to repair, no speedup, nothing to hash */
+            continue;
+        if (x->n[row] > 1) { /* steps 1 and 2 concern rows over several nodes */
+            repair_interference(r, x, row);
+            repair_type(r, x, row);
+        }
         repair_cap(r, x, row);
         int k = repair_capacity(r, x, row, &e);
+        if (k == 0)
+            continue;
         r->terms[row] = row_speedup(r, x, row, k, e);
         h = hash_row(h, r, x, row);
     }
@@ -732,6 +755,7 @@ static void index_nodes(px_round_t *r, const px_ind_t *x)
     int e = 0;
     for (int k = 0; k < r->n_sub; k++) {
         r->on_node[r->sub[k]] = -1;
+        r->n_on[r->sub[k]] = 0;
         r->free_gpus[r->sub[k]] = r->node_cap[r->sub[k]];
     }
     for (int row = 0; row < r->rows; row++)
@@ -741,6 +765,7 @@ static void index_nodes(px_round_t *r, const px_ind_t *x)
             r->list_slot[e] = i;
             r->list_next[e] = r->on_node[node];
             r->on_node[node] = e;
+            r->n_on[node]++;
             r->free_gpus[node] -= row_slots(r, x, row)[i].gpus;
         }
 }
@@ -760,10 +785,14 @@ static void mutate(px_round_t *r, px_ind_t *x)
     for (unsigned int c = 0; c < zeroed; c++) {
         int row = pick_row(r, c);
         px_slot_t *sl = row_slots(r, x, row);
+        int hit = 0;
         for (int i = 0; i < x->n[row]; i++)
-            if (gsl_rng_uniform(r->rng) < PX_ZERO)
+            if (gsl_rng_uniform(r->rng) < PX_ZERO) {
                 sl[i].gpus = 0;
-        tidy_row(r, x, row);
+                hit = 1;
+            }
+        if (hit)
+            tidy_row(r, x, row);
     }
     unmark_picked(r, zeroed);
     /* raises: decided on the matrix as it is now, node by node */
@@ -773,18 +802,19 @@ static void mutate(px_round_t *r, px_ind_t *x)
         int node = r->sub[k];
         if (r->free_gpus[node] < 1)
             continue;
-        int present = 0;
+        int present = r->n_on[node];
+        double p2 = present ? 1.0 / present : 0, q = p1 + p2 - p1 * p2;
         for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
-            present++;
-        double p2 = present ? 1.0 / present : 0;
-        for (int e = r->on_node[node]; e >= 0; e = r->list_next[e]) {
-            r->mark[r->list_row[e]] = 1;
-            if (gsl_rng_uniform(r->rng) < p1 + p2 - p1 * p2)
+            if (gsl_rng_uniform(r->rng) < q)
                 raise_entry(r, x, r->list_row[e], node, r->list_slot[e]);
-        }
-        /* absent jobs: each with probability p1, drawn as a binomial count */
+        /* absent jobs: each with probability p1, drawn as a binomial count,
+         * then that many distinct rows not on the node (marked meanwhile) */
         int absent = rows - present;
         unsigned int pick = absent > 0 ? gsl_ran_binomial(r->rng, p1, (unsigned)absent) : 0;
+        if (pick == 0)
+            continue;
+        for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
+            r->mark[r->list_row[e]] = 1;
         for (unsigned int c = 0; c < pick; c++)
             raise_entry(r, x, pick_row(r, c), node, -1);
         for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
@@ -951,6 +981,7 @@ static void setup_job(px_round_t *r, int row, int fair)
     pj->cache = pu_alloc(n, sizeof *pj->cache);
     for (size_t i = 0; i < n; i++)
         pj->cache[i].g = -1;
+    pj->last_key = SIZE_MAX;
     pj->base = 0;
     if (pj->cap < pj->min || fair < 1)
         return;
@@ -1096,6 +1127,7 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     }
     r->free_gpus = pu_alloc((size_t)nn, sizeof *r->free_gpus);
     r->on_node = pu_alloc((size_t)nn, sizeof *r->on_node);
+    r->n_on = pu_alloc((size_t)nn, sizeof *r->n_on);
     r->flag = pu_alloc((size_t)nn, sizeof *r->flag);
     size_t entries = (size_t)r->rows * r->width + 1;
     r->list_next = pu_alloc(entries, sizeof *r->list_next);
@@ -1147,6 +1179,7 @@ static void round_free(px_round_t *r)
     free(r->node_type);
     free(r->free_gpus);
     free(r->on_node);
+    free(r->n_on);
     free(r->flag);
     free(r->list_next);
     free(r->list_row);
