@@ -16,20 +16,13 @@
 # 5 s (live/exec_slurm.c bounds every Slurm command it waits for).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: sqlite3 not found"; exit 77; }
-tmp=$(mktemp -d /tmp/mls-async-XXXXXX)
-pid=""
-spid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    [ -n "$spid" ] && kill "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
-    [ -n "${KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init async sqlite3
+spid=""
+test_cleanup_more() {
+    [ -n "$pid" ] && wait "$pid" 2>/dev/null
+    [ -n "$spid" ] && kill "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
+}
 mkdir "$tmp/bin"
 printf '#!/bin/sh\nexec sleep 60\n' >"$tmp/bin/sinfo"
 chmod +x "$tmp/bin/sinfo"

@@ -9,16 +9,8 @@
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}" "${BUILDDIR:=.}"
 client="$BUILDDIR/tests/sock_client"
-tmp=$(mktemp -d /tmp/mls-clients-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init clients
 "$MLSCHED" live serve --cluster v100=1x1 --policy fifo --time-scale 100 --state "$tmp/s.db" \
     --socket "$tmp/sock" -q 2>"$tmp/log" &
 pid=$!

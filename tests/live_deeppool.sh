@@ -12,21 +12,8 @@
 # exactly once, no run fails and no plan is rejected.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-deeppool-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init deeppool sqlite3
 live_sanitizer_skip "packed runs are live under the sanitizers in live_pack.sh, deeppool in test_deeppool and deeppool.sh"
 F="$SRCDIR/tests/fixtures/deeppool"
 trace="$F/live.csv"

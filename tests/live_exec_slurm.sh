@@ -17,20 +17,9 @@ set -u
 slurm_test_require sqlite3 python3
 . "$SRCDIR/tests/live_lib.sh"
 live_sanitizer_skip "the exec policy runs live under the sanitizers in live_exec.sh, the Slurm executor in live_slurm.sh"
-tmp=$(mktemp -d /tmp/mls-lxslurm-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_SLURM_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+test_init lxslurm
 MLS_SLURM_GPUS=4 slurm_test_start "$tmp/slurm"
 node=$(sinfo -h -N -o %N | head -n 1)
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 trace="$SRCDIR/tests/fixtures/live/trace4.csv"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 # LIVE_EXEC_POLICY=las runs the C las the same way, for reference

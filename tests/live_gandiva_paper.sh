@@ -18,21 +18,8 @@
 # (SIGSTOP) and packed, no run fails. Set KEEP=1 to keep the databases.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-gdv-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    [ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init gdv sqlite3
 live_sanitizer_skip "gandiva-paper's time-slicing and migration run live under the sanitizers in live_mech_crash.sh, suspension in live_e2e.sh"
 trace="$SRCDIR/tests/fixtures/live/trace-gandiva.csv"
 # A fake job stopped (SIGSTOP) and then ended (SIGTERM, SIGCONT: what the

@@ -1,6 +1,9 @@
-# live_lib.sh: what the live tests share, sourced after they define MLSCHED
-# and bad(): wait for a daemon to answer, run a trace through it to its end,
-# and compare each job's JCT with `mlsched simulate` on the same trace.
+# live_lib.sh: what the live tests share, sourced after they set MLSCHED and
+# SRCDIR (it sources tests/test_lib.sh: test_init, bad): wait for a daemon to
+# answer, run a trace through it to its end, and compare each job's JCT with
+# `mlsched simulate` on the same trace.
+
+. "$SRCDIR/tests/test_lib.sh"
 
 # live_timing_asserted: true unless $MLSCHED is a sanitizer build, whose
 # slower processes (and CI's parallel suite beside them) make a tight wall-time
@@ -38,23 +41,38 @@ live_run_trace() {
     live_wait_exit "$2" "$3"
 }
 
-# live_submit_trace SOCKET TRACE [THROUGHPUTS]: submits the trace as fake
-# jobs and drains, without waiting (daemons side by side).
+# live_submit_trace SOCKET TRACE [THROUGHPUTS [WHAT]]: submits the trace as
+# fake jobs and drains, without waiting (daemons side by side); WHAT names
+# the daemon in a failure.
 live_submit_trace() {
     "$MLSCHED" live submit --socket "$1" --trace "$2" ${3:+--throughputs "$3"} >/dev/null ||
-        bad "submit --trace failed"
-    "$MLSCHED" live drain --socket "$1" || bad "drain failed"
+        bad "${4:+$4: }submit --trace failed"
+    "$MLSCHED" live drain --socket "$1" || bad "${4:+$4: }drain failed"
 }
 
-# live_wait_exit PID LOG: waits (120 s at most) for a drained daemon to exit.
+# live_wait_exit PID LOG [SECONDS [WHAT]]: waits (SECONDS, 120 by default, at
+# most) for a drained daemon to exit, and for its exit status; WHAT names the
+# daemon in a failure.
 live_wait_exit() {
     _i=0
     while kill -0 "$1" 2>/dev/null; do
         _i=$((_i + 1))
-        [ $_i -gt 1200 ] && { bad "daemon still running after 120 s"; break; }
+        [ $_i -gt $((${3:-120} * 10)) ] && {
+            bad "${4:+$4: }daemon still running after ${3:-120} s: $(tail -5 "$2")"
+            break
+        }
         sleep 0.1
     done
-    wait "$1" || bad "daemon exited $?: $(cat "$2")"
+    wait "$1" || bad "${4:+$4: }daemon exited $?: $(cat "$2")"
+}
+
+# live_kill_jobs DB: SIGKILLs the process groups of the fake jobs whose pids
+# the state database DB records (a failed run's jobs, from a cleanup).
+live_kill_jobs() {
+    [ -f "$1" ] || return 0
+    for _p in $(sqlite3 "$1" "SELECT pid FROM jobs WHERE pid > 0" 2>/dev/null); do
+        kill -KILL -- "-$_p" 2>/dev/null
+    done
 }
 
 # live_jct_compare NAME LIVE_DB SIM_DB LIMIT: prints each job's simulated

@@ -36,30 +36,15 @@
 # daemons run side by side (~10 s). Set KEEP=1 to keep the databases.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-mcrash-XXXXXX)
-cleanup() {
-    for s in slice migrate gang; do
-        p=$(cat "$tmp/$s.pid" 2>/dev/null)
-        [ -n "$p" ] && kill "$p" 2>/dev/null
-        if [ -f "$tmp/$s.db" ]; then # the fake jobs of a failed run
-            for p in $(sqlite3 "$tmp/$s.db" "SELECT pid FROM jobs WHERE pid > 0" 2>/dev/null); do
-                kill -KILL -- "-$p" 2>/dev/null
-            done
-        fi
-    done
-    [ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
+. "$SRCDIR/tests/live_lib.sh"
+test_init mcrash sqlite3
+test_cleanup_more() { # the fake jobs of a failed run
+    for s in slice migrate gang; do live_kill_jobs "$tmp/$s.db"; done
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 bad() { # also from the scenarios' subshells
     echo "FAIL: $*"
     echo "$*" >>"$tmp/failed"
 }
-. "$SRCDIR/tests/live_lib.sh"
 fix="$SRCDIR/tests/fixtures"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 printf '{"default": {"start": 20, "restart": 20, "resize": 20, "migrate": 20, "suspend": 0.25}}\n' \

@@ -37,24 +37,13 @@ set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/slurm_serial.sh"
 slurm_test_require sqlite3
-tmp=$(mktemp -d /tmp/mls-mslurm-XXXXXX)
-cleanup() {
-    for s in slice migrate gang; do
-        p=$(cat "$tmp/$s.pid" 2>/dev/null)
-        [ -n "$p" ] && kill "$p" 2>/dev/null
-    done
-    "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+. "$SRCDIR/tests/live_lib.sh"
+test_init mslurm
 MLS_SLURM_GPUS=9 slurm_test_start "$tmp/slurm"
 bad() { # also from the daemons' subshells
     echo "FAIL: $*"
     echo "$*" >>"$tmp/failed"
 }
-. "$SRCDIR/tests/live_lib.sh"
 fix="$SRCDIR/tests/fixtures"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 common_opts="--throughputs $tp --restart-overhead 60"

@@ -9,21 +9,8 @@
 # setting in the state db's meta; a bad value is a usage error. ~10 s.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-place-XXXXXX)
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    [ -n "${KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init place sqlite3
 tr="$SRCDIR/tests/fixtures/placement/split.csv"
 for m in spread consolidate; do
     "$MLSCHED" live serve --cluster v100=2x4 --policy fifo --round 0 --placement $m \

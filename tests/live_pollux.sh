@@ -27,29 +27,13 @@
 # fails only that check).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
 mode=${LIVE_POLLUX_MODE:-local}
 if [ "$mode" = slurm ]; then
     . "$SRCDIR/tests/slurm_serial.sh"
-    slurm_test_require
+    slurm_test_require sqlite3
 fi
-tmp=$(mktemp -d /tmp/mls-lpollux-XXXXXX)
-pids=""
-slurm=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    [ -n "$slurm" ] && "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_POLLUX_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    [ -n "$slurm" ] && slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init lpollux sqlite3
 live_sanitizer_skip "in-place batch changes and resizes run live under the sanitizers in \
 live_elastic.sh (local) and live_elastic_slurm.sh (Slurm), pollux in pollux_policy.sh and regress.sh"
 trace="$SRCDIR/tests/fixtures/live/trace-pollux.csv"
@@ -124,7 +108,6 @@ run() {
 }
 
 if [ "$mode" = slurm ]; then
-    slurm=1
     MLS_SLURM_NODES="gt4a=t4:4 gt4b=t4:4" slurm_test_start "$tmp/slurm"
     # a (re)start through Slurm takes 0.5-1.7 wall s: at time scale 30 a
     # 60 s round is 2 wall s, so a job has started before the next decision

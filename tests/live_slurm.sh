@@ -30,22 +30,10 @@ set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/slurm_serial.sh"
 slurm_test_require sqlite3
-tmp=$(mktemp -d /tmp/mls-lslurm-XXXXXX)
-pid=""
-apids=""
-cleanup() {
-    for p in $pid $apids; do kill "$p" 2>/dev/null; done
-    "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_SLURM_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+. "$SRCDIR/tests/live_lib.sh"
+test_init lslurm
 MLS_SLURM_GPUS=12 MLS_SLURM_NODES="gv100=v100:2 gk80=k80:2" slurm_test_start "$tmp/slurm"
 node=$(sinfo -h -N -o %N | grep -v '^gv100$\|^gk80$' | head -n 1)
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-. "$SRCDIR/tests/live_lib.sh"
 sock="$tmp/run/sock"
 serve() {
     "$MLSCHED" live serve --cluster v100=1x4 --policy las --executor slurm \
@@ -67,13 +55,11 @@ setup() {
     fi
 }
 # the accuracy daemons: no SIGKILL, a start cost that covers Slurm's latency
-apids=""
 for p in fifo las gavel; do
     setup $p
     "$MLSCHED" live serve --cluster $cluster --throughputs "$tp" --policy $pol $opts \
         --executor slurm --slurm-nodes $nodes --time-scale 40 --restart-overhead 60 \
         --state "$tmp/$p.db" --socket "$tmp/$p/sock" -q 2>"$tmp/$p.log" &
-    apids="$apids $!"
     echo $! >"$tmp/$p.pid"
 done
 for p in fifo las gavel; do
@@ -263,6 +249,5 @@ for p in fifo las gavel; do
 done
 n=$(sqlite3 "$tmp/gavel.db" "SELECT count(*) FROM events WHERE event = 'exec' AND detail LIKE '%released'")
 echo "gavel: $n restarts by release of the held Slurm job"
-apids=""
 [ $fail -eq 0 ] || exit 1
 echo "live_slurm: ok"

@@ -29,21 +29,10 @@ set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/slurm_serial.sh"
 slurm_test_require sqlite3
-tmp=$(mktemp -d /tmp/mls-lslurm-XXXXXX)
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_SLURM_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+. "$SRCDIR/tests/live_lib.sh"
+test_init lslurm
 MLS_SLURM_GPUS=6 slurm_test_start "$tmp/slurm"
 node=$(sinfo -h -N -o %N | head -n 1)
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-. "$SRCDIR/tests/live_lib.sh"
 fix="$SRCDIR/tests/fixtures/live"
 trace="$fix/trace-pack-slurm.csv"
 opts="--cluster v100=1x2 --round 120 --executor slurm --slurm-nodes $node --time-scale 30"
