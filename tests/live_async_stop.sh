@@ -91,13 +91,7 @@ fi
 
 # to the end
 "$MLSCHED" live drain --socket "$sock" || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 400 ] && { bad "daemon still running after 40 s: $(tail -5 "$tmp/daemon.log")"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "daemon exited $?: $(cat "$tmp/daemon.log")"
+live_wait_exit "$pid" "$tmp/daemon.log" 40
 pid=""
 
 wait "$spid"
@@ -163,13 +157,7 @@ echo "$c0 $c1" | awk '{ printf "cancel of job 0 (ignores SIGTERM, grace 2 s) ans
     exit !($2 - $1 >= 2 && $2 - $1 < 3.5) }' || bad "cancel of job 0 not answered at its SIGKILL"
 [ "$crc" = 0 ] || bad "cancel of job 0 failed: $(cat "$tmp/cancel0")"
 "$MLSCHED" live drain --socket "$sock" || bad "cancels: drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 200 ] && { bad "cancels: daemon still running after 20 s"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "cancels: daemon exited $?: $(cat "$tmp/daemon2.log")"
+live_wait_exit "$pid" "$tmp/daemon2.log" 20 cancels
 pid=""
 [ "$(sqlite3 "$tmp/c.db" "SELECT group_concat(state || ' ' || attempt, ',') FROM jobs")" = \
     "cancelled 1,cancelled 0,done 1" ] ||

@@ -39,13 +39,7 @@ case $reply in
 esac
 for h in $holders; do wait "$h"; done
 "$MLSCHED" live drain --socket "$tmp/sock" >/dev/null || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 600 ] && { bad "daemon did not finish the job within 60 s"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "daemon exited $?: $(cat "$tmp/log")"
+live_wait_exit "$pid" "$tmp/log" 60
 pid=""
 n=$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
 [ "$n" = 1 ] || bad "the job did not finish once ($n)"

@@ -30,13 +30,7 @@ pid=""
 sleep 2
 serve
 "$MLSCHED" live drain --socket "$sock" || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 900 ] && { bad "daemon still running 90 s after the restart"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "restarted daemon exited $?"
+live_wait_exit "$pid" "$tmp/daemon.log" 90 restarted
 pid=""
 
 n=$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")

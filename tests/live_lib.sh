@@ -34,6 +34,27 @@ live_wait_up() {
     done
 }
 
+# live_serve NAME ARG...: starts `mlsched live serve ARG...` in the background
+# as daemon NAME: its state in $tmp/NAME.db, its socket $tmp/NAME/sock, its
+# stderr appended to $tmp/NAME.log, its pid in $tmp/NAME.pid (which the exit
+# trap kills). live_up NAME waits for it to answer; live_down NAME [SECONDS]
+# waits (120 s by default) for the drained daemon to exit, and forgets it.
+live_serve() {
+    _n=$1
+    shift
+    "$MLSCHED" live serve "$@" --state "$tmp/$_n.db" --socket "$tmp/$_n/sock" 2>>"$tmp/$_n.log" &
+    echo $! >"$tmp/$_n.pid"
+}
+
+live_up() {
+    live_wait_up "$tmp/$1/sock" "$(cat "$tmp/$1.pid")" "$tmp/$1.log"
+}
+
+live_down() {
+    live_wait_exit "$(cat "$tmp/$1.pid")" "$tmp/$1.log" "${2:-120}" "$1"
+    rm -f "$tmp/$1.pid"
+}
+
 # live_run_trace SOCKET PID LOG TRACE [THROUGHPUTS]: submits the trace as
 # fake jobs, drains, and waits (120 s at most) for the daemon to exit.
 live_run_trace() {
@@ -58,12 +79,12 @@ live_wait_exit() {
     while kill -0 "$1" 2>/dev/null; do
         _i=$((_i + 1))
         [ $_i -gt $((${3:-120} * 10)) ] && {
-            bad "${4:+$4: }daemon still running after ${3:-120} s: $(tail -5 "$2")"
+            bad "${4:+$4: }daemon still running after ${3:-120} s: $(tail -n 20 "$2")"
             break
         }
         sleep 0.1
     done
-    wait "$1" || bad "${4:+$4: }daemon exited $?: $(cat "$2")"
+    wait "$1" || bad "${4:+$4: }daemon exited $?: $(tail -n 20 "$2")"
 }
 
 # live_kill_jobs DB: SIGKILLs the process groups of the fake jobs whose pids

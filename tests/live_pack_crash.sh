@@ -54,13 +54,7 @@ echo "killed the daemon while jobs $pair shared a GPU"
 sleep 1.5 # job 2 ends meanwhile
 serve
 "$MLSCHED" live drain --socket "$sock" || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 900 ] && { bad "daemon still running 90 s after the restart"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "restarted daemon exited $?"
+live_wait_exit "$pid" "$tmp/daemon.log" 90 restarted
 pid=""
 
 want=$(grep -c '^[0-9]' "$trace")

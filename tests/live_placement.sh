@@ -13,18 +13,13 @@ set -u
 test_init place sqlite3
 tr="$SRCDIR/tests/fixtures/placement/split.csv"
 for m in spread consolidate; do
-    "$MLSCHED" live serve --cluster v100=2x4 --policy fifo --round 0 --placement $m \
-        --time-scale 2000 --state "$tmp/$m.db" --socket "$tmp/$m/sock" -q 2>"$tmp/$m.log" &
-    echo $! >"$tmp/$m.pid"
-    pids="$pids $!"
+    live_serve $m --cluster v100=2x4 --policy fifo --round 0 --placement $m --time-scale 2000 -q
 done
 for m in spread consolidate; do
-    live_wait_up "$tmp/$m/sock" "$(cat "$tmp/$m.pid")" "$tmp/$m.log"
+    live_up $m
     live_submit_trace "$tmp/$m/sock" "$tr"
 done
-for m in spread consolidate; do
-    live_wait_exit "$(cat "$tmp/$m.pid")" "$tmp/$m.log"
-done
+for m in spread consolidate; do live_down $m; done
 start() { sqlite3 "$tmp/$1.db" "SELECT CAST(first_start - submit AS INT) FROM jobs WHERE gpus = 2"; }
 ran() { sqlite3 "$tmp/$1.db" "SELECT CAST(finish - first_start AS INT) FROM jobs WHERE gpus = 2"; }
 s=$(start spread)

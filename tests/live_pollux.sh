@@ -48,22 +48,11 @@ want=$(grep -c '^[0-9]' "$trace")
 run() {
     name=$1 ovh=$2
     shift 2
-    "$MLSCHED" live serve --cluster $cluster --throughputs "$tp" $opts "$@" \
-        --restart-overhead "$ovh" --time-scale "$scale" --state "$tmp/$name.db" \
-        --socket "$tmp/$name/sock" -q 2>"$tmp/$name.log" &
-    pid=$!
-    pids="$pids $pid"
-    live_wait_up "$tmp/$name/sock" "$pid" "$tmp/$name.log"
-    "$MLSCHED" live submit --socket "$tmp/$name/sock" --trace "$trace" --throughputs "$tp" \
-        >/dev/null || bad "$name: submit --trace failed"
-    "$MLSCHED" live drain --socket "$tmp/$name/sock" || bad "$name: drain failed"
-    i=0
-    while kill -0 "$pid" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 1500 ] && { bad "$name daemon still running after 150 s"; break; }
-        sleep 0.1
-    done
-    wait "$pid" || bad "$name daemon exited $?: $(cat "$tmp/$name.log")"
+    live_serve $name --cluster $cluster --throughputs "$tp" $opts "$@" \
+        --restart-overhead "$ovh" --time-scale "$scale" -q
+    live_up $name
+    live_submit_trace "$tmp/$name/sock" "$trace" "$tp" "$name"
+    live_down $name 150
     "$MLSCHED" simulate --trace "$trace" --cluster $cluster --throughputs "$tp" $opts \
         --restart-overhead "$ovh" -q --db "$tmp/sim-$name.db" >/dev/null ||
         bad "simulate ($name) failed"

@@ -57,17 +57,13 @@ setup() {
 # the accuracy daemons: no SIGKILL, a start cost that covers Slurm's latency
 for p in fifo las gavel; do
     setup $p
-    "$MLSCHED" live serve --cluster $cluster --throughputs "$tp" --policy $pol $opts \
-        --executor slurm --slurm-nodes $nodes --time-scale 40 --restart-overhead 60 \
-        --state "$tmp/$p.db" --socket "$tmp/$p/sock" -q 2>"$tmp/$p.log" &
-    echo $! >"$tmp/$p.pid"
+    live_serve $p --cluster $cluster --throughputs "$tp" --policy $pol $opts \
+        --executor slurm --slurm-nodes $nodes --time-scale 40 --restart-overhead 60 -q
 done
 for p in fifo las gavel; do
     setup $p
-    live_wait_up "$tmp/$p/sock" "$(cat "$tmp/$p.pid")" "$tmp/$p.log"
-    "$MLSCHED" live submit --socket "$tmp/$p/sock" --trace "$trace" --throughputs "$tp" \
-        >/dev/null || bad "$p: submit --trace failed"
-    "$MLSCHED" live drain --socket "$tmp/$p/sock" || bad "$p: drain failed"
+    live_up $p
+    live_submit_trace "$tmp/$p/sock" "$trace" "$tp" "$p"
 done
 trace="$fix/trace4.csv"
 serve
@@ -96,13 +92,7 @@ kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 sleep 1
 serve
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 2400 ] && { bad "daemon still running after 240 s: $(tail -5 "$tmp/daemon.log")"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "daemon exited $?: $(cat "$tmp/daemon.log")"
+live_wait_exit "$pid" "$tmp/daemon.log" 240
 pid=""
 
 # Cancelling a job held in Slurm ends its Slurm job; a held job that Slurm has
@@ -215,14 +205,7 @@ sqlite3 -separator ' ' "$tmp/s.db" "ATTACH '$tmp/sim.db' AS s;
     FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;" | sed 's/^/  /'
 for p in fifo las gavel; do
     setup $p
-    apid=$(cat "$tmp/$p.pid")
-    i=0
-    while kill -0 "$apid" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 1200 ] && { bad "$p daemon still running 120 s later"; break; }
-        sleep 0.1
-    done
-    wait "$apid" || bad "$p daemon exited $?: $(cat "$tmp/$p.log")"
+    live_down $p
     want=$(grep -c '^[0-9]' "$trace")
     n=$(sqlite3 "$tmp/$p.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
     [ "$n" = "$want" ] || bad "$p: $n of $want jobs done exactly once"
