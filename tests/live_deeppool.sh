@@ -21,12 +21,8 @@ model="$F/live.json"
 cluster=v100=1x4
 opts="--round 0 --throughputs $model"
 want=$(grep -c '^[0-9]' "$trace")
-"$MLSCHED" live serve --cluster $cluster --policy deeppool $opts --time-scale "${LIVE_TIME_SCALE:-100}" \
-    --state "$tmp/live.db" --socket "$tmp/s/sock" -q 2>"$tmp/live.log" &
-pid=$!
-live_wait_up "$tmp/s/sock" "$pid" "$tmp/live.log"
-live_run_trace "$tmp/s/sock" "$pid" "$tmp/live.log" "$trace" "$model"
-pid=""
+live_run live "$trace" "$model" --cluster $cluster --policy deeppool $opts \
+    --time-scale "${LIVE_TIME_SCALE:-100}" -q
 db="$tmp/live.db"
 "$MLSCHED" simulate --trace "$trace" --cluster $cluster --policy deeppool $opts -q \
     --db "$tmp/sim.db" >/dev/null || bad "simulate failed"

@@ -48,12 +48,8 @@
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 mode=${LIVE_ELASTIC_MODE:-local}
-if [ "$mode" = slurm ]; then
-    . "$SRCDIR/tests/slurm_serial.sh"
-    slurm_test_require sqlite3
-fi
 . "$SRCDIR/tests/live_lib.sh"
-test_init lelastic sqlite3
+live_mode_init lelastic "$mode"
 trace=${LIVE_ELASTIC_TRACE:-"$SRCDIR/tests/fixtures/live/trace-elastic.csv"}
 tp="$SRCDIR/traces/catalog/pollux.json"
 cluster=t4=2x4

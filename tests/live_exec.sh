@@ -15,13 +15,8 @@ trace="$SRCDIR/tests/fixtures/live/trace8.csv"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 # LIVE_EXEC_POLICY=las runs the C las the same way, for reference
 pol=${LIVE_EXEC_POLICY:-"exec:$SRCDIR/examples/policies/las.py"}
-"$MLSCHED" live serve --cluster v100=1x4 --throughputs "$tp" --policy "$pol" \
-    --time-scale "${LIVE_TIME_SCALE:-100}" --state "$tmp/live.db" --socket "$tmp/d/sock" -q \
-    2>"$tmp/log" &
-pid=$!
-live_wait_up "$tmp/d/sock" "$pid" "$tmp/log"
-live_run_trace "$tmp/d/sock" "$pid" "$tmp/log" "$trace" "$tp"
-pid=""
+live_run live "$trace" "$tp" --cluster v100=1x4 --throughputs "$tp" --policy "$pol" \
+    --time-scale "${LIVE_TIME_SCALE:-100}" -q
 "$MLSCHED" simulate --trace "$trace" --cluster v100=1x4 --throughputs "$tp" --policy las -q \
     --db "$tmp/sim.db" >/dev/null || bad "simulate las failed"
 want=$(grep -c '^[0-9]' "$trace")

@@ -41,13 +41,8 @@ cluster=v100=1x2
 scale=${LIVE_TIME_SCALE:-100}
 round=${GANDIVA_ROUND:-120}
 want=$(grep -c '^[0-9]' "$trace")
-"$MLSCHED" live serve --cluster $cluster --policy gandiva-paper --round "$round" \
-    --preempt suspend --time-scale "$scale" --state "$tmp/g.db" --socket "$tmp/g/sock" -q \
-    2>"$tmp/g.log" &
-pid=$!
-live_wait_up "$tmp/g/sock" "$pid" "$tmp/g.log"
-live_run_trace "$tmp/g/sock" "$pid" "$tmp/g.log" "$trace"
-pid=""
+live_run g "$trace" "" --cluster $cluster --policy gandiva-paper --round "$round" \
+    --preempt suspend --time-scale "$scale" -q
 
 printf '{"default": {"start": 20, "restart": 20, "resize": 20, "migrate": 20, "suspend": 0.25}}\n' \
     >"$tmp/ovh.json"

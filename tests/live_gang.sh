@@ -20,12 +20,8 @@ trace=$fx/gang-live.csv cluster=$fx/islands.json
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 scale=${LIVE_TIME_SCALE:-100}
 
-"$MLSCHED" live serve --cluster "$cluster" --throughputs "$tp" --policy pathways \
-    --time-scale "$scale" --state "$tmp/live.db" --socket "$tmp/sock" -q 2>"$tmp/log" &
-pid=$!
-live_wait_up "$tmp/sock" "$pid" "$tmp/log"
-live_run_trace "$tmp/sock" "$pid" "$tmp/log" "$trace" "$tp"
-pid=""
+live_run live "$trace" "$tp" --cluster "$cluster" --throughputs "$tp" --policy pathways \
+    --time-scale "$scale" -q
 
 "$MLSCHED" simulate --trace "$trace" --cluster "$cluster" --throughputs "$tp" --policy pathways \
     -q --db "$tmp/sim.db" >/dev/null || bad "simulate failed"

@@ -23,6 +23,17 @@ live_sanitizer_skip() {
     exit 77
 }
 
+# live_mode_init NAME MODE: test_init NAME sqlite3 for a test whose daemons
+# run on the local executor or, MODE slurm, on a private Slurm: then it also
+# skips unless one can start here (slurm_test_require, tests/slurm_serial.sh).
+live_mode_init() {
+    if [ "$2" = slurm ]; then
+        . "$SRCDIR/tests/slurm_serial.sh"
+        slurm_test_require sqlite3
+    fi
+    test_init "$1" sqlite3
+}
+
 # live_wait_up SOCKET PID LOG: until the daemon answers (10 s at most).
 live_wait_up() {
     _i=0
@@ -53,6 +64,17 @@ live_up() {
 live_down() {
     live_wait_exit "$(cat "$tmp/$1.pid")" "$tmp/$1.log" "${2:-120}" "$1"
     rm -f "$tmp/$1.pid"
+}
+
+# live_run NAME TRACE THROUGHPUTS ARG...: daemon NAME (live_serve NAME
+# ARG...) runs TRACE as fake jobs (THROUGHPUTS may be "") to its end.
+live_run() {
+    _run=$1 _trace=$2 _tput=$3
+    shift 3
+    live_serve "$_run" "$@"
+    live_up "$_run"
+    live_submit_trace "$tmp/$_run/sock" "$_trace" "$_tput" "$_run"
+    live_down "$_run"
 }
 
 # live_run_trace SOCKET PID LOG TRACE [THROUGHPUTS]: submits the trace as

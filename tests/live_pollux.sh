@@ -28,12 +28,8 @@
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 mode=${LIVE_POLLUX_MODE:-local}
-if [ "$mode" = slurm ]; then
-    . "$SRCDIR/tests/slurm_serial.sh"
-    slurm_test_require sqlite3
-fi
 . "$SRCDIR/tests/live_lib.sh"
-test_init lpollux sqlite3
+live_mode_init lpollux "$mode"
 live_sanitizer_skip "in-place batch changes and resizes run live under the sanitizers in \
 live_elastic.sh (local) and live_elastic_slurm.sh (Slurm), pollux in pollux_policy.sh and regress.sh"
 trace="$SRCDIR/tests/fixtures/live/trace-pollux.csv"

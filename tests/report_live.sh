@@ -13,12 +13,8 @@ TMPDIR=$tmp
 export TMPDIR # where report puts its temporary merged database
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 head -4 "$SRCDIR/tests/fixtures/live/trace8.csv" >"$tmp/t.csv"
-"$MLSCHED" live serve --cluster v100=1x4 --throughputs "$tp" --policy fifo --time-scale 200 \
-    --state "$tmp/live.db" --socket "$tmp/sock" -q 2>"$tmp/log" &
-pid=$!
-live_wait_up "$tmp/sock" "$pid" "$tmp/log"
-live_run_trace "$tmp/sock" "$pid" "$tmp/log" "$tmp/t.csv" "$tp"
-pid=""
+live_run live "$tmp/t.csv" "$tp" --cluster v100=1x4 --throughputs "$tp" --policy fifo \
+    --time-scale 200 -q
 "$MLSCHED" simulate --trace "$tmp/t.csv" --cluster v100=1x4 --throughputs "$tp" --policy fifo \
     -q --db "$tmp/sim.db" >/dev/null || bad "simulate"
 before=$(sqlite3 "$tmp/live.db" "SELECT count(*) FROM sqlite_master")
