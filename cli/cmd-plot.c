@@ -12,19 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int parse_runs(void *base, size_t off, const char *s, const char *who)
-{
-    result_filter_t *f = (result_filter_t *)((char *)base + off);
-    (void)who;
-    long lo, hi;
-    char extra;
-    if (sscanf(s, "%ld:%ld%c", &lo, &hi, &extra) != 2 || lo < 1 || hi < lo)
-        return -1;
-    f->run_lo = lo;
-    f->run_hi = hi;
-    return 0;
-}
-
 static const opt_t options[] = {
     OPT_SHARED_DB(plot_req_t, db, "results database, or a live state database (its run)"),
     OPT_STRING("out", 'o', "DIR", plot_req_t, out_dir,
@@ -37,7 +24,7 @@ static const opt_t options[] = {
                "only these policies: a comma list of names or\n"
                "patterns (* ? [...]), e.g. fifo,las,themis*"),
     OPT_STRING("label", 'l', "GLOB", plot_req_t, f.label, "only runs whose label matches"),
-    OPT_CALL("runs", 0, "LO:HI", plot_req_t, f, parse_runs,
+    OPT_CALL("runs", 0, "LO:HI", plot_req_t, f, db_input_parse_runs,
              "--runs wants LO:HI with 1 <= LO <= HI, got '%s'", "only run ids in [LO, HI]"),
     OPT_FLAG("log-time", 0, plot_req_t, log_time, "timeline and user shares on a log time axis"),
     OPT_FLAG("full-time", 0, plot_req_t, full_time,

@@ -74,19 +74,6 @@ static int parse_metrics(void *base, size_t off, const char *s, const char *who)
     return rc;
 }
 
-static int parse_runs(void *base, size_t off, const char *s, const char *who)
-{
-    result_filter_t *f = (result_filter_t *)((char *)base + off);
-    (void)who;
-    long lo, hi;
-    char extra;
-    if (sscanf(s, "%ld:%ld%c", &lo, &hi, &extra) != 2 || lo < 1 || hi < lo)
-        return -1;
-    f->run_lo = lo;
-    f->run_hi = hi;
-    return 0;
-}
-
 #define R rep_opts_t
 static const opt_t options[] = {
     OPT_LIST("db", 'd', "FILE", R, dbs,
@@ -103,7 +90,7 @@ static const opt_t options[] = {
     OPT_STRING("trace", 0, "PATTERN", R, f.trace, "only runs of these trace paths"),
     OPT_STRING("cluster", 0, "PATTERN", R, f.cluster, "only runs on these clusters"),
     OPT_STRING("label", 0, "PATTERN", R, f.label, "only runs with these labels"),
-    OPT_CALL("runs", 0, "LO:HI", R, f, parse_runs,
+    OPT_CALL("runs", 0, "LO:HI", R, f, db_input_parse_runs,
              "--runs wants LO:HI with 1 <= LO <= HI, got '%s'", "only run ids in [LO, HI]"),
     OPT_CALL("by", 0, "FIELDS", R, by, parse_by,
              "--by wants trace, cluster, label, params or all, got '%s'",

@@ -1,9 +1,10 @@
 /* dbinput.c: results and live state databases folded into one results
- * database for reading (see dbinput.h). */
+ * database for reading, and the --runs range of what is read (see dbinput.h). */
 #include "cli/dbinput.h"
 
 #include "live/export.h"
 #include "sim/merge.h"
+#include "sim/results.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -60,4 +61,17 @@ void db_input_close(db_input_t *in)
     snprintf(side, sizeof side, "%s-shm", in->path);
     unlink(side);
     in->temp = 0;
+}
+
+int db_input_parse_runs(void *base, size_t off, const char *s, const char *who)
+{
+    result_filter_t *f = (result_filter_t *)((char *)base + off);
+    (void)who;
+    long lo, hi;
+    char extra;
+    if (sscanf(s, "%ld:%ld%c", &lo, &hi, &extra) != 2 || lo < 1 || hi < lo)
+        return -1;
+    f->run_lo = lo;
+    f->run_hi = hi;
+    return 0;
 }

@@ -23,4 +23,9 @@ typedef struct db_input {
 int db_input_open(const char *const *paths, size_t n, db_input_t *in, mls_err_t *err);
 void db_input_close(db_input_t *in);
 
+/* The --runs LO:HI option of report and plot (an opt_call_fn, cli/opts.h):
+ * the run range of the result_filter_t (sim/results.h) at off in base.
+ * Returns 0, or -1 unless 1 <= LO <= HI. */
+int db_input_parse_runs(void *base, size_t off, const char *s, const char *who);
+
 #endif

@@ -6,10 +6,8 @@
 # ever used; fifo-perf runs them at once on three GPUs without preemption.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/test_lib.sh"
+test_init gavelfifo
 for p in gavel-fifo fifo-perf; do
     "$MLSCHED" simulate --trace "$SRCDIR/tests/fixtures/gavel_fifo/overalloc.csv" \
         --cluster v100=1x2,k80=1x4 --policy $p --like gavel -q --db "$tmp/r.db" >/dev/null ||

@@ -10,10 +10,8 @@
 # is a usage error.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/test_lib.sh"
+test_init like
 tr="$SRCDIR/tests/fixtures/regress/mix40.csv"
 cl=v100=2x4,k80=2x4
 sim() { "$MLSCHED" simulate --trace "$tr" --cluster $cl -q --json --db "$tmp/r.db" "$@" |

@@ -16,20 +16,13 @@
 # 5 s (live/exec_slurm.c bounds every Slurm command it waits for).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-command -v sqlite3 >/dev/null 2>&1 || { echo "SKIP: sqlite3 not found"; exit 77; }
-tmp=$(mktemp -d /tmp/mls-async-XXXXXX)
-pid=""
-spid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-    [ -n "$spid" ] && kill "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
-    [ -n "${KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init async sqlite3
+spid=""
+test_cleanup_more() {
+    [ -n "$pid" ] && wait "$pid" 2>/dev/null
+    [ -n "$spid" ] && kill "$spid" 2>/dev/null && wait "$spid" 2>/dev/null
+}
 mkdir "$tmp/bin"
 printf '#!/bin/sh\nexec sleep 60\n' >"$tmp/bin/sinfo"
 chmod +x "$tmp/bin/sinfo"
@@ -98,13 +91,7 @@ fi
 
 # to the end
 "$MLSCHED" live drain --socket "$sock" || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 400 ] && { bad "daemon still running after 40 s: $(tail -5 "$tmp/daemon.log")"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "daemon exited $?: $(cat "$tmp/daemon.log")"
+live_wait_exit "$pid" "$tmp/daemon.log" 40
 pid=""
 
 wait "$spid"
@@ -170,13 +157,7 @@ echo "$c0 $c1" | awk '{ printf "cancel of job 0 (ignores SIGTERM, grace 2 s) ans
     exit !($2 - $1 >= 2 && $2 - $1 < 3.5) }' || bad "cancel of job 0 not answered at its SIGKILL"
 [ "$crc" = 0 ] || bad "cancel of job 0 failed: $(cat "$tmp/cancel0")"
 "$MLSCHED" live drain --socket "$sock" || bad "cancels: drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 200 ] && { bad "cancels: daemon still running after 20 s"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "cancels: daemon exited $?: $(cat "$tmp/daemon2.log")"
+live_wait_exit "$pid" "$tmp/daemon2.log" 20 cancels
 pid=""
 [ "$(sqlite3 "$tmp/c.db" "SELECT group_concat(state || ' ' || attempt, ',') FROM jobs")" = \
     "cancelled 1,cancelled 0,done 1" ] ||

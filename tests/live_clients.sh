@@ -9,16 +9,8 @@
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}" "${BUILDDIR:=.}"
 client="$BUILDDIR/tests/sock_client"
-tmp=$(mktemp -d /tmp/mls-clients-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init clients
 "$MLSCHED" live serve --cluster v100=1x1 --policy fifo --time-scale 100 --state "$tmp/s.db" \
     --socket "$tmp/sock" -q 2>"$tmp/log" &
 pid=$!
@@ -47,13 +39,7 @@ case $reply in
 esac
 for h in $holders; do wait "$h"; done
 "$MLSCHED" live drain --socket "$tmp/sock" >/dev/null || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 600 ] && { bad "daemon did not finish the job within 60 s"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "daemon exited $?: $(cat "$tmp/log")"
+live_wait_exit "$pid" "$tmp/log" 60
 pid=""
 n=$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
 [ "$n" = 1 ] || bad "the job did not finish once ($n)"

@@ -6,27 +6,10 @@
 # finishes exactly once (one 'finish' event, completions = 1, state done).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-crash-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    # the fake jobs of a failed run: end them by the pids the db recorded
-    if [ -f "$tmp/s.db" ]; then
-        for p in $(sqlite3 "$tmp/s.db" "SELECT pid FROM jobs WHERE pid > 0" 2>/dev/null); do
-            kill -KILL -- "-$p" 2>/dev/null
-        done
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init crash sqlite3
+# the fake jobs of a failed run: end them by the pids the db recorded
+test_cleanup_more() { live_kill_jobs "$tmp/s.db"; }
 sock="$tmp/run/sock"
 serve() {
     "$MLSCHED" live serve --cluster v100=1x4 --policy las --time-scale 100 \
@@ -47,13 +30,7 @@ pid=""
 sleep 2
 serve
 "$MLSCHED" live drain --socket "$sock" || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 900 ] && { bad "daemon still running 90 s after the restart"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "restarted daemon exited $?"
+live_wait_exit "$pid" "$tmp/daemon.log" 90 restarted
 pid=""
 
 n=$(sqlite3 "$tmp/s.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")

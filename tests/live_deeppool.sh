@@ -12,21 +12,8 @@
 # exactly once, no run fails and no plan is rejected.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-deeppool-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init deeppool sqlite3
 live_sanitizer_skip "packed runs are live under the sanitizers in live_pack.sh, deeppool in test_deeppool and deeppool.sh"
 F="$SRCDIR/tests/fixtures/deeppool"
 trace="$F/live.csv"
@@ -34,12 +21,8 @@ model="$F/live.json"
 cluster=v100=1x4
 opts="--round 0 --throughputs $model"
 want=$(grep -c '^[0-9]' "$trace")
-"$MLSCHED" live serve --cluster $cluster --policy deeppool $opts --time-scale "${LIVE_TIME_SCALE:-100}" \
-    --state "$tmp/live.db" --socket "$tmp/s/sock" -q 2>"$tmp/live.log" &
-pid=$!
-live_wait_up "$tmp/s/sock" "$pid" "$tmp/live.log"
-live_run_trace "$tmp/s/sock" "$pid" "$tmp/live.log" "$trace" "$model"
-pid=""
+live_run live "$trace" "$model" --cluster $cluster --policy deeppool $opts \
+    --time-scale "${LIVE_TIME_SCALE:-100}" -q
 db="$tmp/live.db"
 "$MLSCHED" simulate --trace "$trace" --cluster $cluster --policy deeppool $opts -q \
     --db "$tmp/sim.db" >/dev/null || bad "simulate failed"

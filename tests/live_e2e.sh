@@ -14,21 +14,8 @@
 # finish them all once. Only Unix sockets are used.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-live-XXXXXX)
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init live sqlite3
 fix="$SRCDIR/tests/fixtures/live"
 scale=${LIVE_TIME_SCALE:-100}
 # per daemon: policy, trace, cluster, perf model and options (the simulator's too)
@@ -50,31 +37,16 @@ for p in $daemons; do
     setup $p
     extra=""
     [ $p = susp ] && extra="--preempt suspend"
-    "$MLSCHED" live serve --cluster $cluster --throughputs "$tp" --policy $pol $opts \
-        --time-scale "$scale" $extra --state "$tmp/$p.db" --socket "$tmp/$p/sock" -q \
-        2>"$tmp/$p.log" &
-    pids="$pids $!"
-    echo $! >"$tmp/$p.pid"
+    live_serve $p --cluster $cluster --throughputs "$tp" --policy $pol $opts \
+        --time-scale "$scale" $extra -q
 done
 for p in $daemons; do
     setup $p
-    live_wait_up "$tmp/$p/sock" "$(cat "$tmp/$p.pid")" "$tmp/$p.log"
-    "$MLSCHED" live submit --socket "$tmp/$p/sock" --trace "$trace" --throughputs "$tp" \
-        >/dev/null ||
-        bad "$p: submit --trace failed"
-    "$MLSCHED" live drain --socket "$tmp/$p/sock" || bad "$p: drain failed"
+    live_up $p
+    live_submit_trace "$tmp/$p/sock" "$trace" "$tp" "$p"
 done
 # wait (bounded) for the daemons to drain and exit
-for p in $daemons; do
-    pid=$(cat "$tmp/$p.pid")
-    i=0
-    while kill -0 "$pid" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 1200 ] && { bad "$p daemon still running after 120 s"; break; }
-        sleep 0.1
-    done
-    wait "$pid" || bad "$p daemon exited $?: $(cat "$tmp/$p.log")"
-done
+for p in $daemons; do live_down $p; done
 
 for p in fifo las gavel; do
     setup $p

@@ -47,29 +47,9 @@
 # shockwave never runs a job at two GPU counts).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
 mode=${LIVE_ELASTIC_MODE:-local}
-if [ "$mode" = slurm ]; then
-    . "$SRCDIR/tests/slurm_serial.sh"
-    slurm_test_require
-fi
-tmp=$(mktemp -d /tmp/mls-lelastic-XXXXXX)
-pids=""
-slurm=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    [ -n "$slurm" ] && "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_ELASTIC_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    [ -n "$slurm" ] && slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+live_mode_init lelastic "$mode"
 trace=${LIVE_ELASTIC_TRACE:-"$SRCDIR/tests/fixtures/live/trace-elastic.csv"}
 tp="$SRCDIR/traces/catalog/pollux.json"
 cluster=t4=2x4
@@ -126,7 +106,6 @@ slot() { # POLICY: n1, n2, ... by its place in the list
     done
 }
 if [ "$mode" = slurm ]; then
-    slurm=1
     nodes=""
     for p in $policies; do
         nodes="$nodes $(slot "$p")a=t4:4 $(slot "$p")b=t4:4"

@@ -9,32 +9,14 @@
 # skips with that message when the daemon still looks names up itself.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command or python3 is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-livex-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init livex sqlite3 python3
 trace="$SRCDIR/tests/fixtures/live/trace8.csv"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 # LIVE_EXEC_POLICY=las runs the C las the same way, for reference
 pol=${LIVE_EXEC_POLICY:-"exec:$SRCDIR/examples/policies/las.py"}
-"$MLSCHED" live serve --cluster v100=1x4 --throughputs "$tp" --policy "$pol" \
-    --time-scale "${LIVE_TIME_SCALE:-100}" --state "$tmp/live.db" --socket "$tmp/d/sock" -q \
-    2>"$tmp/log" &
-pid=$!
-live_wait_up "$tmp/d/sock" "$pid" "$tmp/log"
-live_run_trace "$tmp/d/sock" "$pid" "$tmp/log" "$trace" "$tp"
-pid=""
+live_run live "$trace" "$tp" --cluster v100=1x4 --throughputs "$tp" --policy "$pol" \
+    --time-scale "${LIVE_TIME_SCALE:-100}" -q
 "$MLSCHED" simulate --trace "$trace" --cluster v100=1x4 --throughputs "$tp" --policy las -q \
     --db "$tmp/sim.db" >/dev/null || bad "simulate las failed"
 want=$(grep -c '^[0-9]' "$trace")

@@ -17,31 +17,15 @@ set -u
 slurm_test_require sqlite3 python3
 . "$SRCDIR/tests/live_lib.sh"
 live_sanitizer_skip "the exec policy runs live under the sanitizers in live_exec.sh, the Slurm executor in live_slurm.sh"
-tmp=$(mktemp -d /tmp/mls-lxslurm-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_SLURM_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+test_init lxslurm
 MLS_SLURM_GPUS=4 slurm_test_start "$tmp/slurm"
 node=$(sinfo -h -N -o %N | head -n 1)
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 trace="$SRCDIR/tests/fixtures/live/trace4.csv"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 # LIVE_EXEC_POLICY=las runs the C las the same way, for reference
 pol=${LIVE_EXEC_POLICY:-"exec:python3 $SRCDIR/examples/policies/las.py"}
-"$MLSCHED" live serve --cluster v100=1x4 --throughputs "$tp" --policy "$pol" \
-    --executor slurm --slurm-nodes "$node" --time-scale 40 --restart-overhead 60 \
-    --state "$tmp/live.db" --socket "$tmp/d/sock" -q 2>"$tmp/log" &
-pid=$!
-live_wait_up "$tmp/d/sock" "$pid" "$tmp/log"
-live_run_trace "$tmp/d/sock" "$pid" "$tmp/log" "$trace" "$tp"
-pid=""
+live_run live "$trace" "$tp" --cluster v100=1x4 --throughputs "$tp" --policy "$pol" \
+    --executor slurm --slurm-nodes "$node" --time-scale 40 --restart-overhead 60 -q
 "$MLSCHED" simulate --trace "$trace" --cluster v100=1x4 --throughputs "$tp" --policy las \
     --restart-overhead 60 -q --db "$tmp/sim.db" >/dev/null || bad "simulate las failed"
 q() { sqlite3 "$tmp/live.db" "$1"; }
@@ -63,5 +47,5 @@ else
     live_jct_compare "Python las live on Slurm vs C las simulated (not asserted: sanitizer build)" \
         "$tmp/live.db" "$tmp/sim.db" 1000
 fi
-[ $fail -eq 0 ] || { echo "daemon log:"; cat "$tmp/log"; exit 1; }
+[ $fail -eq 0 ] || { echo "daemon log:"; cat "$tmp/live.log"; exit 1; }
 echo "live_exec_slurm: ok"

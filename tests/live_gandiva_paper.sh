@@ -18,21 +18,8 @@
 # (SIGSTOP) and packed, no run fails. Set KEEP=1 to keep the databases.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-gdv-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    [ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init gdv sqlite3
 live_sanitizer_skip "gandiva-paper's time-slicing and migration run live under the sanitizers in live_mech_crash.sh, suspension in live_e2e.sh"
 trace="$SRCDIR/tests/fixtures/live/trace-gandiva.csv"
 # A fake job stopped (SIGSTOP) and then ended (SIGTERM, SIGCONT: what the
@@ -54,13 +41,8 @@ cluster=v100=1x2
 scale=${LIVE_TIME_SCALE:-100}
 round=${GANDIVA_ROUND:-120}
 want=$(grep -c '^[0-9]' "$trace")
-"$MLSCHED" live serve --cluster $cluster --policy gandiva-paper --round "$round" \
-    --preempt suspend --time-scale "$scale" --state "$tmp/g.db" --socket "$tmp/g/sock" -q \
-    2>"$tmp/g.log" &
-pid=$!
-live_wait_up "$tmp/g/sock" "$pid" "$tmp/g.log"
-live_run_trace "$tmp/g/sock" "$pid" "$tmp/g.log" "$trace"
-pid=""
+live_run g "$trace" "" --cluster $cluster --policy gandiva-paper --round "$round" \
+    --preempt suspend --time-scale "$scale" -q
 
 printf '{"default": {"start": 20, "restart": 20, "resize": 20, "migrate": 20, "suspend": 0.25}}\n' \
     >"$tmp/ovh.json"

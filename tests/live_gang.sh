@@ -12,33 +12,16 @@
 # (tests/pathways.sh does that).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-gang-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init gang sqlite3
 live_sanitizer_skip "its gang starts run under the sanitizers in live_mech_crash.sh (and pathways in pathways.sh)"
 fx="$SRCDIR/tests/fixtures/pathways"
 trace=$fx/gang-live.csv cluster=$fx/islands.json
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 scale=${LIVE_TIME_SCALE:-100}
 
-"$MLSCHED" live serve --cluster "$cluster" --throughputs "$tp" --policy pathways \
-    --time-scale "$scale" --state "$tmp/live.db" --socket "$tmp/sock" -q 2>"$tmp/log" &
-pid=$!
-live_wait_up "$tmp/sock" "$pid" "$tmp/log"
-live_run_trace "$tmp/sock" "$pid" "$tmp/log" "$trace" "$tp"
-pid=""
+live_run live "$trace" "$tp" --cluster "$cluster" --throughputs "$tp" --policy pathways \
+    --time-scale "$scale" -q
 
 "$MLSCHED" simulate --trace "$trace" --cluster "$cluster" --throughputs "$tp" --policy pathways \
     -q --db "$tmp/sim.db" >/dev/null || bad "simulate failed"

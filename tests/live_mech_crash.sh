@@ -36,30 +36,15 @@
 # daemons run side by side (~10 s). Set KEEP=1 to keep the databases.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-mcrash-XXXXXX)
-cleanup() {
-    for s in slice migrate gang; do
-        p=$(cat "$tmp/$s.pid" 2>/dev/null)
-        [ -n "$p" ] && kill "$p" 2>/dev/null
-        if [ -f "$tmp/$s.db" ]; then # the fake jobs of a failed run
-            for p in $(sqlite3 "$tmp/$s.db" "SELECT pid FROM jobs WHERE pid > 0" 2>/dev/null); do
-                kill -KILL -- "-$p" 2>/dev/null
-            done
-        fi
-    done
-    [ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
+. "$SRCDIR/tests/live_lib.sh"
+test_init mcrash sqlite3
+test_cleanup_more() { # the fake jobs of a failed run
+    for s in slice migrate gang; do live_kill_jobs "$tmp/$s.db"; done
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 bad() { # also from the scenarios' subshells
     echo "FAIL: $*"
     echo "$*" >>"$tmp/failed"
 }
-. "$SRCDIR/tests/live_lib.sh"
 fix="$SRCDIR/tests/fixtures"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 printf '{"default": {"start": 20, "restart": 20, "resize": 20, "migrate": 20, "suspend": 0.25}}\n' \
@@ -71,17 +56,13 @@ printf '{"default": {"start": 20, "restart": 20, "resize": 20, "migrate": 20, "s
 # 0.3 s later, waits for the end (60 s) and simulates; notes go to $tmp/NAME.out.
 scenario() {
     s=$1 trace=$2 cluster=$3 opts=$4 simopts=$5 liveopts=$6 trig=$7 doctor=${8:-}
-    db="$tmp/$s.db" sock="$tmp/$s/sock" log="$tmp/$s.log" out="$tmp/$s.out"
+    db="$tmp/$s.db" sock="$tmp/$s/sock" out="$tmp/$s.out"
     serve() {
-        "$MLSCHED" live serve --cluster "$cluster" --throughputs "$tp" $opts $liveopts \
-            --time-scale 100 --state "$db" --socket "$sock" 2>>"$log" &
-        echo $! >"$tmp/$s.pid"
-        live_wait_up "$sock" "$(cat "$tmp/$s.pid")" "$log"
+        live_serve "$s" --cluster "$cluster" --throughputs "$tp" $opts $liveopts --time-scale 100
+        live_up "$s"
     }
     serve
-    "$MLSCHED" live submit --socket "$sock" --trace "$trace" --throughputs "$tp" >/dev/null ||
-        bad "$s: submit --trace failed"
-    "$MLSCHED" live drain --socket "$sock" || bad "$s: drain failed"
+    live_submit_trace "$sock" "$trace" "$tp" "$s"
     i=0 hit=""
     while [ -z "$hit" ] && [ $i -lt 750 ]; do
         sleep 0.02
@@ -101,15 +82,7 @@ scenario() {
             CASE WHEN suspended THEN '(suspended)' ELSE '' END, ' ') FROM jobs"))" >"$out"
     sleep 0.3
     serve
-    pid=$(cat "$tmp/$s.pid")
-    i=0
-    while kill -0 "$pid" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 600 ] && { bad "$s: restarted daemon still running 60 s later"; break; }
-        sleep 0.1
-    done
-    wait "$pid" || bad "$s: restarted daemon exited $?: $(tail -5 "$log")"
-    rm -f "$tmp/$s.pid"
+    live_down "$s" 60
     "$MLSCHED" simulate --trace "$trace" --cluster "$cluster" --throughputs "$tp" $opts \
         $simopts -q --db "$tmp/$s-sim.db" >/dev/null || bad "$s: simulate failed"
 }

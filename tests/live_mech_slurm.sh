@@ -37,24 +37,13 @@ set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/slurm_serial.sh"
 slurm_test_require sqlite3
-tmp=$(mktemp -d /tmp/mls-mslurm-XXXXXX)
-cleanup() {
-    for s in slice migrate gang; do
-        p=$(cat "$tmp/$s.pid" 2>/dev/null)
-        [ -n "$p" ] && kill "$p" 2>/dev/null
-    done
-    "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+. "$SRCDIR/tests/live_lib.sh"
+test_init mslurm
 MLS_SLURM_GPUS=9 slurm_test_start "$tmp/slurm"
 bad() { # also from the daemons' subshells
     echo "FAIL: $*"
     echo "$*" >>"$tmp/failed"
 }
-. "$SRCDIR/tests/live_lib.sh"
 fix="$SRCDIR/tests/fixtures"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 common_opts="--throughputs $tp --restart-overhead 60"
@@ -65,17 +54,13 @@ q() { sqlite3 "$tmp/$1.db" "$2" 2>/dev/null; }
 # once it gives a row and no start is under way, and restarted 0.3 s later.
 run() {
     s=$1 trace=$2 cluster=$3 opts=$4 trig=${5:-}
-    db="$tmp/$s.db" sock="$tmp/$s/sock" log="$tmp/$s.log"
+    db="$tmp/$s.db" sock="$tmp/$s/sock"
     serve() {
-        "$MLSCHED" live serve --cluster "$cluster" $common_opts $opts --executor slurm \
-            --time-scale 30 --state "$db" --socket "$sock" -q 2>>"$log" &
-        echo $! >"$tmp/$s.pid"
-        live_wait_up "$sock" "$(cat "$tmp/$s.pid")" "$log"
+        live_serve "$s" --cluster "$cluster" $common_opts $opts --executor slurm --time-scale 30 -q
+        live_up "$s"
     }
     serve
-    "$MLSCHED" live submit --socket "$sock" --trace "$trace" --throughputs "$tp" >/dev/null ||
-        bad "$s: submit --trace failed"
-    "$MLSCHED" live drain --socket "$sock" || bad "$s: drain failed"
+    live_submit_trace "$sock" "$trace" "$tp" "$s"
     if [ -n "$trig" ]; then
         i=0 hit=""
         while [ -z "$hit" ] && [ $i -lt 1000 ]; do
@@ -93,15 +78,7 @@ run() {
         sleep 0.3
         serve
     fi
-    pid=$(cat "$tmp/$s.pid")
-    i=0
-    while kill -0 "$pid" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 1500 ] && { bad "$s: daemon still running after 150 s"; break; }
-        sleep 0.1
-    done
-    wait "$pid" || bad "$s: daemon exited $?: $(tail -5 "$log")"
-    rm -f "$tmp/$s.pid"
+    live_down "$s" 150
     "$MLSCHED" simulate --trace "$trace" --cluster "$cluster" $common_opts $opts -q \
         --db "$tmp/$s-sim.db" >/dev/null || bad "$s: simulate failed"
 }

@@ -24,21 +24,8 @@
 # Slurm is tests/live_slurm_pack.sh.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-pack-XXXXXX)
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init pack sqlite3
 trace="$SRCDIR/tests/fixtures/live/trace-pack.csv"
 cluster=v100=1x2
 scale=${LIVE_TIME_SCALE:-100}
@@ -70,27 +57,13 @@ r=$(fj "$tmp/nopair.pack")
     bad "fake job with a partner the catalog has no pair for: iter_time $r: $(cat "$tmp/fj.err")"
 
 for p in $daemons; do
-    "$MLSCHED" live serve --cluster $cluster --policy $p $opts --time-scale "$scale" \
-        --state "$tmp/$p.db" --socket "$tmp/$p/sock" -q 2>"$tmp/$p.log" &
-    pids="$pids $!"
-    echo $! >"$tmp/$p.pid"
+    live_serve $p --cluster $cluster --policy $p $opts --time-scale "$scale" -q
 done
 for p in $daemons; do
-    live_wait_up "$tmp/$p/sock" "$(cat "$tmp/$p.pid")" "$tmp/$p.log"
-    "$MLSCHED" live submit --socket "$tmp/$p/sock" --trace "$trace" >/dev/null ||
-        bad "$p: submit --trace failed"
-    "$MLSCHED" live drain --socket "$tmp/$p/sock" || bad "$p: drain failed"
+    live_up $p
+    live_submit_trace "$tmp/$p/sock" "$trace" "" "$p"
 done
-for p in $daemons; do
-    pid=$(cat "$tmp/$p.pid")
-    i=0
-    while kill -0 "$pid" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 1200 ] && { bad "$p daemon still running after 120 s"; break; }
-        sleep 0.1
-    done
-    wait "$pid" || bad "$p daemon exited $?: $(cat "$tmp/$p.log")"
-done
+for p in $daemons; do live_down $p; done
 
 for p in $daemons; do
     db="$tmp/$p.db"

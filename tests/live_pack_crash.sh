@@ -17,26 +17,10 @@
 # 0.8 wall s, and CI's parallel sanitizer suite delays it by a tenth of that.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-pkcrash-XXXXXX)
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    if [ -f "$tmp/s.db" ]; then # the fake jobs of a failed run, by the pids the db recorded
-        for p in $(sqlite3 "$tmp/s.db" "SELECT pid FROM jobs WHERE pid > 0" 2>/dev/null); do
-            kill -KILL -- "-$p" 2>/dev/null
-        done
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init pkcrash sqlite3
+# the fake jobs of a failed run, by the pids the db recorded
+test_cleanup_more() { live_kill_jobs "$tmp/s.db"; }
 sock="$tmp/run/sock"
 trace="$SRCDIR/tests/fixtures/live/trace-pack-crash.csv"
 opts="--cluster v100=1x2 --policy gandiva --round 120"
@@ -70,13 +54,7 @@ echo "killed the daemon while jobs $pair shared a GPU"
 sleep 1.5 # job 2 ends meanwhile
 serve
 "$MLSCHED" live drain --socket "$sock" || bad "drain failed"
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 900 ] && { bad "daemon still running 90 s after the restart"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "restarted daemon exited $?"
+live_wait_exit "$pid" "$tmp/daemon.log" 90 restarted
 pid=""
 
 want=$(grep -c '^[0-9]' "$trace")

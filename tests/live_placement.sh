@@ -9,35 +9,17 @@
 # setting in the state db's meta; a bad value is a usage error. ~10 s.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
-tmp=$(mktemp -d /tmp/mls-place-XXXXXX)
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    [ -n "${KEEP:-}" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init place sqlite3
 tr="$SRCDIR/tests/fixtures/placement/split.csv"
 for m in spread consolidate; do
-    "$MLSCHED" live serve --cluster v100=2x4 --policy fifo --round 0 --placement $m \
-        --time-scale 2000 --state "$tmp/$m.db" --socket "$tmp/$m/sock" -q 2>"$tmp/$m.log" &
-    echo $! >"$tmp/$m.pid"
-    pids="$pids $!"
+    live_serve $m --cluster v100=2x4 --policy fifo --round 0 --placement $m --time-scale 2000 -q
 done
 for m in spread consolidate; do
-    live_wait_up "$tmp/$m/sock" "$(cat "$tmp/$m.pid")" "$tmp/$m.log"
+    live_up $m
     live_submit_trace "$tmp/$m/sock" "$tr"
 done
-for m in spread consolidate; do
-    live_wait_exit "$(cat "$tmp/$m.pid")" "$tmp/$m.log"
-done
+for m in spread consolidate; do live_down $m; done
 start() { sqlite3 "$tmp/$1.db" "SELECT CAST(first_start - submit AS INT) FROM jobs WHERE gpus = 2"; }
 ran() { sqlite3 "$tmp/$1.db" "SELECT CAST(finish - first_start AS INT) FROM jobs WHERE gpus = 2"; }
 s=$(start spread)

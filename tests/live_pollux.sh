@@ -27,29 +27,9 @@
 # fails only that check).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
 mode=${LIVE_POLLUX_MODE:-local}
-if [ "$mode" = slurm ]; then
-    . "$SRCDIR/tests/slurm_serial.sh"
-    slurm_test_require
-fi
-tmp=$(mktemp -d /tmp/mls-lpollux-XXXXXX)
-pids=""
-slurm=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    [ -n "$slurm" ] && "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_POLLUX_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    [ -n "$slurm" ] && slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+live_mode_init lpollux "$mode"
 live_sanitizer_skip "in-place batch changes and resizes run live under the sanitizers in \
 live_elastic.sh (local) and live_elastic_slurm.sh (Slurm), pollux in pollux_policy.sh and regress.sh"
 trace="$SRCDIR/tests/fixtures/live/trace-pollux.csv"
@@ -64,22 +44,11 @@ want=$(grep -c '^[0-9]' "$trace")
 run() {
     name=$1 ovh=$2
     shift 2
-    "$MLSCHED" live serve --cluster $cluster --throughputs "$tp" $opts "$@" \
-        --restart-overhead "$ovh" --time-scale "$scale" --state "$tmp/$name.db" \
-        --socket "$tmp/$name/sock" -q 2>"$tmp/$name.log" &
-    pid=$!
-    pids="$pids $pid"
-    live_wait_up "$tmp/$name/sock" "$pid" "$tmp/$name.log"
-    "$MLSCHED" live submit --socket "$tmp/$name/sock" --trace "$trace" --throughputs "$tp" \
-        >/dev/null || bad "$name: submit --trace failed"
-    "$MLSCHED" live drain --socket "$tmp/$name/sock" || bad "$name: drain failed"
-    i=0
-    while kill -0 "$pid" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 1500 ] && { bad "$name daemon still running after 150 s"; break; }
-        sleep 0.1
-    done
-    wait "$pid" || bad "$name daemon exited $?: $(cat "$tmp/$name.log")"
+    live_serve $name --cluster $cluster --throughputs "$tp" $opts "$@" \
+        --restart-overhead "$ovh" --time-scale "$scale" -q
+    live_up $name
+    live_submit_trace "$tmp/$name/sock" "$trace" "$tp" "$name"
+    live_down $name 150
     "$MLSCHED" simulate --trace "$trace" --cluster $cluster --throughputs "$tp" $opts \
         --restart-overhead "$ovh" -q --db "$tmp/sim-$name.db" >/dev/null ||
         bad "simulate ($name) failed"
@@ -124,7 +93,6 @@ run() {
 }
 
 if [ "$mode" = slurm ]; then
-    slurm=1
     MLS_SLURM_NODES="gt4a=t4:4 gt4b=t4:4" slurm_test_start "$tmp/slurm"
     # a (re)start through Slurm takes 0.5-1.7 wall s: at time scale 30 a
     # 60 s round is 2 wall s, so a job has started before the next decision

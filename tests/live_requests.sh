@@ -7,18 +7,9 @@
 # job's environment; a failing job; a job that never reports; `live report`.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-tmp=$(mktemp -d /tmp/mls-req-XXXXXX)
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    for p in $pids; do wait "$p" 2>/dev/null; done
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . "$SRCDIR/tests/live_lib.sh"
+test_init req
+test_cleanup_more() { for p in $pids; do wait "$p" 2>/dev/null; done; }
 sock="$tmp/run/sock"
 "$MLSCHED" live serve --cluster v100=1x4 --policy fifo --round 0 --max-failures 0 \
     --state "$tmp/s.db" --socket "$sock" 2>"$tmp/daemon.log" &

@@ -30,22 +30,10 @@ set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/slurm_serial.sh"
 slurm_test_require sqlite3
-tmp=$(mktemp -d /tmp/mls-lslurm-XXXXXX)
-pid=""
-apids=""
-cleanup() {
-    for p in $pid $apids; do kill "$p" 2>/dev/null; done
-    "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_SLURM_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+. "$SRCDIR/tests/live_lib.sh"
+test_init lslurm
 MLS_SLURM_GPUS=12 MLS_SLURM_NODES="gv100=v100:2 gk80=k80:2" slurm_test_start "$tmp/slurm"
 node=$(sinfo -h -N -o %N | grep -v '^gv100$\|^gk80$' | head -n 1)
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-. "$SRCDIR/tests/live_lib.sh"
 sock="$tmp/run/sock"
 serve() {
     "$MLSCHED" live serve --cluster v100=1x4 --policy las --executor slurm \
@@ -67,21 +55,15 @@ setup() {
     fi
 }
 # the accuracy daemons: no SIGKILL, a start cost that covers Slurm's latency
-apids=""
 for p in fifo las gavel; do
     setup $p
-    "$MLSCHED" live serve --cluster $cluster --throughputs "$tp" --policy $pol $opts \
-        --executor slurm --slurm-nodes $nodes --time-scale 40 --restart-overhead 60 \
-        --state "$tmp/$p.db" --socket "$tmp/$p/sock" -q 2>"$tmp/$p.log" &
-    apids="$apids $!"
-    echo $! >"$tmp/$p.pid"
+    live_serve $p --cluster $cluster --throughputs "$tp" --policy $pol $opts \
+        --executor slurm --slurm-nodes $nodes --time-scale 40 --restart-overhead 60 -q
 done
 for p in fifo las gavel; do
     setup $p
-    live_wait_up "$tmp/$p/sock" "$(cat "$tmp/$p.pid")" "$tmp/$p.log"
-    "$MLSCHED" live submit --socket "$tmp/$p/sock" --trace "$trace" --throughputs "$tp" \
-        >/dev/null || bad "$p: submit --trace failed"
-    "$MLSCHED" live drain --socket "$tmp/$p/sock" || bad "$p: drain failed"
+    live_up $p
+    live_submit_trace "$tmp/$p/sock" "$trace" "$tp" "$p"
 done
 trace="$fix/trace4.csv"
 serve
@@ -110,13 +92,7 @@ kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 sleep 1
 serve
-i=0
-while kill -0 "$pid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 2400 ] && { bad "daemon still running after 240 s: $(tail -5 "$tmp/daemon.log")"; break; }
-    sleep 0.1
-done
-wait "$pid" || bad "daemon exited $?: $(cat "$tmp/daemon.log")"
+live_wait_exit "$pid" "$tmp/daemon.log" 240
 pid=""
 
 # Cancelling a job held in Slurm ends its Slurm job; a held job that Slurm has
@@ -229,14 +205,7 @@ sqlite3 -separator ' ' "$tmp/s.db" "ATTACH '$tmp/sim.db' AS s;
     FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;" | sed 's/^/  /'
 for p in fifo las gavel; do
     setup $p
-    apid=$(cat "$tmp/$p.pid")
-    i=0
-    while kill -0 "$apid" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 1200 ] && { bad "$p daemon still running 120 s later"; break; }
-        sleep 0.1
-    done
-    wait "$apid" || bad "$p daemon exited $?: $(cat "$tmp/$p.log")"
+    live_down $p
     want=$(grep -c '^[0-9]' "$trace")
     n=$(sqlite3 "$tmp/$p.db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
     [ "$n" = "$want" ] || bad "$p: $n of $want jobs done exactly once"
@@ -263,6 +232,5 @@ for p in fifo las gavel; do
 done
 n=$(sqlite3 "$tmp/gavel.db" "SELECT count(*) FROM events WHERE event = 'exec' AND detail LIKE '%released'")
 echo "gavel: $n restarts by release of the held Slurm job"
-apids=""
 [ $fail -eq 0 ] || exit 1
 echo "live_slurm: ok"

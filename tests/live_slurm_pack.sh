@@ -29,53 +29,30 @@ set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/slurm_serial.sh"
 slurm_test_require sqlite3
-tmp=$(mktemp -d /tmp/mls-lslurm-XXXXXX)
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_SLURM_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+. "$SRCDIR/tests/live_lib.sh"
+test_init lslurm
 MLS_SLURM_GPUS=6 slurm_test_start "$tmp/slurm"
 node=$(sinfo -h -N -o %N | head -n 1)
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-. "$SRCDIR/tests/live_lib.sh"
 fix="$SRCDIR/tests/fixtures/live"
 trace="$fix/trace-pack-slurm.csv"
 opts="--cluster v100=1x2 --round 120 --executor slurm --slurm-nodes $node --time-scale 30"
-up() { # NAME PID: waits for daemon NAME's socket
-    live_wait_up "$tmp/$1/sock" "$2" "$tmp/$1.log"
-}
 daemons="max-min-fairness-packed gandiva"
 for p in $daemons; do
-    "$MLSCHED" live serve $opts --policy $p --restart-overhead 60 --state "$tmp/$p.db" \
-        --socket "$tmp/$p/sock" -q 2>"$tmp/$p.log" &
-    pids="$pids $!"
-    echo $! >"$tmp/$p.pid"
+    live_serve $p $opts --policy $p --restart-overhead 60 -q
 done
 for p in $daemons; do
-    up $p "$(cat "$tmp/$p.pid")"
-    "$MLSCHED" live submit --socket "$tmp/$p/sock" --trace "$trace" >/dev/null ||
-        bad "$p: submit --trace failed"
-    "$MLSCHED" live drain --socket "$tmp/$p/sock" || bad "$p: drain failed"
+    live_up $p
+    live_submit_trace "$tmp/$p/sock" "$trace" "" "$p"
 done
 
 # the crash daemon: SIGKILLed once both members of a pair run in Slurm
 serve() {
-    "$MLSCHED" live serve $opts --policy gandiva --state "$tmp/c.db" --socket "$tmp/c/sock" \
-        2>>"$tmp/c.log" &
-    cpid=$!
-    up c "$cpid"
+    live_serve c $opts --policy gandiva
+    cpid=$(cat "$tmp/c.pid")
+    live_up c
 }
 serve
-pids="$pids $cpid"
-"$MLSCHED" live submit --socket "$tmp/c/sock" --trace "$fix/trace-pack-crash.csv" >/dev/null ||
-    bad "crash: submit --trace failed"
-"$MLSCHED" live drain --socket "$tmp/c/sock" || bad "crash: drain failed"
+live_submit_trace "$tmp/c/sock" "$fix/trace-pack-crash.csv" "" crash
 pair=""
 i=0
 while [ -z "$pair" ] && [ $i -lt 300 ]; do
@@ -99,13 +76,7 @@ else
 fi
 sleep 0.5
 serve
-i=0
-while kill -0 "$cpid" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 1200 ] && { bad "crash daemon still running 120 s later"; break; }
-    sleep 0.1
-done
-wait "$cpid" || bad "crash daemon exited $?: $(tail -5 "$tmp/c.log")"
+live_down c
 n=$(sqlite3 "$tmp/c.db" "SELECT count(*) FROM jobs WHERE state = 'done' AND completions = 1")
 [ "$n" = 3 ] || bad "crash: $n of 3 jobs done exactly once: $(sqlite3 "$tmp/c.db" \
     'SELECT id, state, completions, exit_code FROM jobs')"
@@ -163,14 +134,7 @@ same_gpus crash "$tmp/c.db"
 
 want=$(grep -c '^[0-9]' "$trace")
 for p in $daemons; do
-    pid=$(cat "$tmp/$p.pid")
-    i=0
-    while kill -0 "$pid" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 1500 ] && { bad "$p daemon still running after 150 s"; break; }
-        sleep 0.1
-    done
-    wait "$pid" || bad "$p daemon exited $?: $(cat "$tmp/$p.log")"
+    live_down $p 150
     db="$tmp/$p.db"
     n=$(sqlite3 "$db" "SELECT count(*) FROM jobs WHERE state='done' AND completions=1")
     [ "$n" = "$want" ] || bad "$p: $n of $want jobs done exactly once"

@@ -146,6 +146,8 @@ tests_test_mechanism_CFLAGS = $(TEST_CFLAGS)
 tests_test_mechanism_LDADD = $(TEST_LIBS)
 TESTS += tests/pathways.sh tests/live_gang.sh
 EXTRA_DIST += tests/pathways.sh tests/live_gang.sh tests/fixtures/pathways tests/live_lib.sh
+# what every script test shares (test_init: tests/test_lib.sh)
+EXTRA_DIST += tests/test_lib.sh
 TESTS += tests/live_clients.sh
 EXTRA_DIST += tests/live_clients.sh
 check_PROGRAMS += tests/sock_client

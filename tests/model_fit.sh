@@ -6,10 +6,8 @@
 # the published profiles.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/test_lib.sh"
+test_init modelfit
 cat="$SRCDIR/traces/catalog/pollux.json"
 
 "$MLSCHED" model fit >/dev/null 2>&1

@@ -12,10 +12,8 @@
 # run; a bad value is a usage error naming the option.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$SRCDIR/tests/test_lib.sh"
+test_init placement
 q() { sqlite3 "$tmp/r.db" "$1"; }
 tr="$SRCDIR/tests/fixtures/placement/split.csv"
 sim() { "$MLSCHED" simulate --trace "$tr" --cluster v100=2x4 --policy fifo -q --db "$tmp/r.db" "$@" >/dev/null ||

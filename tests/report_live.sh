@@ -7,28 +7,14 @@
 # draws the live run, and the state database is left as it was (read-only).
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-command -v sqlite3 >/dev/null 2>&1 || { echo "report_live.sh: SKIP: the sqlite3 command is not installed"; exit 77; }
-tmp=$(mktemp -d /tmp/mls-replive-XXXXXX)
+. "$SRCDIR/tests/live_lib.sh"
+test_init replive sqlite3
 TMPDIR=$tmp
 export TMPDIR # where report puts its temporary merged database
-pid=""
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-. "$SRCDIR/tests/live_lib.sh"
 tp="$SRCDIR/traces/catalog/default-throughputs.json"
 head -4 "$SRCDIR/tests/fixtures/live/trace8.csv" >"$tmp/t.csv"
-"$MLSCHED" live serve --cluster v100=1x4 --throughputs "$tp" --policy fifo --time-scale 200 \
-    --state "$tmp/live.db" --socket "$tmp/sock" -q 2>"$tmp/log" &
-pid=$!
-live_wait_up "$tmp/sock" "$pid" "$tmp/log"
-live_run_trace "$tmp/sock" "$pid" "$tmp/log" "$tmp/t.csv" "$tp"
-pid=""
+live_run live "$tmp/t.csv" "$tp" --cluster v100=1x4 --throughputs "$tp" --policy fifo \
+    --time-scale 200 -q
 "$MLSCHED" simulate --trace "$tmp/t.csv" --cluster v100=1x4 --throughputs "$tp" --policy fifo \
     -q --db "$tmp/sim.db" >/dev/null || bad "simulate"
 before=$(sqlite3 "$tmp/live.db" "SELECT count(*) FROM sqlite_master")

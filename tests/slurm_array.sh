@@ -12,12 +12,9 @@ if ! "$MLSCHED" compare --help >/dev/null 2>&1; then
     echo "SKIP: this mlsched has no compare command"
     exit 77
 fi
-tmp=$(mktemp -d /tmp/mls-slurm-XXXXXX)
-trap '"$SRCDIR/scripts/slurm/stop" "$tmp/slurm"; rm -rf "$tmp"; slurm_serial_unlock' EXIT
-trap 'exit 1' INT TERM
+. "$SRCDIR/tests/test_lib.sh"
+test_init slurm
 slurm_test_start "$tmp/slurm"
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 if ! "$MLSCHED" trace generate --jobs 8 --rate 6/h --seed 1 -o "$tmp/t.csv" >/dev/null 2>&1; then
     echo "SKIP: mlsched trace generate does not work yet"
     exit 77

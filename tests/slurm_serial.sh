@@ -70,8 +70,10 @@ slurm_test_require() {
 # slurm_test_start DIR: takes the lock (exit 1 when it waited too long) and
 # starts a private Slurm in DIR (its log in DIR.start.log), then exports
 # SLURM_CONF; exits 77 when Slurm does not start. Call it once the exit trap
-# that stops DIR and calls slurm_serial_unlock is set.
+# that stops DIR and calls slurm_serial_unlock is set: test_init's
+# (tests/test_lib.sh) does both for the slurm_dir set here.
 slurm_test_start() {
+    slurm_dir=$1
     slurm_serial_lock || exit 1
     if ! "$SRCDIR/scripts/slurm/start" "$1" >"$1.start.log" 2>&1; then
         echo "SKIP: Slurm did not start: $(cat "$1.start.log")"
