@@ -31,7 +31,9 @@
  * a restart is not the daemon's child (no SIGCHLD), and a Slurm job's
  * wrapper writes that file, so their ends are seen at once rather than at
  * the next 0.2 s tick (20 daemon s at time scale 100, which the job that
- * waited for those GPUs would lose). */
+ * waited for those GPUs would lose). The executor's own descriptors (the
+ * pipes of the Slurm commands it runs beside the loop: its poll op) are in
+ * that poll() too, so that no command's output waits for a tick. */
 #define _GNU_SOURCE /* struct ucred, accept4 */
 #include "live/daemon.h"
 
@@ -1944,7 +1946,9 @@ static void loop(daemon_t *d)
         }
         if (d->why)
             ms = 0;
-        d->n_xfds = d->exec.ops->poll ? d->exec.ops->poll(&d->exec, d->xfds, 32) : 0;
+        d->n_xfds = d->exec.ops->poll ? d->exec.ops->poll(&d->exec, d->xfds,
+                                                          (int)(sizeof d->xfds / sizeof *d->xfds))
+                                      : 0;
         if (serve_io(d, ms, 1))
             drain_signals(d);
     }
