@@ -31,7 +31,9 @@
  * a restart is not the daemon's child (no SIGCHLD), and a Slurm job's
  * wrapper writes that file, so their ends are seen at once rather than at
  * the next 0.2 s tick (20 daemon s at time scale 100, which the job that
- * waited for those GPUs would lose). */
+ * waited for those GPUs would lose). The executor's own descriptors (the
+ * pipes of the Slurm commands it runs beside the loop: its poll op) are in
+ * that poll() too, so that no command's output waits for a tick. */
 #define _GNU_SOURCE /* struct ucred, accept4 */
 #include "live/daemon.h"
 
@@ -115,6 +117,8 @@ typedef struct daemon {
     } *clients;        /* connections, served concurrently (non-blocking) */
     size_t n_clients, clients_cap;
     int io_depth; /* serve_io() calls under way */
+    int xfds[32]; /* the executor's descriptors the loop waits on too (its poll op) */
+    int n_xfds;
 } daemon_t;
 
 static int serve_io(daemon_t *d, int ms, int sig);
@@ -427,6 +431,14 @@ static int reap(daemon_t *d)
             continue;
         int status;
         double when;
+        char note[256] = "";
+        if (d->exec.ops->news && d->exec.ops->news(&d->exec, j, note, sizeof note)) {
+            if (note[0]) { /* how its start went, known now */
+                live_db_event(d->db, dnow(d), j->id, "exec", note);
+                logf_(d, "job %lld: %s", (long long)j->id, note);
+            }
+            save(d, j);
+        }
         if (!d->exec.ops->ended(&d->exec, j, d->run_dir, &status, &when))
             continue;
         double t = wall_to_daemon(d, when);
@@ -1436,7 +1448,8 @@ static int serve_io(daemon_t *d, int ms, int sig)
         clients_sweep(d);
     d->io_depth++;
     double now = mls_wall_seconds();
-    struct pollfd *p = xmalloc(sizeof *p * (d->n_clients + 3));
+    size_t n_x = sig ? (size_t)d->n_xfds : 0;
+    struct pollfd *p = xmalloc(sizeof *p * (d->n_clients + 3 + n_x));
     size_t n = 0;
     p[n++] = (struct pollfd){d->listen_fd, POLLIN, 0};
     p[n++] = (struct pollfd){sig ? d->sig_fd : -1, POLLIN, 0};
@@ -1450,6 +1463,9 @@ static int serve_io(daemon_t *d, int ms, int sig)
         if (!waits && c->fd >= 0 && left < ms)
             ms = left < 0 ? 0 : left;
     }
+    size_t n_cl = n; /* the executor's pipes after the clients: the caller's loop reads them */
+    for (size_t i = 0; i < n_x; i++)
+        p[n++] = (struct pollfd){d->xfds[i], POLLIN, 0};
     int got = poll(p, n, ms), pending = 0;
     if (got > 0) {
         pending = sig && p[1].revents;
@@ -1458,7 +1474,7 @@ static int serve_io(daemon_t *d, int ms, int sig)
             while (read(d->ino_fd, ev, sizeof ev) > 0)
                 ;
         }
-        for (size_t i = 3; i < n; i++) { /* the table may grow below: index, not pointer */
+        for (size_t i = 3; i < n_cl; i++) { /* the table may grow below: index, not pointer */
             struct client *c = &d->clients[i - 3];
             if (!p[i].revents || c->fd < 0 || c->state == CL_HELD || c->state == CL_WORK)
                 continue;
@@ -1930,6 +1946,9 @@ static void loop(daemon_t *d)
         }
         if (d->why)
             ms = 0;
+        d->n_xfds = d->exec.ops->poll ? d->exec.ops->poll(&d->exec, d->xfds,
+                                                          (int)(sizeof d->xfds / sizeof *d->xfds))
+                                      : 0;
         if (serve_io(d, ms, 1))
             drain_signals(d);
     }

@@ -274,8 +274,11 @@ static void local_destroy(live_exec_t *x)
     (void)x;
 }
 
-static const live_exec_ops_t local_ops = {"local", local_start, local_signal, local_ended,
-                                          local_destroy, NULL};
+static const live_exec_ops_t local_ops = {.name = "local",
+                                          .start = local_start,
+                                          .signal = local_signal,
+                                          .ended = local_ended,
+                                          .destroy = local_destroy};
 
 int live_exec_local(live_exec_t *x, mls_err_t *err)
 {

@@ -51,6 +51,18 @@ typedef struct live_exec_ops {
      * job answers a moment from now). Only l->run_dir, l->node_name and
      * l->node are set. */
     double (*start_after)(live_exec_t *x, const live_job_t *j, const live_launch_t *l);
+    /* NULL, or: what became of j's start, which may still be under way when
+     * start() returns (Slurm: sbatch, a restart's scontrol commands; the run
+     * counts as started meanwhile, and ended() says 0, or 1 with status 127
+     * when the start failed): sets j->ext_id once it is known, and a note for
+     * an 'exec' event in note (how it started, or why it failed). 1 when
+     * there is news (the daemon records the note and saves j), else 0. */
+    int (*news)(live_exec_t *x, live_job_t *j, char *note, size_t len);
+    /* NULL, or: the executor's work between the loop's turns (the commands it
+     * runs beside the loop: their output read, their ends acted on); puts in
+     * fds (at most max) the descriptors the loop waits on besides its own,
+     * so that it turns again once one is readable; returns how many. */
+    int (*poll)(live_exec_t *x, int *fds, int max);
 } live_exec_ops_t;
 
 struct live_exec {

@@ -19,6 +19,7 @@ $(call slurm_chain,live_pollux_slurm,slurm_array)
 $(call slurm_chain,slurm_array,live_elastic_slurm)
 $(call slurm_chain,live_elastic_slurm,live_exec_slurm)
 $(call slurm_chain,live_exec_slurm,live_mech_slurm)
+$(call slurm_chain,live_mech_slurm,live_async_slurm)
 
 # the layers: a file includes its own folder or a lower floor, naming the folder
 TESTS += tests/layers.sh
@@ -239,7 +240,7 @@ EXTRA_DIST += tests/live_mech_crash.sh
 TESTS += tests/live_mech_slurm.sh
 EXTRA_DIST += tests/live_mech_slurm.sh
 
-# The Slurm executor's holds, requeue-holds and cancels do not block the daemon (issue 19)
+# No Slurm command blocks the daemon (issue 19): sbatch, squeue, scontrol, scancel (~20 s)
 TESTS += tests/live_async_slurm.sh
 EXTRA_DIST += tests/live_async_slurm.sh
 
