@@ -27,41 +27,14 @@
 # Skips (77) when Slurm is not installed, we are not root, or it cannot start.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
-if ! command -v slurmctld >/dev/null 2>&1 && [ ! -x /usr/sbin/slurmctld ]; then
-    echo "SKIP: slurmctld is not installed (scripts/install-deps --slurm)"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "SKIP: starting a private Slurm needs root"
-    exit 77
-fi
-if ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "SKIP: the sqlite3 command is not installed"
-    exit 77
-fi
 . "$SRCDIR/tests/slurm_serial.sh"
-slurm_serial_lock || exit 1
-began=$(date +%s)
-tmp=$(mktemp -d /tmp/mls-aslurm-XXXXXX)
-pid=""
-ppid_=""
-cleanup() {
-    for p in $pid $ppid_; do kill "$p" 2>/dev/null; done
-    "$SRCDIR/scripts/slurm/stop" "$tmp/slurm"
-    [ -n "${LIVE_SLURM_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"
-    slurm_serial_unlock
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-if ! MLS_SLURM_GPUS=1 "$SRCDIR/scripts/slurm/start" "$tmp/slurm" >"$tmp/start.log" 2>&1; then
-    echo "SKIP: Slurm did not start: $(cat "$tmp/start.log")"
-    exit 77
-fi
-export SLURM_CONF="$tmp/slurm/slurm.conf"
-node=$(sinfo -h -N -o %N | head -n 1)
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+slurm_test_require sqlite3
 . "$SRCDIR/tests/live_lib.sh"
+test_init aslurm
+ppid_=""
+test_cleanup_more() { [ -z "$ppid_" ] || kill "$ppid_" 2>/dev/null; }
+MLS_SLURM_GPUS=1 slurm_test_start "$tmp/slurm"
+node=$(sinfo -h -N -o %N | head -n 1)
 
 # the slow Slurm commands: each call logged as "START END slow|fast WHAT"
 slow=1
