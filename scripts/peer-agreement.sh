@@ -32,8 +32,10 @@
 #   Ours for them: --like gavel, which gives isolated and gandiva
 #   mechanism=gavel (Gavel's own allocations through its rounds).
 # - shockwave: the simulation pickles Shockwave publishes for its canonical
-#   experiment (scheduler/reproduce/pickles/tacc_32gpus, makespan and avg_jct;
-#   docs/reproducing.md "Reproducing Shockwave's baselines"), not run here.
+#   experiment (github.com/uw-mad-dash/shockwave, commit 8a44f4a,
+#   scheduler/reproduce/pickles/tacc_32gpus, makespan and avg_jct, made by its
+#   reproduce/tacc_32gpus.sh; docs/reproducing.md "Reproducing Shockwave's
+#   baselines", with the per-job column), not run here.
 # - pollux: the artifact's published results-jobload at load 1.0, workload-1
 #   (docs/reproducing.md "Pollux against its paper"; average JCT only), not run here.
 # - tiresias: Tiresias's simulator (github.com/SymbioticLab/Tiresias, commit
