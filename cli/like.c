@@ -32,19 +32,28 @@ static const like_peer_t peers[] = {
      "steps",
      {"mechanism=gavel", "recompute_interval=1920", "new_jobs=wait", "received_start=half_round",
       "rules=gavel", NULL}},
-    /* Shockwave (uw-mad-dash/shockwave, a Gavel fork): 120 s rounds, 20 s
-     * lost by a job not scheduled in the previous round, recompute at most
-     * every 1000 s, Gavel's new-job and received-time rules, every GPU its
-     * own server (consolidated throughputs); the policy's own cadence. */
+    /* Shockwave (uw-mad-dash/shockwave 8a44f4a, a Gavel fork): 120 s rounds,
+     * the policy called at round ends only (its simulate() loop, as Gavel's),
+     * 20 s lost by a job not scheduled in the previous round, recompute at
+     * most every 1000 s, Gavel's new-job and received-time rules and the
+     * rest of Gavel's mechanism (rules=gavel: scheduler.py's priorities and
+     * deficits are Gavel's), every GPU its own server (consolidated
+     * throughputs). Its baselines: AlloX, isolated and gandiva run as Gavel
+     * allocations (mechanism=gavel), its Gandiva-Fair too (an equal time
+     * share per job, gandiva_fair_proportional.py), its OSSP
+     * (min_total_duration.py) as its code solves it: Gavel's 5 % bisection
+     * and ECOS's interior point (bisect=1). Its round ends at the round
+     * length, not at the last job's steps (its 20 s are taken from the steps
+     * of a full round only, which --round-end steps does not model). */
     {"shockwave",
      120,
-     NULL,
+     "rounds",
      20,
      "spread",
      "consolidated",
      NULL,
      {"mechanism=gavel", "recompute_interval=1000", "new_jobs=wait", "received_start=half_round",
-      NULL}},
+      "rules=gavel", "bisect=1", NULL}},
     /* Pollux (petuum/adaptdl osdi21-artifact simulator/): 60 s steps, 30 s
      * without progress after an allocation change, jobs spread over nodes at
      * the rate of their placement; its Tiresias has 2 queues, demotion at

@@ -37,6 +37,10 @@
  * with its user's tickets (per=job: what Shockwave's Gandiva-Fair baseline
  * does, an equal share per job, for traces without users).
  *
+ * -P mechanism=gavel runs Shockwave's baseline of this name instead (an equal
+ * time share per job through Gavel's round mechanism, gavel_share.c), with
+ * recompute_interval, new_jobs, received_start and rules as there.
+ *
  * Simplifications, and why:
  * - One cluster-wide stride scheduler per GPU type instead of the paper's
  *   split scheduler (a central scheduler balancing users over servers plus a
@@ -49,6 +53,7 @@
  *   pair separately, and needs at least two types with a known rate.
  * - The paper measures speedups by profiling jobs on each generation; here
  *   they come from the profiled table (an unknown rate counts as 1). */
+#include "policies/gavel_share.h"
 #include "policies/placement.h"
 #include "policies/policies.h"
 #include "policies/policy_util.h"
@@ -83,6 +88,7 @@ typedef struct gf_state {
     long *seen;     /* number of the last call at which (u, t) took part */
     long calls;     /* calls so far */
     double last;
+    gs_state_t *gavel; /* mechanism=gavel, NULL otherwise */
 } gf_state_t;
 
 void gandiva_fair_destroy(void *state)
@@ -97,6 +103,7 @@ void gandiva_fair_destroy(void *state)
     free(s->charge);
     free(s->seen);
     free(s->slots);
+    gs_destroy(s->gavel);
     free(s);
 }
 
@@ -131,8 +138,20 @@ static int parse_tickets(gf_state_t *s, const char *spec, char *err, size_t errl
 
 int gandiva_fair_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"tickets", "trade", "per", NULL};
+    static const char *const known[] = {"tickets", "trade", "per", "mechanism", NULL};
     *state = NULL;
+    int gavel = gs_wanted(args, "gandiva-fair", err, errlen);
+    if (gavel < 0)
+        return -1;
+    if (gavel) {
+        gs_state_t *g = gs_create(GS_PROPORTIONAL, args, "gandiva-fair", err, errlen);
+        if (!g)
+            return -1;
+        gf_state_t *s = pu_alloc(1, sizeof *s);
+        s->gavel = g;
+        *state = s;
+        return 0;
+    }
     if (policy_args_check(args, known, "gandiva-fair", err, errlen))
         return -1;
     long trade;
@@ -460,6 +479,10 @@ int gandiva_fair_schedule(void *state, const view_t *v, plan_t *plan, char *err,
     (void)err;
     (void)errlen;
     gf_state_t *s = state;
+    if (s->gavel) {
+        gs_schedule(s->gavel, v, plan);
+        return 0;
+    }
     int *unit = pu_alloc((size_t)v->n_jobs, sizeof *unit);
     gf_units(s, v, unit);
     gf_resize(s, v, unit);

@@ -52,6 +52,7 @@ typedef struct gv_state {
     int n_mem;
     gl_warm_t *warm; /* the last LP's basis (NULL: every recompute starts cold) */
     int gavel_rules; /* rules=gavel (gavel_round.h) */
+    int bisect;      /* min-total-duration: bisect=1, Gavel's T and X (gavel_center.c) */
 } gv_state_t;
 
 /* The LP's jobs (view indices), rows and rates being assembled. */
@@ -67,7 +68,7 @@ typedef struct gv_problem {
 } gv_problem_t;
 
 static const char *const known_params[] = {"recompute_interval", "pair_candidates", "warm_start",
-                                           "new_jobs", "received_start", "rules", NULL};
+                                           "new_jobs", "received_start", "rules", "bisect", NULL};
 
 int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_t *args,
                      char *err, size_t errlen)
@@ -76,11 +77,16 @@ int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_
     if (policy_args_check(args, known_params, name, err, errlen))
         return -1;
     double interval;
-    long pairs, warm;
+    long pairs, warm, bisect;
     if (policy_arg_double(args, "recompute_interval", 1920.0, &interval, err, errlen) ||
         policy_arg_long(args, "pair_candidates", 4, &pairs, err, errlen) ||
-        policy_arg_long(args, "warm_start", 0, &warm, err, errlen))
+        policy_arg_long(args, "warm_start", 0, &warm, err, errlen) ||
+        policy_arg_long(args, "bisect", 0, &bisect, err, errlen))
         return -1;
+    if (bisect != 0 && (kind != GV_MTD || bisect != 1)) {
+        snprintf(err, errlen, "%s: bisect is min-total-duration's, 0 or 1 (got %ld)", name, bisect);
+        return -1;
+    }
     if (warm != 0 && warm != 1) {
         snprintf(err, errlen, "%s: warm_start must be 0 or 1 (got %ld)", name, warm);
         return -1;
@@ -104,6 +110,7 @@ int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_
     gr_set_opts(s->round, &opts);
     s->min_interval = interval;
     s->gavel_rules = opts.gavel_rules;
+    s->bisect = (int)bisect;
     s->pair_candidates = pairs;
     s->warm = warm ? gl_warm_create() : NULL;
     *state = s;
@@ -484,6 +491,8 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
                 w[i] = isnan(rem) ? 0 : rem;
             }
             rc = gl_min_makespan(&pb.lp, w, x, &T_make, err, errlen);
+            if (rc == 0 && s->bisect) /* else the exact LP's vertex stays */
+                gl_center_single(&pb.lp, w, gl_gavel_bisect_T(T_make), x);
             break;
         }
         case GV_FTF:

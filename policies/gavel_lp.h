@@ -108,6 +108,16 @@ double gl_assign_bound(int n_jobs, int n_slots, const double *cost);
 #define GL_NEEDS_FEASIBLE 1
 int gl_certify_needs(const gl_lp_t *lp, const double *need);
 
+/* Gavel's and Shockwave's makespan bisection (gavel_center.c): the T their
+ * code keeps (100 s .. 1e6 s to 5 %, widened by 10x while infeasible) when the
+ * exact optimum is T_star. */
+double gl_gavel_bisect_T(double T_star);
+/* The analytic centre of the makespan feasibility set at T (what an
+ * interior-point solver returns for it, gavel_center.c) into x (one entry per
+ * row); -1 (x untouched) unless one type and single rows, or when T is not
+ * strictly feasible. */
+int gl_center_single(const gl_lp_t *lp, const double *R, double T, double *x);
+
 /* eff_j of every job under x (eff has n_jobs entries). */
 void gl_effective(const gl_lp_t *lp, const double *x, double *eff);
 

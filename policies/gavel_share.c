@@ -23,6 +23,12 @@
  *     group (pair or single) then gets 1/G of each type's GPUs (G groups), as
  *     above, and a job in a pair none alone. Types are visited v100, p100,
  *     k80 (Gavel does not shuffle for its Packing policies).
+ *   - gandiva-fair (Shockwave's baseline of that name, uw-mad-dash/shockwave
+ *     8a44f4a, scheduler/policies/gandiva_fair_proportional.py, read, not
+ *     copied): every active job gets, on every type t, the share C_t / N,
+ *     whatever its GPU count, its row scaled down to sum to at most 1: equal
+ *     time per job, so the GPUs asked for exceed the cluster's and the
+ *     mechanism's priorities ration them. Types shuffled as isolated's.
  * Leftover GPUs go to rows with X = 0 (priority 0), as in Gavel.
  * Simplifications: C_t counts down nodes too (Gavel's cluster_spec); pair
  * throughputs are the perf model's; Gavel's scheduler may also run a pair it
@@ -176,7 +182,8 @@ static void group(gs_state_t *s, const view_t *v, int *grp)
     free(free_);
 }
 
-/* A row's shares: C_t / (G x gpus) per type, scaled to sum to at most 1. */
+/* A row's shares: C_t / (G x gpus) per type, scaled to sum to at most 1
+ * (gpus 1: Shockwave's Gandiva-Fair). */
 static void share_row(const view_t *v, int gpus, int groups, double *x)
 {
     double sum = 0;
@@ -199,8 +206,9 @@ static void allocate(gs_state_t *s, const view_t *v)
     int *grp = pu_alloc((size_t)n + 1, sizeof *grp);
     for (int j = 0; j < n; j++)
         grp[j] = -1;
-    if (s->gandiva && want > have)
+    if (s->gandiva == GS_GANDIVA && want > have)
         group(s, v, grp);
+    int per_gpu = s->gandiva != GS_PROPORTIONAL;
     int groups = 0;
     for (int j = 0; j < n; j++)
         groups += grp[j] < 0 || grp[j] > j;
@@ -210,7 +218,7 @@ static void allocate(gs_state_t *s, const view_t *v)
         rows[nr][0] = j;
         rows[nr][1] = -1;
         if (grp[j] < 0)
-            share_row(v, v->jobs[j].gpus_requested, groups, x + (size_t)nr * T);
+            share_row(v, per_gpu ? v->jobs[j].gpus_requested : 1, groups, x + (size_t)nr * T);
         nr++;
     }
     for (int j = 0; j < n; j++)
@@ -231,7 +239,7 @@ void gs_schedule(gs_state_t *s, const view_t *v, plan_t *plan)
     if (!s->rng) { /* Gavel: GandivaPolicy(seed), its scheduler's type shuffler seed + 5 */
         s->rng = pu_alloc(1, sizeof *s->rng);
         pyrandom_seed(s->rng, v->seed);
-        if (!s->gandiva)
+        if (s->gandiva != GS_GANDIVA)
             gr_set_python_shuffle(s->round, v->seed + 5);
         else
             gr_set_leftover_pairs(s->round, 1);
@@ -239,5 +247,5 @@ void gs_schedule(gs_state_t *s, const view_t *v, plan_t *plan)
     gr_begin(s->round, v);
     if (gr_need_recompute(s->round, v, s->interval))
         allocate(s, v);
-    gr_fill(s->round, v, plan, 0, !s->gandiva);
+    gr_fill(s->round, v, plan, 0, s->gandiva != GS_GANDIVA);
 }

@@ -1,6 +1,7 @@
-/* gavel_share.h: Gavel's `isolated` and `gandiva` allocations, run by Gavel's
- * round mechanism (gavel_round.h); `-P mechanism=gavel` on isolated and
- * gandiva (see gavel_share.c for what each does and where it comes from). */
+/* gavel_share.h: Gavel's `isolated` and `gandiva` allocations, and
+ * Shockwave's Gandiva-Fair, run by Gavel's round mechanism (gavel_round.h);
+ * `-P mechanism=gavel` on isolated, gandiva and gandiva-fair (see
+ * gavel_share.c for what each does and where it comes from). */
 #ifndef MLS_GAVEL_SHARE_H
 #define MLS_GAVEL_SHARE_H
 
@@ -8,7 +9,10 @@
 
 typedef struct gs_state gs_state_t;
 
-/* gandiva: 0 isolated, 1 gandiva. Parameters: mechanism (must be gavel),
+enum { GS_ISOLATED = 0, GS_GANDIVA = 1, GS_PROPORTIONAL = 2 };
+
+/* gandiva: GS_ISOLATED, GS_GANDIVA, or GS_PROPORTIONAL (Shockwave's
+ * Gandiva-Fair baseline). Parameters: mechanism (must be gavel),
  * recompute_interval (default 1920), new_jobs, received_start, rules
  * (gavel_round.h). Returns NULL with err set on a bad parameter. */
 gs_state_t *gs_create(int gandiva, const policy_args_t *args, const char *policy, char *err,

@@ -3,7 +3,7 @@
 libmlsched_a_SOURCES += policies/allox.c policies/autoscale.c policies/deeppool.c policies/drf.c \
 	policies/elastic.c policies/elastic.h policies/fifo.c policies/fifo_backfill.c policies/gandiva.c \
 	policies/gandiva_fair.c policies/gavel.c policies/gavel.h policies/gavel_assign.c \
-	policies/gavel_farkas.c policies/gavel_fifo.c policies/gavel_fifo_perf.c policies/gavel_fifo_packed.c \
+	policies/gavel_center.c policies/gavel_farkas.c policies/gavel_fifo.c policies/gavel_fifo_perf.c policies/gavel_fifo_packed.c \
 	policies/gavel_finish_time_fairness.c \
 	policies/gavel_lp.c policies/gavel_lp.h policies/gavel_max_min_fairness.c \
 	policies/gavel_max_min_fairness_packed.c policies/gavel_max_min_fairness_perf.c \

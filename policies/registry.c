@@ -59,7 +59,9 @@ static const policy_ops_t table[] = {
     {"gandiva-fair", "Chaudhary et al., EuroSys 2020 (Gandiva-Fair), sec. 3-5",
      "per-user tickets by gang-aware stride scheduling per GPU type, with speedup trading",
      "tickets=: USER:WEIGHT,... (default 1 each); trade=1: trade fast for slow GPU shares; "
-     "per=user: fairness unit, user or job", 0,
+     "per=user: fairness unit, user or job; mechanism=own, or gavel: Shockwave's Gandiva-Fair "
+     "(an equal time share per job) through Gavel's rounds, with recompute_interval, new_jobs, "
+     "received_start and rules (see max-min-fairness)", 0,
      MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(gandiva_fair)},
     {"gandiva", "Xiao et al., OSDI 2018 (Gandiva); Narayanan et al., OSDI 2020 (Gavel's version)",
      "time-slicing with random pairs packed on shared GPUs, split when they lose",
@@ -121,7 +123,10 @@ static const policy_ops_t table[] = {
      "Gavel's minimax finish-time fairness rho (Themis's metric); LP bisection, rounds",
      GAVEL_PARAMS, 1, MLS_CADENCE_ROUNDS, ENTRY(gavel_ftf)},
     {"min-total-duration", "Narayanan et al., OSDI 2020 (Gavel, section 4.3); Shockwave's OSSP",
-     "Gavel's makespan minimisation (LP in 1/T), rounds", GAVEL_PARAMS, 1, MLS_CADENCE_ROUNDS,
+     "Gavel's makespan minimisation (LP in 1/T), rounds",
+     GAVEL_PARAMS "; bisect=0: 1 is Gavel's code, its bisection's T (5 %) and an interior "
+                  "point (the analytic centre) instead of the exact LP's vertex",
+     1, MLS_CADENCE_ROUNDS,
      ENTRY(gavel_mtd)},
     {"max-sum-throughput-perf", "Narayanan et al., OSDI 2020 (Gavel, section 4.3); Shockwave's MST",
      "Gavel's total-throughput maximisation; LP, rounds", GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS,

@@ -52,7 +52,7 @@ sim --policy fifo-perf --round 120 --like gavel >"$tmp/a4"
 cmp -s "$tmp/a1" "$tmp/a4" || bad "--round 120 before --like gavel was not overridden"
 sim --policy max-min-fairness --like shockwave -P recompute_interval=500 >/dev/null
 [ "$(q "SELECT params FROM runs WHERE run_id=8")" = \
-    "recompute_interval=500,new_jobs=wait,received_start=half_round" ] ||
+    "recompute_interval=500,new_jobs=wait,received_start=half_round,rules=gavel" ] ||
     bad "-P beside --like shockwave: $(q "SELECT params FROM runs WHERE run_id=8")"
 [ "$(q "SELECT round_len, restart_overhead FROM runs WHERE run_id=8")" = "120.0|20.0" ] ||
     bad "--like shockwave's round and overhead"

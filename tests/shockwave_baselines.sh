@@ -1,10 +1,10 @@
 #!/bin/sh
 # shockwave_baselines.sh: scripts/shockwave-baselines.sh on Shockwave's 120-job
 # dynamic trace (../shared/data/shockwave; skipped when absent) reproduces the
-# six baselines of its NSDI 2023 figure, and mlsched's shockwave policy:
-# makespan and average JCT each within 10 % of the values read off the figure
-# (docs/reproducing.md, "Reproducing Shockwave's baselines"), with batch adaptation and the
-# Gavel-code options the script sets.
+# six baselines of its NSDI 2023 figure under --like shockwave: makespan and
+# average JCT each within 3 % of Shockwave's published simulation pickles; and
+# mlsched's shockwave policy within 10 % of the values read off the figure
+# (docs/reproducing.md, "Reproducing Shockwave's baselines").
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 data="${DATA:-$SRCDIR/../shared/data/shockwave}" # DATA: elsewhere
@@ -20,15 +20,19 @@ trap 'rm -rf "$tmp"' EXIT
 out=$(cd "$tmp" && MLSCHED="$MLSCHED" DATA="$data" sh "$SRCDIR/scripts/shockwave-baselines.sh" \
     2>/dev/null) || { echo "FAIL: the script failed"; exit 1; }
 fail=0
-# policy, the paper's makespan and average JCT (s)
-for row in min-total-duration:24420:20000 finish-time-fairness:32230:11360 \
-    max-min-fairness:33450:11360 allox:32720:10050 max-sum-throughput-perf:32230:9750 \
-    gandiva-fair:32500:12700 shockwave:24420:10050; do
+# policy:bound (%):fields of the reference makespan and average JCT: the six
+# baselines within 3 % of Shockwave's simulation pickles (fields 7 and 9;
+# issue 17), mlsched's own shockwave policy within 10 % of the paper's figure
+# (fields 11 and 13)
+for row in min-total-duration:3:7:9 finish-time-fairness:3:7:9 max-min-fairness:3:7:9 \
+    allox:3:7:9 max-sum-throughput-perf:3:7:9 gandiva-fair:3:7:9 shockwave:10:11:13; do
     p=${row%%:*} rest=${row#*:}
+    bound=${rest%%:*} rest=${rest#*:}
+    fm=${rest%%:*} fj=${rest#*:}
     line=$(echo "$out" | grep "^$p|") || { echo "FAIL: no row for $p"; fail=1; continue; }
-    echo "$line" | awk -F'|' -v m="${rest%%:*}" -v j="${rest#*:}" -v p="$p" '{
-        dm = 100 * ($2 / m - 1); dj = 100 * ($3 / j - 1)
-        printf "%s: makespan %+.1f %%, avg JCT %+.1f %%\n", p, dm, dj
-        exit (dm > 10 || dm < -10 || dj > 10 || dj < -10) }' || { echo "FAIL: $p off by > 10 %"; fail=1; }
+    echo "$line" | awk -F'|' -v b="$bound" -v fm="$fm" -v fj="$fj" -v p="$p" '{
+        dm = 100 * ($2 / $fm - 1); dj = 100 * ($3 / $fj - 1)
+        printf "%s: makespan %+.1f %%, avg JCT %+.1f %% (bound %s %%)\n", p, dm, dj, b
+        exit (dm > b || dm < -b || dj > b || dj < -b) }' || { echo "FAIL: $p off by > $bound %"; fail=1; }
 done
 exit $fail

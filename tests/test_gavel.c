@@ -826,6 +826,50 @@ START_TEST(bad_params_rejected)
     ck_assert(!create_fails("gandiva", "mechanism", "gavel"));
     ck_assert(create_fails("gandiva", "rules", "gavel")); /* mechanism=gavel */
     ck_assert(!create_fails("fifo-packed", "rules", "gavel"));
+    ck_assert(!create_fails("min-total-duration", "bisect", "1"));
+    ck_assert(create_fails("min-total-duration", "bisect", "2"));
+    ck_assert(create_fails("max-min-fairness", "bisect", "1")); /* min-total-duration's */
+    ck_assert(!create_fails("gandiva-fair", "mechanism", "gavel"));
+    ck_assert(create_fails("gandiva-fair", "rules", "gavel"));  /* mechanism=gavel */
+    ck_assert(create_fails("gandiva-fair", "mechanism", "own2"));
+}
+END_TEST
+
+/* bisect=1 (gavel_center.c): Gavel's bisection keeps the first T of its
+ * halvings of [100, 1e6] at or above T* once the bounds are within 5 %, and
+ * the allocation is the analytic centre: every job above R/T, the capacity
+ * row slack, and the centring condition holds. */
+START_TEST(lp_min_makespan_bisect_center)
+{
+    double T = gl_gavel_bisect_T(1000.0);
+    ck_assert(T >= 1000.0 && T <= 1000.0 * 1.06);
+    ck_assert_double_eq_tol(gl_gavel_bisect_T(1000.0), T, 1e-9); /* deterministic */
+    double T2 = gl_gavel_bisect_T(3e6); /* beyond 1e6: widened to [1e6, 1e7] */
+    ck_assert(T2 >= 3e6 && T2 <= 3e6 * 1.06);
+    /* three jobs on one type of 4 GPUs: rates 1, 2, 1; GPUs 1, 2, 1; work 100, 100, 50 */
+    const double rate[3][MAXT] = {{1}, {2}, {1}}, cap[1] = {4}, R[3] = {100, 100, 50};
+    gl_row_t rows[3];
+    double r2[6], x[3], Ts;
+    char err[256];
+    gl_lp_t lp = singles(3, 1, rate, cap, rows, r2);
+    rows[1].gpus = 2;
+    ck_assert_int_eq(gl_min_makespan(&lp, R, x, &Ts, err, sizeof err), 0);
+    double Tb = gl_gavel_bisect_T(Ts);
+    ck_assert_int_eq(gl_center_single(&lp, R, Tb, x), 0);
+    const double g[3] = {1, 2, 1};
+    double used = 0;
+    for (int j = 0; j < 3; j++) {
+        ck_assert(x[j] * rate[j][0] >= R[j] / Tb && x[j] < 1);
+        used += g[j] * x[j];
+    }
+    ck_assert(used < cap[0]);
+    double lambda = 1 / (cap[0] - used);
+    for (int j = 0; j < 3; j++) {
+        double lo = R[j] / (Tb * rate[j][0]);
+        double f = 1 / x[j] + 1 / (x[j] - lo) - 1 / (1 - x[j]) - g[j] * lambda;
+        ck_assert_double_le(fabs(f), 1e-6 * (1 / x[j] + 1 / (x[j] - lo)));
+    }
+    ck_assert_int_eq(gl_center_single(&lp, R, Ts * 0.9, x), -1); /* infeasible T */
 }
 END_TEST
 
@@ -882,6 +926,7 @@ int main(void)
     const TTest *const tests[] = {
         lp_max_min_perf_hand_solved,
         lp_min_makespan_hand_solved,
+        lp_min_makespan_bisect_center,
         lp_max_sum_hand_solved,
         lp_ftf_bisection_hand_solved,
         lp_packed_prefers_a_good_pair,
