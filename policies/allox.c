@@ -62,7 +62,8 @@
  * worker (and runs) is scipy's tie-breaking; GLPK's optimum has the same
  * cost but can start other jobs (on Gavel's 10,000-job replay, from 0.59 M s
  * on: 6.8 % mean per-job JCT difference, 0.0 % with lsap). The first job
- * on a worker is the one furthest from the end there. Gavel's mechanism (gavel_round.c) then runs the rows by
+ * on a worker is the one furthest from the end there. Gavel's mechanism
+ * (gavel_round.c) then runs the rows by
  * priority = allocation / share received each round, and fills leftover GPUs
  * with jobs of allocation 0, least served first, so jobs are preempted
  * (Shockwave's pickles show 540 preemptions over 80 of its 120 jobs).

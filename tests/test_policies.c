@@ -622,10 +622,9 @@ START_TEST(lsap_breaks_ties_as_scipy)
     static const double flat[3 * 5] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
     static const double small[4 * 6] = {1, 0, 1, 0, 2, 1, 0, 1, 0, 1, 1, 0,
                                         1, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1};
-    static const double allox[3 * 9] = {
-        8720, 4720, 4720, 16720, 8720, 8720, 24720, 12720, 12720,
-        2360, 1360, 1360, 4360,  2360, 2360, 6360,  3360,  3360,
-        4000, 2000, 2000, 8000,  4000, 4000, 12000, 6000,  6000};
+    static const double allox[3 * 9] = {8720, 4720, 4720, 16720, 8720, 8720, 24720, 12720, 12720,
+                                        2360, 1360, 1360, 4360,  2360, 2360, 6360,  3360,  3360,
+                                        4000, 2000, 2000, 8000,  4000, 4000, 12000, 6000,  6000};
     const struct {
         int nr, nc;
         const double *c;
@@ -635,7 +634,8 @@ START_TEST(lsap_breaks_ties_as_scipy)
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         dense_t d = {cases[k].nc, cases[k].c};
         int col[4] = {-1, -1, -1, -1};
-        ck_assert_int_eq(lsap_solve(cases[k].nr, cases[k].nc, dense_row, &d, col, err, sizeof err), 0);
+        ck_assert_int_eq(lsap_solve(cases[k].nr, cases[k].nc, dense_row, &d, col, err, sizeof err),
+                         0);
         for (int i = 0; i < cases[k].nr; i++)
             ck_assert_msg(col[i] == cases[k].want[i], "case %zu row %d: column %d, scipy %d", k, i,
                           col[i], cases[k].want[i]);
