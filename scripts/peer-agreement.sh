@@ -40,8 +40,8 @@
 #   copy.deepcopy (which also copied the immutable JobIdPair keys). Checked:
 #   per-job JCTs identical to unpatched Gavel's on the 300-job lam120 1gpu
 #   trace (fifo_packed, gandiva) and on the first 1,123 / 851 jobs of the
-#   replay (unpatched runs, stopped after 15 min; patched fifo_packed took
-#   46 min here, 2,745 s, on a machine loaded 5-13 on 2 cores).
+#   replay (unpatched runs, stopped after 15 min; patched, fifo_packed took
+#   46 min here and gandiva 56 min, on a machine loaded 5-13 on 2 cores).
 #   allox, ours: --like gavel gives it solver=lsap (allox.py's matrix solved
 #   with scipy's choices among equal costs, policies/lsap.h); with GLPK's
 #   matching the replay's per-job column was 6.8 %, now 0.0 %.
@@ -123,6 +123,7 @@ gavel_rows_more() {
         "0 replay_seed0_lam900_1gpu_10k isolated isolated 9781361.663 80430.177" \
         "0 replay_seed0_lam900_1gpu_10k allox allox 9549506.551 57575.972" \
         "0 replay_seed0_lam900_1gpu_10k fifo_packed fifo-packed 9533691.388 56715.601" \
+        "0 replay_seed0_lam900_1gpu_10k gandiva gandiva 9552016.075 62808.878" \
         ; do
         # shellcheck disable=SC2086 # the row's words
         set -- $r
