@@ -18,7 +18,9 @@ static const like_peer_t peers[] = {
      * (its _unconsolidated keys are unused); allocations recomputed at most
      * every 1920 s, jobs outside the allocation get priority 0 (new jobs wait
      * for the next recompute), received time reset to half a round at
-     * add_job and at each recompute; AlloX runs as a Gavel allocation; a
+     * add_job and at each recompute; AlloX runs as a Gavel allocation,
+     * matched on allox.py's own matrix with scipy's choices among equal
+     * costs (solver=lsap: which job is first on a worker hangs on them); a
      * round ends when its last job's steps end (simulate()), a job given fewer
      * steps than GPUs fails the round, and is dropped after 5 in a row;
      * rules=gavel: the mechanism's rules that its paper does not state
@@ -30,8 +32,8 @@ static const like_peer_t peers[] = {
      "spread",
      "consolidated",
      "steps",
-     {"mechanism=gavel", "recompute_interval=1920", "new_jobs=wait", "received_start=half_round",
-      "rules=gavel", NULL}},
+     {"mechanism=gavel", "solver=lsap", "recompute_interval=1920", "new_jobs=wait",
+      "received_start=half_round", "rules=gavel", NULL}},
     /* Shockwave (uw-mad-dash/shockwave 8a44f4a, a Gavel fork): 120 s rounds,
      * the policy called at round ends only (its simulate() loop, as Gavel's),
      * 20 s lost by a job not scheduled in the previous round, recompute at

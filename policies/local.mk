@@ -9,7 +9,7 @@ libmlsched_a_SOURCES += policies/allox.c policies/autoscale.c policies/deeppool.
 	policies/gavel_max_min_fairness_packed.c policies/gavel_max_min_fairness_perf.c \
 	policies/gavel_max_sum_throughput.c policies/gavel_min_total_duration.c \
 	policies/gavel_round.c policies/gavel_round.h policies/gavel_share.c policies/gavel_share.h policies/gavel_warm.c \
-	policies/gavel_warm.h policies/idmap.c policies/idmap.h policies/isolated.c \
+	policies/gavel_warm.h policies/idmap.c policies/idmap.h policies/lsap.c policies/lsap.h policies/isolated.c \
 	policies/las.c policies/optimus.c policies/pathways.c policies/placement.c policies/pyrandom.c policies/pyrandom.h \
 	policies/placement.h policies/plan.c policies/policies.h policies/policy.h \
 	policies/policy_util.c policies/policy_util.h policies/pollux.c policies/pollux.h \

@@ -137,7 +137,8 @@ static const policy_ops_t table[] = {
     {"allox", "Le et al., EuroSys 2020 (AlloX); as run by Gavel and Shockwave",
      "min-cost matching of waiting jobs to (GPU type, queue position) via GLPK; non-preemptive",
      "alpha=0.2: fairness knob, match only the max(alpha*m, free GPUs) longest-waiting jobs; "
-     "solver=flow: GLPK min-cost flow on integer-scaled costs, or simplex (the exact LP); "
+     "solver=flow: GLPK min-cost flow on integer-scaled costs, simplex (the exact LP), or lsap "
+     "(mechanism=gavel: Gavel's own matrix with scipy's tie-breaking, as --like gavel sets); "
      "mechanism=own: non-preemptive, or gavel (the matching as an allocation for Gavel's "
      "rounds, as Gavel's and Shockwave's simulators run it; preemptive); "
      "recompute_interval=1920, new_jobs=run|wait, received_start=zero|half_round "

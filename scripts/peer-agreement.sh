@@ -31,6 +31,20 @@
 #   1.10.1; its "Total duration" and "Average job completion time" lines).
 #   Ours for them: --like gavel, which gives isolated and gandiva
 #   mechanism=gavel (Gavel's own allocations through its rounds).
+#   Gavel's fifo_packed and gandiva on the 10,000-job replay (recorded
+#   2026-11-26, the same command and Debian packages) ran on c4fa400 with two
+#   speed patches to scheduler.py that keep its results: _remove_from_priorities
+#   deletes every key that overlaps the job in one pass (it rescanned the dict
+#   from the start after each deletion: quadratic in the pairs of active jobs),
+#   and _get_allocation_state copies the throughput dicts and lists instead of
+#   copy.deepcopy (which also copied the immutable JobIdPair keys). Checked:
+#   per-job JCTs identical to unpatched Gavel's on the 300-job lam120 1gpu
+#   trace (fifo_packed, gandiva) and on the first 1,123 / 851 jobs of the
+#   replay (unpatched runs, stopped after 15 min; patched, fifo_packed took
+#   46 min here and gandiva 56 min, on a machine loaded 5-13 on 2 cores).
+#   allox, ours: --like gavel gives it solver=lsap (allox.py's matrix solved
+#   with scipy's choices among equal costs, policies/lsap.h); with GLPK's
+#   matching the replay's per-job column was 6.8 %, now 0.0 %.
 # - shockwave: the simulation pickles Shockwave publishes for its canonical
 #   experiment (github.com/uw-mad-dash/shockwave, commit 8a44f4a,
 #   scheduler/reproduce/pickles/tacc_32gpus, makespan and avg_jct, made by its
@@ -131,6 +145,8 @@ gavel_rows_more() {
         "0 replay_seed0_lam900_1gpu_10k fifo gavel-fifo 10078587.687 81874.899" \
         "0 replay_seed0_lam900_1gpu_10k isolated isolated 9781361.663 80430.177" \
         "0 replay_seed0_lam900_1gpu_10k allox allox 9549506.551 57575.972" \
+        "0 replay_seed0_lam900_1gpu_10k fifo_packed fifo-packed 9533691.388 56715.601" \
+        "0 replay_seed0_lam900_1gpu_10k gandiva gandiva 9552016.075 62808.878" \
         ; do
         # shellcheck disable=SC2086 # the row's words
         set -- $r

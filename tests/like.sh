@@ -26,7 +26,7 @@ gp="-P recompute_interval=1920 -P new_jobs=wait -P received_start=half_round -P 
     sim --policy fifo-perf --like gavel >"$tmp/a1"
     sim --policy fifo-perf $gavel $gp >"$tmp/b1"
     sim --policy allox --like gavel >"$tmp/a2"
-    sim --policy allox $gavel -P mechanism=gavel $gp >"$tmp/b2"
+    sim --policy allox $gavel -P mechanism=gavel -P solver=lsap $gp >"$tmp/b2"
     sim --policy fifo-perf --like gavel --round 120 >"$tmp/a3"
     sim --policy fifo-perf $gavel $gp --round 120 >"$tmp/b3"
 }
@@ -39,7 +39,7 @@ cmp -s "$tmp/a1" "$tmp/a3" && bad "--round 120 after --like gavel changed nothin
 [ "$(q "SELECT round_len, cadence, restart_overhead FROM runs WHERE run_id=5")" = "120.0|rounds|0.0" ] ||
     bad "run 5: $(q "SELECT round_len, cadence, restart_overhead FROM runs WHERE run_id=5")"
 [ "$(q "SELECT params FROM runs WHERE run_id=3")" = \
-    "mechanism=gavel,recompute_interval=1920,new_jobs=wait,received_start=half_round,rules=gavel" ] ||
+    "mechanism=gavel,solver=lsap,recompute_interval=1920,new_jobs=wait,received_start=half_round,rules=gavel" ] ||
     bad "allox's parameters under --like gavel: $(q "SELECT params FROM runs WHERE run_id=3")"
 [ "$(q "SELECT group_concat(key || '=' || value) FROM (SELECT * FROM run_settings WHERE run_id=1
     ORDER BY key)")" = "like=gavel,placement=spread,round_end=steps,spread_rate=consolidated" ] ||

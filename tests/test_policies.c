@@ -5,6 +5,7 @@
  * jobs run on which type. Every plan is also checked against the rules the
  * mechanism enforces (capacity per type, a job at most once, rigid counts,
  * explicit GPU ids on up nodes of the right type, each given once). */
+#include "policies/lsap.h"
 #include "policies/policy.h"
 #include "tests/check_main.h"
 
@@ -601,6 +602,52 @@ START_TEST(bad_params_rejected)
 }
 END_TEST
 
+/* lsap_solve picks, among equal-cost optima, the one scipy 1.10's
+ * linear_sum_assignment returns (each expected answer is scipy's on the same
+ * matrix): a constant matrix, a 0/1/2 matrix with many optima, and AlloX's
+ * matrix as Gavel builds it (workers k80, p100, p100; positions 1..3). */
+typedef struct dense {
+    int nc;
+    const double *c;
+} dense_t;
+
+static void dense_row(const void *ctx, int i, double *out)
+{
+    const dense_t *d = ctx;
+    memcpy(out, d->c + (size_t)i * d->nc, (size_t)d->nc * sizeof *out);
+}
+
+START_TEST(lsap_breaks_ties_as_scipy)
+{
+    static const double flat[3 * 5] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+    static const double small[4 * 6] = {1, 0, 1, 0, 2, 1, 0, 1, 0, 1, 1, 0,
+                                        1, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 1};
+    static const double allox[3 * 9] = {8720, 4720, 4720, 16720, 8720, 8720, 24720, 12720, 12720,
+                                        2360, 1360, 1360, 4360,  2360, 2360, 6360,  3360,  3360,
+                                        4000, 2000, 2000, 8000,  4000, 4000, 12000, 6000,  6000};
+    const struct {
+        int nr, nc;
+        const double *c;
+        int want[4];
+    } cases[] = {{3, 5, flat, {0, 1, 2}}, {4, 6, small, {3, 0, 2, 1}}, {3, 9, allox, {1, 0, 2}}};
+    char err[128];
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        dense_t d = {cases[k].nc, cases[k].c};
+        int col[4] = {-1, -1, -1, -1};
+        ck_assert_int_eq(lsap_solve(cases[k].nr, cases[k].nc, dense_row, &d, col, err, sizeof err),
+                         0);
+        for (int i = 0; i < cases[k].nr; i++)
+            ck_assert_msg(col[i] == cases[k].want[i], "case %zu row %d: column %d, scipy %d", k, i,
+                          col[i], cases[k].want[i]);
+    }
+    static const double forbidden[2 * 2] = {INFINITY, 1, INFINITY, 2};
+    dense_t d = {2, forbidden};
+    int col[2];
+    ck_assert_int_eq(lsap_solve(2, 2, dense_row, &d, col, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "no assignment"));
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("policies");
@@ -620,6 +667,7 @@ static Suite *suite(void)
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, registry_lookups);
     tcase_add_test(tc, bad_params_rejected);
+    tcase_add_test(tc, lsap_breaks_ties_as_scipy);
     suite_add_tcase(s, tc);
     return s;
 }
