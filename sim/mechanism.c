@@ -24,6 +24,10 @@ typedef struct checker {
      * hand (NULL: a check alone) */
     int *alloc_of;
     unsigned char *keep;
+    /* ... and, with them, mark_kept()'s tallies in the same pass: the
+     * allocations not unchanged (plan order), pairs and kept batches seen */
+    int *changed;
+    int n_changed, pairs, any_rebatch;
 } checker_t;
 
 static int unchanged(const view_job_t *j, const plan_t *p, const plan_alloc_t *a);
@@ -250,6 +254,10 @@ static int check_plan(checker_t *c)
         if (rc == 0 && c->keep) {
             c->alloc_of[a->job] = i;
             c->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+            c->pairs |= a->pack_with >= 0;
+            c->any_rebatch |= c->keep[a->job] && a->batch_size;
+            if (!c->keep[a->job])
+                c->changed[c->n_changed++] = i;
         }
     }
     if (rc == 0)
@@ -281,7 +289,11 @@ int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_er
                    err,
                    -1,
                    NULL,
-                   NULL};
+                   NULL,
+                   NULL,
+                   0,
+                   0,
+                   0};
     int rc = check_plan(&c);
     free(gpu_node);
     free(c.seen_job);
@@ -492,29 +504,40 @@ static void clear_marks(mech_t *m, int n)
 }
 
 /* Which running jobs keep their allocation: unchanged in the plan and, for a
- * pair, both members kept (any change to a pair restarts both). marked: the
- * plan check already wrote alloc_of and the unchanged marks. */
-static void mark_kept(mech_t *m, const view_t *v, const plan_t *p, int marked)
+ * pair, both members kept (any change to a pair restarts both). c: the plan
+ * check that already wrote alloc_of, the unchanged marks and their tallies
+ * (NULL: none did). */
+static void mark_kept(mech_t *m, const view_t *v, const plan_t *p, const checker_t *c)
 {
     int pairs = 0;
-    if (!marked)
+    if (c) {
+        pairs = c->pairs;
+        m->any_rebatch = c->any_rebatch;
+        m->n_changed = c->n_changed;
+    } else {
         clear_marks(m, v->n_jobs);
-    m->n_changed = 0;
-    m->any_rebatch = 0;
-    for (int i = 0; i < p->n; i++) {
-        const plan_alloc_t *a = &p->allocs[i];
-        if (!marked) {
+        m->n_changed = 0;
+        m->any_rebatch = 0;
+        for (int i = 0; i < p->n; i++) {
+            const plan_alloc_t *a = &p->allocs[i];
             m->alloc_of[a->job] = i;
             m->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+            pairs |= a->pack_with >= 0;
+            m->any_rebatch |= m->keep[a->job] && a->batch_size;
         }
-        pairs |= a->pack_with >= 0;
-        m->any_rebatch |= m->keep[a->job] && a->batch_size;
     }
-    for (int i = 0; pairs && i < p->n; i++) { /* pairs are mutual (checked): kept only whole */
+    if (!pairs) {
+        for (int i = 0; !c && i < p->n; i++) /* the allocations that start, in plan order */
+            if (!m->keep[p->allocs[i].job])
+                m->changed[m->n_changed++] = i;
+        return;
+    }
+    for (int i = 0; i < p->n; i++) { /* pairs are mutual (checked): kept only whole */
         const plan_alloc_t *a = &p->allocs[i];
         if (a->pack_with >= 0 && m->keep[a->job] && !m->keep[a->pack_with])
             m->keep[a->job] = 0;
     }
+    m->n_changed = 0;
     for (int i = 0; i < p->n; i++) /* the allocations that start, in plan order */
         if (!m->keep[p->allocs[i].job])
             m->changed[m->n_changed++] = i;
@@ -697,13 +720,13 @@ int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
     /* the mechanism's own view (the cluster's GPUs and types): its scratch fits */
     int own = v == &m->view;
     checker_t c = {v,   p,   policy, m->chk_gpu_node, m->chk_seen_job, m->chk_seen_gpu, m->chk_want,
-                   own, err, own ? m->view_gangs : -1, m->alloc_of, m->keep};
+                   own, err, own ? m->view_gangs : -1, m->alloc_of, m->keep, m->changed, 0, 0, 0};
     if (own)
         clear_marks(m, v->n_jobs);
     if ((own ? check_plan(&c) : mech_check_plan(v, p, policy, err)) < 0 ||
         (ops->can_do && ops->can_do(ctx, v, p, err) < 0))
         return -1;
-    mark_kept(m, v, p, own);
+    mark_kept(m, v, p, own ? &c : NULL);
     rebatch(m, v, p, ops, ctx);
     stop_changed(m, v, p, ops, ctx);
     return start_planned(m, v, p, policy, ops, ctx, err);
