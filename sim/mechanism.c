@@ -28,6 +28,7 @@ typedef struct checker {
      * allocations not unchanged (plan order), pairs and kept batches seen */
     int *changed;
     int n_changed, pairs, any_rebatch;
+    const long *type_up; /* GPUs up per type in the view, NULL: summed here */
 } checker_t;
 
 static int unchanged(const view_job_t *j, const plan_t *p, const plan_alloc_t *a);
@@ -213,15 +214,23 @@ static int check_gangs(const checker_t *c)
     return rc;
 }
 
-static int check_capacity(const checker_t *c)
+static void view_type_up(const view_t *v, long *up)
 {
-    const view_t *v = c->v;
-    long *up = c->want + v->n_types; /* GPUs on nodes that are up, per type */
     for (int t = 0; t < v->n_types; t++)
         up[t] = 0;
     for (int i = 0; i < v->n_nodes; i++)
         if (v->nodes[i].up)
             up[v->nodes[i].type] += v->nodes[i].gpus;
+}
+
+static int check_capacity(const checker_t *c)
+{
+    const view_t *v = c->v;
+    long *up = c->want + v->n_types; /* GPUs on nodes that are up, per type */
+    if (c->type_up)
+        memcpy(up, c->type_up, sizeof *up * (size_t)v->n_types);
+    else
+        view_type_up(v, up);
     for (int t = 0; t < v->n_types; t++) {
         if (c->want[t] > up[t]) {
             char d[256];
@@ -293,7 +302,8 @@ int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_er
                    NULL,
                    0,
                    0,
-                   0};
+                   0,
+                   NULL};
     int rc = check_plan(&c);
     free(gpu_node);
     free(c.seen_job);
@@ -357,9 +367,13 @@ void mech_view_end(mech_t *m, int n, double now, unsigned reasons)
     }
     for (int t = 0; t < c->n_types; t++)
         m->vtypes[t].free_gpus = m->type_free[t];
-    for (int i = 0; i < c->n_nodes; i++)
-        m->vnodes[i].up = m->node_up[i];
     view_t *v = &m->view;
+    if (m->vnodes_stale) { /* the nodes and their sums change only with a node */
+        for (int i = 0; i < c->n_nodes; i++)
+            m->vnodes[i].up = m->node_up[i];
+        view_type_up(v, m->vtype_up);
+        m->vnodes_stale = 0;
+    }
     v->now = now;
     v->reasons = reasons;
     v->round = v->round_len > 0 ? (int64_t)floor(now / v->round_len) : 0;
@@ -403,6 +417,8 @@ void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps)
     for (int t = 0; t < c->n_types; t++)
         m->type_free[t] = m->type_up[t] = c->types[t].total_gpus;
     view_setup(m);
+    m->vtype_up = xmalloc(sizeof(long) * (nt + 1));
+    view_type_up(&m->view, m->vtype_up); /* every node up, as node_up */
     m->chk_gpu_node = gpu_nodes_of(&m->view, xmalloc(sizeof(int) * g));
     m->chk_seen_gpu = xmalloc(g + 1);
     m->chk_want = xmalloc(sizeof(long) * (2 * nt + 1));
@@ -427,6 +443,7 @@ void mech_free(mech_t *m)
     free(m->vjobs);
     free(m->vtypes);
     free(m->vnodes);
+    free(m->vtype_up);
     free(m->vholder);
     free(m->finished);
     memset(m, 0, sizeof *m);
@@ -473,6 +490,7 @@ void mech_node_set_up(mech_t *m, int node, int up)
     if (m->node_up[node] == up)
         return;
     m->node_up[node] = (unsigned char)up;
+    m->vnodes_stale = 1;
     m->type_free[nd->type] += up ? m->node_free[node] : -m->node_free[node];
     m->type_up[nd->type] += up ? nd->gpus : -nd->gpus;
 }
@@ -720,7 +738,8 @@ int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
     /* the mechanism's own view (the cluster's GPUs and types): its scratch fits */
     int own = v == &m->view;
     checker_t c = {v,   p,   policy, m->chk_gpu_node, m->chk_seen_job, m->chk_seen_gpu, m->chk_want,
-                   own, err, own ? m->view_gangs : -1, m->alloc_of, m->keep, m->changed, 0, 0, 0};
+                   own, err, own ? m->view_gangs : -1, m->alloc_of, m->keep, m->changed, 0, 0, 0,
+                   own ? m->vtype_up : NULL};
     if (own)
         clear_marks(m, v->n_jobs);
     if ((own ? check_plan(&c) : mech_check_plan(v, p, policy, err)) < 0 ||
