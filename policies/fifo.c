@@ -18,7 +18,9 @@
  *   may run on) is skipped rather than blocking the queue forever; the
  *   simulator rejects such traces up front anyway.
  * - A running job whose type lost capacity (node failure) and no longer fits is
- *   left out (preempted) and waits at its arrival position. */
+ *   left out (preempted) and waits at its arrival position.
+ * - It reads no job's progress (registry: progress_unread), so the simulator
+ *   need not bring the view's progress to now for jobs that did not change. */
 #include "policies/policies.h"
 #include "policies/policy_util.h"
 

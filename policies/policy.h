@@ -320,6 +320,13 @@ typedef struct policy_ops {
      * (e.g. "samples:duration"); the file's column reaches create() as
      * args->samples (see policy_samples_t). NULL: none. */
     const char *file_params;
+    /* 1: schedule() reads no job's progress (attained_time, attained_service,
+     * work_done, remaining_work, epoch) and does not tell a restarting job
+     * from a running one. The simulator may then leave those fields of a job
+     * whose state and allocation did not change as they were when they did
+     * (when neither the perf model, e.g. a goodput backend, nor an oracle
+     * reads them either). 0 (the default): every field is at now. */
+    int progress_unread;
 } policy_ops_t;
 
 /* The registry (policies/registry.c): one table of every policy. */

@@ -10,9 +10,11 @@
 
 #include <string.h>
 
-#define ENTRY(fn) fn##_create, fn##_schedule, fn##_destroy, NULL
+#define ENTRY(fn) fn##_create, fn##_schedule, fn##_destroy, NULL, 0
+/* a policy that reads no job's progress (policy_ops_t.progress_unread) */
+#define ENTRY_PROGRESS_UNREAD(fn) fn##_create, fn##_schedule, fn##_destroy, NULL, 1
 /* a policy with parameters that name sample files (policy_ops_t.file_params) */
-#define ENTRY_FILES(fn, files) fn##_create, fn##_schedule, fn##_destroy, files
+#define ENTRY_FILES(fn, files) fn##_create, fn##_schedule, fn##_destroy, files, 0
 #define GAVEL_PARAMS                                                                               \
     "recompute_interval=1920: s between allocation recomputes (Gavel); "                           \
     "pair_candidates=4: partners per job (packed only); "                                          \
@@ -26,7 +28,7 @@
 static const policy_ops_t table[] = {
     {"fifo", "Gu et al., NSDI 2019 (YARN-CS baseline); Narayanan et al., OSDI 2020",
      "first in, first out; strict head-of-line blocking; non-preemptive", "", 0,
-     MLS_CADENCE_EVENTS | MLS_CADENCE_WHEN_QUEUED, ENTRY(fifo)},
+     MLS_CADENCE_EVENTS | MLS_CADENCE_WHEN_QUEUED, ENTRY_PROGRESS_UNREAD(fifo)},
     {"fifo-backfill", "Lifka, JSSPP 1995 (EASY); Mu'alem & Feitelson, TPDS 2001",
      "FIFO; later jobs backfill free GPUs (EASY reservation when estimates exist)",
      "easy=1: reserve GPUs for the blocked head from duration estimates (0: greedy backfill)", 0,

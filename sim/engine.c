@@ -805,6 +805,7 @@ static void fill_view_now(const engine_t *e, const sim_job_t *j, view_job_t *v)
 static void build_view(engine_t *e, unsigned reasons)
 {
     view_job_t *vj = mech_view_begin(&e->mech, (int)e->n_active);
+    int progress = !e->policy->progress_unread || e->policy->oracle || e->perf->ops->goodput;
     if (e->n_active > e->vslot_cap) {
         size_t old = e->vslot_cap;
         xgrow((void **)&e->vslot, &e->vslot_cap, e->n_active, sizeof *e->vslot);
@@ -818,8 +819,9 @@ static void build_view(engine_t *e, unsigned reasons)
         advance(e, j);
 #endif
         if (e->vslot[k] == e->active[k] && e->vver[k] == j->version) {
-            /* unchanged since its slot was written: only progress moves */
-            if (j->state == JOB_RUNNING)
+            /* unchanged since its slot was written: only progress moves,
+             * and only a reader of progress needs it */
+            if (j->state == JOB_RUNNING && progress)
                 fill_view_progress(e, j, &vj[k]);
             continue;
         }

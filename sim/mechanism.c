@@ -24,6 +24,11 @@ typedef struct checker {
      * hand (NULL: a check alone) */
     int *alloc_of;
     unsigned char *keep;
+    /* ... and, with them, mark_kept()'s tallies in the same pass: the
+     * allocations not unchanged (plan order), pairs and kept batches seen */
+    int *changed;
+    int n_changed, pairs, any_rebatch;
+    const long *type_up; /* GPUs up per type in the view, NULL: summed here */
 } checker_t;
 
 static int unchanged(const view_job_t *j, const plan_t *p, const plan_alloc_t *a);
@@ -209,15 +214,23 @@ static int check_gangs(const checker_t *c)
     return rc;
 }
 
-static int check_capacity(const checker_t *c)
+static void view_type_up(const view_t *v, long *up)
 {
-    const view_t *v = c->v;
-    long *up = c->want + v->n_types; /* GPUs on nodes that are up, per type */
     for (int t = 0; t < v->n_types; t++)
         up[t] = 0;
     for (int i = 0; i < v->n_nodes; i++)
         if (v->nodes[i].up)
             up[v->nodes[i].type] += v->nodes[i].gpus;
+}
+
+static int check_capacity(const checker_t *c)
+{
+    const view_t *v = c->v;
+    long *up = c->want + v->n_types; /* GPUs on nodes that are up, per type */
+    if (c->type_up)
+        memcpy(up, c->type_up, sizeof *up * (size_t)v->n_types);
+    else
+        view_type_up(v, up);
     for (int t = 0; t < v->n_types; t++) {
         if (c->want[t] > up[t]) {
             char d[256];
@@ -250,6 +263,10 @@ static int check_plan(checker_t *c)
         if (rc == 0 && c->keep) {
             c->alloc_of[a->job] = i;
             c->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+            c->pairs |= a->pack_with >= 0;
+            c->any_rebatch |= c->keep[a->job] && a->batch_size;
+            if (!c->keep[a->job])
+                c->changed[c->n_changed++] = i;
         }
     }
     if (rc == 0)
@@ -281,6 +298,11 @@ int mech_check_plan(const view_t *v, const plan_t *p, const char *policy, mls_er
                    err,
                    -1,
                    NULL,
+                   NULL,
+                   NULL,
+                   0,
+                   0,
+                   0,
                    NULL};
     int rc = check_plan(&c);
     free(gpu_node);
@@ -345,9 +367,13 @@ void mech_view_end(mech_t *m, int n, double now, unsigned reasons)
     }
     for (int t = 0; t < c->n_types; t++)
         m->vtypes[t].free_gpus = m->type_free[t];
-    for (int i = 0; i < c->n_nodes; i++)
-        m->vnodes[i].up = m->node_up[i];
     view_t *v = &m->view;
+    if (m->vnodes_stale) { /* the nodes and their sums change only with a node */
+        for (int i = 0; i < c->n_nodes; i++)
+            m->vnodes[i].up = m->node_up[i];
+        view_type_up(v, m->vtype_up);
+        m->vnodes_stale = 0;
+    }
     v->now = now;
     v->reasons = reasons;
     v->round = v->round_len > 0 ? (int64_t)floor(now / v->round_len) : 0;
@@ -391,6 +417,8 @@ void mech_init(mech_t *m, const mls_cluster_t *c, int accum_steps)
     for (int t = 0; t < c->n_types; t++)
         m->type_free[t] = m->type_up[t] = c->types[t].total_gpus;
     view_setup(m);
+    m->vtype_up = xmalloc(sizeof(long) * (nt + 1));
+    view_type_up(&m->view, m->vtype_up); /* every node up, as node_up */
     m->chk_gpu_node = gpu_nodes_of(&m->view, xmalloc(sizeof(int) * g));
     m->chk_seen_gpu = xmalloc(g + 1);
     m->chk_want = xmalloc(sizeof(long) * (2 * nt + 1));
@@ -415,6 +443,7 @@ void mech_free(mech_t *m)
     free(m->vjobs);
     free(m->vtypes);
     free(m->vnodes);
+    free(m->vtype_up);
     free(m->vholder);
     free(m->finished);
     memset(m, 0, sizeof *m);
@@ -461,6 +490,7 @@ void mech_node_set_up(mech_t *m, int node, int up)
     if (m->node_up[node] == up)
         return;
     m->node_up[node] = (unsigned char)up;
+    m->vnodes_stale = 1;
     m->type_free[nd->type] += up ? m->node_free[node] : -m->node_free[node];
     m->type_up[nd->type] += up ? nd->gpus : -nd->gpus;
 }
@@ -492,29 +522,40 @@ static void clear_marks(mech_t *m, int n)
 }
 
 /* Which running jobs keep their allocation: unchanged in the plan and, for a
- * pair, both members kept (any change to a pair restarts both). marked: the
- * plan check already wrote alloc_of and the unchanged marks. */
-static void mark_kept(mech_t *m, const view_t *v, const plan_t *p, int marked)
+ * pair, both members kept (any change to a pair restarts both). c: the plan
+ * check that already wrote alloc_of, the unchanged marks and their tallies
+ * (NULL: none did). */
+static void mark_kept(mech_t *m, const view_t *v, const plan_t *p, const checker_t *c)
 {
     int pairs = 0;
-    if (!marked)
+    if (c) {
+        pairs = c->pairs;
+        m->any_rebatch = c->any_rebatch;
+        m->n_changed = c->n_changed;
+    } else {
         clear_marks(m, v->n_jobs);
-    m->n_changed = 0;
-    m->any_rebatch = 0;
-    for (int i = 0; i < p->n; i++) {
-        const plan_alloc_t *a = &p->allocs[i];
-        if (!marked) {
+        m->n_changed = 0;
+        m->any_rebatch = 0;
+        for (int i = 0; i < p->n; i++) {
+            const plan_alloc_t *a = &p->allocs[i];
             m->alloc_of[a->job] = i;
             m->keep[a->job] = (unsigned char)unchanged(&v->jobs[a->job], p, a);
+            pairs |= a->pack_with >= 0;
+            m->any_rebatch |= m->keep[a->job] && a->batch_size;
         }
-        pairs |= a->pack_with >= 0;
-        m->any_rebatch |= m->keep[a->job] && a->batch_size;
     }
-    for (int i = 0; pairs && i < p->n; i++) { /* pairs are mutual (checked): kept only whole */
+    if (!pairs) {
+        for (int i = 0; !c && i < p->n; i++) /* the allocations that start, in plan order */
+            if (!m->keep[p->allocs[i].job])
+                m->changed[m->n_changed++] = i;
+        return;
+    }
+    for (int i = 0; i < p->n; i++) { /* pairs are mutual (checked): kept only whole */
         const plan_alloc_t *a = &p->allocs[i];
         if (a->pack_with >= 0 && m->keep[a->job] && !m->keep[a->pack_with])
             m->keep[a->job] = 0;
     }
+    m->n_changed = 0;
     for (int i = 0; i < p->n; i++) /* the allocations that start, in plan order */
         if (!m->keep[p->allocs[i].job])
             m->changed[m->n_changed++] = i;
@@ -697,13 +738,14 @@ int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
     /* the mechanism's own view (the cluster's GPUs and types): its scratch fits */
     int own = v == &m->view;
     checker_t c = {v,   p,   policy, m->chk_gpu_node, m->chk_seen_job, m->chk_seen_gpu, m->chk_want,
-                   own, err, own ? m->view_gangs : -1, m->alloc_of, m->keep};
+                   own, err, own ? m->view_gangs : -1, m->alloc_of, m->keep, m->changed, 0, 0, 0,
+                   own ? m->vtype_up : NULL};
     if (own)
         clear_marks(m, v->n_jobs);
     if ((own ? check_plan(&c) : mech_check_plan(v, p, policy, err)) < 0 ||
         (ops->can_do && ops->can_do(ctx, v, p, err) < 0))
         return -1;
-    mark_kept(m, v, p, own);
+    mark_kept(m, v, p, own ? &c : NULL);
     rebatch(m, v, p, ops, ctx);
     stop_changed(m, v, p, ops, ctx);
     return start_planned(m, v, p, policy, ops, ctx, err);

@@ -149,6 +149,8 @@ typedef struct mech {
     int n_changed;
     int any_rebatch; /* some kept allocation names a batch */
     int view_gangs;  /* view jobs of a gang (mech_view_end) */
+    long *vtype_up;  /* GPUs on the view's nodes that are up, per type (mech_view_end) */
+    int vnodes_stale; /* a node went up or down since the view's nodes were written */
     size_t jobs_cap;
     int *ids; /* one job's GPU ids */
     /* Scratch of the plan check in mech_apply(): node of each GPU, GPUs and

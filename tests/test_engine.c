@@ -202,6 +202,29 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* fifo declares progress_unread: the engine leaves the progress of a job that
+ * did not change as it was (at t=10, j0 and j1 run on unchanged), and every
+ * result is, to the bit, that of the same policy with every field at now. */
+START_TEST(progress_unread_same_results)
+{
+    world_t a, b;
+    three_jobs(&a, 0);
+    three_jobs(&b, 0);
+    const policy_ops_t *fifo = policy_find("fifo");
+    ck_assert(fifo->progress_unread);
+    policy_ops_t eager = *fifo;
+    eager.progress_unread = 0;
+    run_policy(&a, "fifo");
+    mls_err_t err = {{0}};
+    ck_assert(engine_run(&b.trace, &b.cluster, b.perf, &eager, NULL, &b.cfg, &b.res, &err) == 0);
+    ck_assert_int_eq((int)a.res.n_jobs, (int)b.res.n_jobs);
+    ck_assert(memcmp(a.res.jobs, b.res.jobs, a.res.n_jobs * sizeof *a.res.jobs) == 0);
+    ck_assert_int_eq((int)a.res.summary.decisions, (int)b.res.summary.decisions);
+    world_free(&a);
+    world_free(&b);
+}
+END_TEST
+
 /* fifo declares MLS_CADENCE_WHEN_QUEUED. With 20 s overheads the calls are at
  * t=0 (two arrivals), t=10 (j2 arrives), t=50 (j1 done, j2 waits) and t=90 (j2
  * done; none after j0's completion at 120, nothing is left): the one at t=90,
@@ -583,6 +606,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, alone_rho_is_one);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, when_queued_skips_idle_calls);
+    tcase_add_test(tc, progress_unread_same_results);
     tcase_add_test(tc, measure_window);
     tcase_add_test(tc, packed_pair);
     tcase_add_test(tc, node_failure_and_straggler);
