@@ -283,7 +283,7 @@ START_TEST(bad_params_rejected)
 {
     const policy_ops_t *p = policy_find("gandiva-paper");
     const char *keys[] = {"pack"}, *bad[] = {"2"}, *keys2[] = {"quantum"}, *v2[] = {"60"};
-    policy_args_t a = {1, keys, bad}, b = {1, keys2, v2, 0, NULL};
+    policy_args_t a = {1, keys, bad, 0, NULL}, b = {1, keys2, v2, 0, NULL};
     void *st = NULL;
     char err[200] = "";
     ck_assert_int_eq(p->create(&st, &a, err, sizeof err), -1);

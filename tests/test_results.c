@@ -58,7 +58,7 @@ static int64_t add_run(const char *db, const char *policy, int oracle, long seed
     run_info_t info = {policy,     "",     oracle, "t.csv",   "0123456789abcdef",
                        "v100=2x4", "{}",   8,      "catalog", (uint64_t)seed,
                        360,        "both", 20,     "all",     label,
-                       NULL,       NULL,   NULL};
+                       NULL,       NULL,   NULL,      0,    NULL};
     int64_t id = 0;
     mls_err_t err = {{0}};
     ck_assert_msg(store_write_run(db, &info, &trace, &res, &id, &err) == 0, "%s", err.msg);
@@ -303,7 +303,7 @@ static void add_extrapolated_run(const char *db)
     res.summary.jobs = 2;
     int measured[2] = {0, 8};
     run_info_t info = {"fifo", "", 0, "t.csv", "0123456789abcdef", "v100=2x8", "{}", 16,
-                       "catalog", 1, 360, "both", 20, "all", NULL, NULL, NULL, measured};
+                       "catalog", 1, 360, "both", 20, "all", NULL, NULL, NULL, measured, 0, NULL};
     int64_t id = 0;
     mls_err_t err = {{0}};
     ck_assert_msg(store_write_run(db, &info, &trace, &res, &id, &err) == 0, "%s", err.msg);
