@@ -180,14 +180,16 @@ int main(int argc, char **argv)
     int n_jobs = argc > 1 ? atoi(argv[1]) : 2000;
     int n_gpus = argc > 2 ? atoi(argv[2]) : 2000;
     const char *pop = argc > 3 ? argv[3] : "100", *gens = argc > 4 ? argv[4] : "100";
+    const char *patience = argc > 5 ? argv[5] : "0";
     if (n_jobs < 1 || n_gpus < PER_NODE) {
-        fprintf(stderr, "usage: pollux_decide [JOBS [GPUS [POP GENS]]]\n");
+        fprintf(stderr, "usage: pollux_decide [JOBS [GPUS [POP GENS [PATIENCE]]]]\n");
         return 2;
     }
     bench_view_t b;
     build(&b, n_jobs, n_gpus);
-    const char *keys[] = {"population", "generations"}, *vals[] = {pop, gens};
-    policy_args_t args = {2, keys, vals, 0, NULL};
+    const char *keys[] = {"population", "generations", "patience"},
+               *vals[] = {pop, gens, patience};
+    policy_args_t args = {3, keys, vals, 0, NULL};
     void *st = NULL;
     char err[256] = "";
     if (pollux_create(&st, &args, err, sizeof err) < 0) {
@@ -219,11 +221,12 @@ int main(int argc, char **argv)
         warm += now_s() - t0;
         warm_cpu += cpu_s() - c0;
     }
-    printf("pollux: %d jobs, %d GPUs (%d nodes), population %s x %s generations: first "
-           "decision %.1f ms (%.1f ms CPU; %d jobs placed on %d GPUs), next decisions %.1f ms "
-           "mean (%.1f ms CPU)\n",
-           n_jobs, b.v.n_gpus, b.v.n_nodes, pop, gens, cold * 1e3, cold_cpu * 1e3, placed, gpus,
-           warm / 3 * 1e3, warm_cpu / 3 * 1e3);
+    printf(
+        "pollux: %d jobs, %d GPUs (%d nodes), population %s x %s generations, patience %s: first "
+        "decision %.1f ms (%.1f ms CPU; %d jobs placed on %d GPUs), next decisions %.1f ms "
+        "mean (%.1f ms CPU)\n",
+        n_jobs, b.v.n_gpus, b.v.n_nodes, pop, gens, patience, cold * 1e3, cold_cpu * 1e3, placed,
+        gpus, warm / 3 * 1e3, warm_cpu / 3 * 1e3);
     plan_free(&p);
     pollux_destroy(st);
     free(b.nodes);

@@ -46,6 +46,10 @@
  * nodes in a random order; (4) node capacity: earlier jobs first; (5) a job
  * with fewer than its min GPUs, or that cannot run on what is left, gets none
  * (and its GPUs go to the jobs after it).
+ * Opt-in, not Pollux's: patience=N (0, off, by default) stops the GA once
+ * the best fitness has not risen for N generations in a row (the warm start
+ * makes steady-state decisions converge in a few); plans move slightly (see
+ * bench/README.md, "pollux: patience").
  * The fittest matrix is the plan; GPU ids are chosen so that a job keeps the
  * GPUs it holds on a node where its count does not drop (no restart when its
  * row is unchanged). Randomness: a GSL mt19937 seeded with the run's seed at
@@ -204,7 +208,7 @@ typedef struct px_ind {
 
 typedef struct px_state {
     double p, delay;
-    long pop, gens;
+    long pop, gens, patience;
     int explore;
     gsl_rng *rng; /* NULL before the first call */
     idmap_t ids;  /* job id -> index into max_held */
@@ -240,16 +244,17 @@ static void forget_population(px_state_t *s)
 int pollux_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
     static const char *const known[] = {"p",       "population", "generations", "restart_delay",
-                                        "explore", NULL};
+                                        "explore", "patience", NULL};
     double p, delay;
-    long pop, gens, explore;
+    long pop, gens, explore, patience;
     *state = NULL;
     if (policy_args_check(args, known, "pollux", err, errlen) ||
         policy_arg_double(args, "p", -1, &p, err, errlen) ||
         policy_arg_long(args, "population", 100, &pop, err, errlen) ||
         policy_arg_long(args, "generations", 100, &gens, err, errlen) ||
         policy_arg_double(args, "restart_delay", 30, &delay, err, errlen) ||
-        policy_arg_long(args, "explore", 1, &explore, err, errlen))
+        policy_arg_long(args, "explore", 1, &explore, err, errlen) ||
+        policy_arg_long(args, "patience", 0, &patience, err, errlen))
         return -1;
     if (!isfinite(p) || p > 1) {
         snprintf(err, errlen, "pollux: p=%g: want a power-mean exponent <= 1 (-1: Pollux)", p);
@@ -270,7 +275,13 @@ int pollux_create(void **state, const policy_args_t *args, char *err, size_t err
         snprintf(err, errlen, "pollux: explore=%ld: want 0 or 1", explore);
         return -1;
     }
+    if (patience < 0 || patience > 1000000) {
+        snprintf(err, errlen, "pollux: patience=%ld: want 0 (off) .. 1000000 generations",
+                 patience);
+        return -1;
+    }
     px_state_t *s = pu_alloc(1, sizeof *s);
+    s->patience = patience;
     s->p = p;
     s->delay = delay;
     s->pop = pop;
@@ -893,10 +904,16 @@ static void survive(px_round_t *r, px_pop_t *p, int keep)
     free(rk);
 }
 
+/* Runs the GA from the sorted population p; with patience N > 0, stops once
+ * the best fitness has not risen for N generations in a row. */
 static void evolve(px_round_t *r, px_pop_t *p)
 {
     int size = (int)r->s->pop;
+    double best = p->n > 0 ? p->ind[0].fitness : 0;
+    long stale = 0;
     for (long gen = 0; gen < r->s->gens; gen++) {
+        if (r->s->patience > 0 && stale >= r->s->patience)
+            break;
         int parents = p->n;
         for (int m = 0; m < size / 2 + size % 2; m++) {
             /* binary tournaments: the population is sorted, the lower index wins */
@@ -920,6 +937,12 @@ static void evolve(px_round_t *r, px_pop_t *p)
             pop_add(r, p, &kid[1]);
         }
         survive(r, p, size);
+        if (p->ind[0].fitness > best) {
+            best = p->ind[0].fitness;
+            stale = 0;
+        } else {
+            stale++;
+        }
     }
 }
 

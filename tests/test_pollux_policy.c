@@ -451,6 +451,55 @@ START_TEST(bad_params)
     const char *k3[] = {"nope"}, *v3[] = {"1"};
     policy_args_t c = {1, k3, v3, 0, NULL};
     ck_assert_int_eq(pollux_create(&s, &c, err, sizeof err), -1);
+    const char *k4[] = {"patience"}, *v4[] = {"-1"};
+    policy_args_t d = {1, k4, v4};
+    ck_assert_int_eq(pollux_create(&s, &d, err, sizeof err), -1);
+    ck_assert(strstr(err, "patience=-1") != NULL);
+}
+END_TEST
+
+/* patience=N stops the GA after N generations without a better best: plans
+ * stay valid with N = 1, and a patience the generations never reach changes
+ * nothing (the same draws, the same plans as without it). */
+START_TEST(patience)
+{
+    static fx_t f1, f2, f3;
+    busy(&f1);
+    busy(&f2);
+    busy(&f3);
+    const char *never[] = {"generations=20", "patience=20"},
+               *off[] = {"generations=20", "patience=0"}, *one[] = {"generations=20", "patience=1"};
+    void *s1 = make(never, 2), *s2 = make(off, 2), *s3 = make(one, 2);
+    plan_t p1, p2, p3;
+    plan_init(&p1);
+    plan_init(&p2);
+    plan_init(&p3);
+    for (int round = 0; round < 4; round++) {
+        decide(s1, &f1, &p1);
+        decide(s2, &f2, &p2);
+        decide(s3, &f3, &p3);
+        check_plan(&f3, &p3);
+        ck_assert_int_gt(p3.n, 0);
+        ck_assert_int_eq(p1.n, p2.n);
+        ck_assert_int_eq((int)p1.n_ids, (int)p2.n_ids);
+        for (int i = 0; i < p1.n; i++) {
+            ck_assert_int_eq(p1.allocs[i].job, p2.allocs[i].job);
+            ck_assert_int_eq(p1.allocs[i].gpus, p2.allocs[i].gpus);
+        }
+        ck_assert(memcmp(p1.ids, p2.ids, p1.n_ids * sizeof *p1.ids) == 0);
+        fx_apply(&f1, &p1);
+        fx_apply(&f2, &p2);
+        fx_apply(&f3, &p3);
+        f1.v.now += 60;
+        f2.v.now += 60;
+        f3.v.now += 60;
+    }
+    plan_free(&p1);
+    plan_free(&p2);
+    plan_free(&p3);
+    pollux_destroy(s1);
+    pollux_destroy(s2);
+    pollux_destroy(s3);
 }
 END_TEST
 
@@ -458,6 +507,7 @@ int main(void)
 {
     const TTest *const tests[] = {
         fitness_and_penalty,          agent_batch,   speedup_and_penalty_choose,
-        interference_capacity_minmax, deterministic, bad_params};
+        interference_capacity_minmax, deterministic, bad_params,
+        patience};
     return check_main("pollux_policy", tests, sizeof tests / sizeof tests[0]);
 }
