@@ -452,7 +452,7 @@ START_TEST(bad_params)
     policy_args_t c = {1, k3, v3, 0, NULL};
     ck_assert_int_eq(pollux_create(&s, &c, err, sizeof err), -1);
     const char *k4[] = {"patience"}, *v4[] = {"-1"};
-    policy_args_t d = {1, k4, v4};
+    policy_args_t d = {1, k4, v4, 0, NULL};
     ck_assert_int_eq(pollux_create(&s, &d, err, sizeof err), -1);
     ck_assert(strstr(err, "patience=-1") != NULL);
 }
