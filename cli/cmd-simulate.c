@@ -5,6 +5,7 @@
 #include "cli/opts.h"
 #include "model/cluster.h"
 #include "model/perf.h"
+#include "model/perf_pollux.h"
 #include "model/trace.h"
 #include "policies/policy.h"
 #include "sim/diagnose.h"
@@ -22,6 +23,7 @@
 
 typedef struct sim_opts {
     const char *trace, *cluster, *policy, *throughputs, *db, *label;
+    const char *measured_rates; /* --measured-rates DIR, NULL: fitted */
     opt_params_t params;
     engine_config_t cfg;
     long seed;
@@ -103,6 +105,11 @@ static const opt_t options[] = {
                            "perf model (Gavel-format throughput JSON, or a\n"
                            "pollux catalog: traces/catalog/pollux.json);\n"
                            "default: the bundled Gavel catalog"),
+    OPT_STRING("measured-rates", 0, "DIR", S, measured_rates,
+               "with a pollux catalog: jobs on t4 run at the measured step\n"
+               "times of DIR/<workload>/placements.csv and scalability.csv\n"
+               "(Pollux's profiles, as its simulator runs them); policies\n"
+               "still see the fitted model (docs/simulate.md)"),
     OPT_SHARED_ROUND(S, cfg.round_len,
                      "round length (default 360, as Gavel); 0 = call the\n"
                      "policy on arrivals and completions only"),
@@ -529,6 +536,8 @@ static int run(sim_opts_t *o)
         o->cfg.faults = &o->faults;
     if (rc == 0)
         rc = perf_load_or_default(&pm, o->throughputs, &err);
+    if (rc == 0 && o->measured_rates)
+        rc = perf_pollux_measured(pm, o->measured_rates, &err);
     if (rc == 0) /* an exec: policy's process starts here, once for the run */
         rc = policy_resolve(o->policy, &args, &ref, &err);
     pol = ref.ops;

@@ -92,6 +92,12 @@ typedef struct perf_ops {
      * such a pair from this model instead of `pair`. */
     int (*multiplex)(const mls_perf_t *pm, int w, int t, int gpus, double *idle,
                      double *interference);
+    /* The rate the engine advances a job at, when it differs from the
+     * goodput the policies are shown (the pollux backend's measured-rates
+     * mode: the measured step times, as Pollux's simulator runs its jobs);
+     * same arguments as goodput. NULL: goodput. */
+    double (*actual_goodput)(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch,
+                             int accum, double work_done);
 } perf_ops_t;
 
 struct mls_perf {

@@ -6,6 +6,7 @@
  * epoch boundaries (next_change). */
 #include "model/json_util.h"
 #include "model/perf_pollux.h"
+#include "model/pollux_measured.h"
 #include "model/strtab.h"
 
 #include <cjson/cJSON.h>
@@ -28,6 +29,7 @@ typedef struct papp {
     double *bs;      /* n_bs */
     double *phi;     /* [k * n_ep + e] */
     pmodel_t *model; /* per type */
+    pollux_steps_t steps; /* measured step times (t4), measured-rates mode */
 } papp_t;
 
 typedef struct pcat {
@@ -196,6 +198,7 @@ static void p_destroy(mls_perf_t *pm)
         free(c->apps[w].bs);
         free(c->apps[w].phi);
         free(c->apps[w].model);
+        pollux_steps_free(&c->apps[w].steps);
     }
     free(c->apps);
     perf_named_free(&c->base, &c->workloads, &c->types);
@@ -212,6 +215,55 @@ static const perf_ops_t pollux_ops = {.backend = "pollux",
                                       .samples_rate = samples_rate,
                                       .noise_scale = noise_scale,
                                       .batch_limits = batch_limits};
+
+/* The measured-rates mode: on the profiled type (t4), the step time of the
+ * configuration is the measured one (pollux_measured.h), with s accumulation
+ * steps costing s x (step - sync) more, as Pollux's simulator runs a job;
+ * elsewhere, or where nothing was measured, the fitted model. */
+static double actual_goodput(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch,
+                             int accum, double work_done)
+{
+    const pmodel_t *m = model_of(pm, w, t);
+    const papp_t *a = app_of(pm, w);
+    const char *type = m ? pm->ops->gpu_type_name(pm, t) : NULL;
+    int atomic, steps;
+    double step, sync;
+    if (!m || gpus < 1 || !type || strcmp(type, "t4") || !a->steps.n ||
+        config(a, m, gpus, batch, accum, &atomic, &steps) < 0 ||
+        pollux_steps_at(&a->steps, nodes < 1 ? 1 : nodes, gpus, atomic, &step, &sync) < 0)
+        return goodput(pm, w, t, gpus, nodes, batch, accum, work_done);
+    double total = (double)gpus * atomic * (steps + 1);
+    double phi = phi_at(a, total, epoch_of(a, work_done));
+    return total / (step + steps * (step - sync)) * pollux_efficiency(phi, a->m0, total);
+}
+
+static const perf_ops_t pollux_measured_ops = {.backend = "pollux",
+                                               PERF_NAMED_OPS,
+                                               .throughput = p_throughput,
+                                               .pair = NULL,
+                                               .destroy = p_destroy,
+                                               .goodput = goodput,
+                                               .next_change = next_change,
+                                               .samples_rate = samples_rate,
+                                               .noise_scale = noise_scale,
+                                               .batch_limits = batch_limits,
+                                               .actual_goodput = actual_goodput};
+
+int perf_pollux_measured(mls_perf_t *pm, const char *dir, mls_err_t *err)
+{
+    if (!pm->ops->backend || strcmp(pm->ops->backend, "pollux"))
+        return mls_fail(err, "measured rates: %s is not a pollux catalog", pm->source);
+    pcat_t *c = (pcat_t *)pm;
+    for (size_t w = 0; w < c->workloads.n; w++) {
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", dir, pm->ops->workload_name(pm, (int)w));
+        pollux_steps_free(&c->apps[w].steps);
+        if (pollux_steps_read(sub, &c->apps[w].steps, err) < 0)
+            return -1;
+    }
+    pm->ops = &pollux_measured_ops;
+    return 0;
+}
 
 /* ---- reading the catalog ------------------------------------------------------ */
 

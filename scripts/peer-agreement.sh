@@ -8,6 +8,7 @@
 #
 #     MLSCHED=./mlsched scripts/peer-agreement.sh            # every row
 #     PEERS="gavel" QUICK=1 scripts/peer-agreement.sh        # the 300-job Gavel rows
+#     PEERS=pollux POLLUX_RATES=measured ...   # Pollux rows at its measured step times
 #     GAVEL_DIR=/path/to/gavel PYTHON=/usr/bin/python3 ...   # + per-job column (Gavel)
 #     GAVEL_RUNS=DIR ...        # per-job column from saved runs: DIR/TRACE.POLICY.jobs
 #                               # ("ID JCT" lines; TRACE without .trace), else GAVEL_DIR
@@ -239,8 +240,11 @@ rows | while IFS='|' read -r peer quick trace fmt cluster tp ppol ours pmk pjct;
     db="$tmp/r$n.db"
     seed=1 # as the README's tables; Gavel's runs: its --seed 0
     [ "$peer" = gavel ] && seed=0
+    set -- # POLLUX_RATES=measured: Pollux's measured step times (--measured-rates)
+    [ "$peer" = pollux ] && [ "$POLLUX_RATES" = measured ] &&
+        set -- --measured-rates "$DATA/pollux/profiles"
     "$MLSCHED" simulate --trace "$csv" --cluster "$cluster" --throughputs "$tp" --policy "$ours" \
-        --like "$peer" --seed $seed -q --db "$db" >/dev/null 2>"$tmp/err" ||
+        --like "$peer" --seed $seed -q --db "$db" "$@" >/dev/null 2>"$tmp/err" ||
         { echo "$peer $ours: $(cat "$tmp/err")"; continue; }
     mk=$(sqlite3 "$db" "SELECT printf('%.0f', makespan) FROM run_summary")
     jct=$(sqlite3 "$db" "SELECT printf('%.0f', avg_jct) FROM run_summary")

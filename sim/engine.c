@@ -508,8 +508,8 @@ static double solo_rate(const engine_t *e, const sim_job_t *j)
         return rate_on(e, j->pw, j->type, j->ngpus, j->nodes, j->batch);
     if (pt < 0 || j->pw < 0)
         return 0;
-    double r = ops->goodput(e->perf, j->pw, pt, j->ngpus, j->nodes, j->batch, j->accum,
-                            j->work_done);
+    double r = (ops->actual_goodput ? ops->actual_goodput : ops->goodput)(
+        e->perf, j->pw, pt, j->ngpus, j->nodes, j->batch, j->accum, j->work_done);
     return isfinite(r) && r > 0 ? r : 0;
 }
 

@@ -2,6 +2,7 @@
  * recovering known parameters from noisy synthetic samples, and the fit's
  * error on the real Pollux profiles (../shared/data/pollux/profiles, skipped
  * when absent; the median relative errors are printed). */
+#include "model/pollux_measured.h"
 #include "model/pollux_model.h"
 #include "tests/check_main.h"
 
@@ -131,6 +132,73 @@ START_TEST(real_profiles)
 }
 END_TEST
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The measured step times: means per (nodes, GPUs, local batch), linear in
+ * the local batch, scalability.csv for more nodes, nothing across pairs. */
+START_TEST(measured_interpolation)
+{
+    char dir[] = "/tmp/mls-measured-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file(dir, "placements.csv",
+               "placement,local_bsz,step_time,sync_time\n"
+               "1,4,0.2,0.0\n1,8,0.4,0.0\n13,4,1.0,0.5\n22,4,2.0,1.0\n");
+    write_file(dir, "scalability.csv",
+               "num_nodes,num_replicas,local_bsz,step_time,sync_time\n"
+               "6,6,4,0.8,0.5\n6,6,8,1.2,0.6\n");
+    pollux_steps_t s;
+    mls_err_t err = {{0}};
+    ck_assert_msg(pollux_steps_read(dir, &s, &err) == 0, "%s", err.msg);
+    ck_assert_uint_eq(s.n, 5); /* 13 and 22 are one (2 nodes, 4 GPUs) row */
+    double step, sync;
+    ck_assert_int_eq(pollux_steps_at(&s, 1, 1, 6, &step, &sync), 0);
+    ck_assert(fabs(step - 0.3) < 1e-12 && sync == 0);
+    ck_assert_int_eq(pollux_steps_at(&s, 2, 4, 4, &step, &sync), 0);
+    ck_assert(fabs(step - 1.5) < 1e-12 && fabs(sync - 0.75) < 1e-12);
+    ck_assert_int_eq(pollux_steps_at(&s, 6, 6, 5, &step, &sync), 0);
+    ck_assert(fabs(step - 0.9) < 1e-12 && fabs(sync - 0.525) < 1e-12);
+    ck_assert_int_eq(pollux_steps_at(&s, 1, 1, 2, &step, &sync), 0); /* clamped */
+    ck_assert(fabs(step - 0.2) < 1e-12);
+    ck_assert_int_eq(pollux_steps_at(&s, 1, 1, 16, &step, &sync), 0);
+    ck_assert(fabs(step - 0.4) < 1e-12);
+    ck_assert_int_eq(pollux_steps_at(&s, 3, 5, 4, &step, &sync), -1);
+    ck_assert_int_eq(pollux_steps_at(&s, 20, 6, 4, &step, &sync), -1); /* 16 nodes */
+    pollux_steps_free(&s);
+    write_file(dir, "placements.csv",
+               "placement,local_bsz,step_time,sync_time\n1,4,0.2,0.0\n1,x,0.4,0.0\n");
+    ck_assert_int_eq(pollux_steps_read(dir, &s, &err), -1);
+    ck_assert_msg(strstr(err.msg, "placements.csv:3:") != NULL, "%s", err.msg);
+    write_file(dir, "placements.csv", "placement,local_bsz,step_time\n1,4,0.2\n");
+    ck_assert_int_eq(pollux_steps_read(dir, &s, &err), -1);
+    ck_assert_msg(strstr(err.msg, "sync_time") != NULL, "%s", err.msg);
+    char path[512];
+    snprintf(path, sizeof path, "%s/placements.csv", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/scalability.csv", dir);
+    unlink(path);
+    rmdir(dir);
+    /* The real yolov3 profile: 4 GPUs on one node at local batch 8 is
+     * measured at 0.501 s (the fitted model says 0.573 s). */
+    snprintf(path, sizeof path, "%s/../shared/data/pollux/profiles/yolov3", MLS_SRCDIR);
+    if (access(path, R_OK) != 0) {
+        printf("measured_interpolation: real yolov3: SKIP: ../shared/data is absent\n");
+        return;
+    }
+    ck_assert_msg(pollux_steps_read(path, &s, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(pollux_steps_at(&s, 1, 4, 8, &step, &sync), 0);
+    ck_assert_msg(fabs(step - 0.5009) < 1e-3, "yolov3 4 GPUs: %g s", step);
+    pollux_steps_free(&s);
+}
+END_TEST
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -139,6 +207,7 @@ int main(void)
         fit_recovers,
         fit_rejects_bad,
         real_profiles,
+        measured_interpolation,
     };
     const check_opts_t opts = {.timeout_s = 120, .nofork = 1};
     return check_main_opts("pollux", tests, sizeof tests / sizeof tests[0], &opts);
