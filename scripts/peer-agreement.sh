@@ -71,6 +71,12 @@
 #   11 of 24 beyond 3 %: fitted rates against its measured tables, and its
 #   Optimus keeping the total batch (docs/reproducing.md "Pollux against its
 #   paper").
+#   With POLLUX_RATES=measured (--measured-rates DIR/pollux/profiles: the
+#   engine at its measured step times; 2026-11-26), workloads 1-8:
+#     pollux          +0.6 -0.0 +2.7 -0.5 +1.6 +2.2 +0.1 +0.2 %
+#     optimus-oracle  -8.2 -10.8 -13.4 -15.1 -10.1 -8.8 -10.2 -14.1 %
+#     tiresias-las    -3.6 -5.2 -7.9 -2.2 -2.5 -6.2 -12.2 -1.7 %
+#   13 of 24 beyond 3 % (pollux all within); not set by --like pollux.
 # - tiresias: Tiresias's simulator (github.com/SymbioticLab/Tiresias, commit
 #   959f9b0, simulator/), run here with pyenv's python 2.7.18, numpy and cplex
 #   stubbed (numpy.mean only; lp.py's cplex is not used by these schedules):

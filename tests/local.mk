@@ -254,3 +254,7 @@ EXTRA_DIST += tests/gavel_rounds.sh
 # Gavel rounds: job lookup by id table and by sorted map give the same schedule.
 TESTS += tests/gavel_round_ids.sh
 EXTRA_DIST += tests/gavel_round_ids.sh
+
+# Pollux measured-rates mode (simulate --measured-rates)
+TESTS += tests/pollux_measured.sh
+EXTRA_DIST += tests/pollux_measured.sh

@@ -1,0 +1,35 @@
+#!/bin/sh
+# pollux_measured.sh: simulate --measured-rates (the pollux backend's
+# measured-rates mode, docs/simulate.md): bad input fails with the file named;
+# on the five Pollux-catalog jobs of tests/fixtures/live/trace-pollux.csv under
+# tiresias-las on t4=2x4, the run at Pollux's measured step times differs from
+# the fitted one (avg JCT 1,727 s fitted, 1,638 s measured on 2026-11-26) and the
+# run without the option is the fitted one. Reads ../shared/data/pollux/profiles;
+# skips (77) when absent.
+set -u
+: "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+T="$SRCDIR/tests/fixtures/live/trace-pollux.csv"
+CAT="$SRCDIR/traces/catalog/pollux.json"
+"$MLSCHED" simulate --trace "$T" --cluster t4=2x4 --policy fifo --measured-rates "$tmp" \
+    >/dev/null 2>"$tmp/e1" && fail "a Gavel catalog with --measured-rates ran"
+grep -q "not a pollux catalog" "$tmp/e1" || fail "message: $(cat "$tmp/e1")"
+"$MLSCHED" simulate --trace "$T" --cluster t4=2x4 --throughputs "$CAT" --policy fifo \
+    --measured-rates "$tmp" >/dev/null 2>"$tmp/e2" && fail "a missing profile ran"
+grep -q "placements.csv: cannot open" "$tmp/e2" || fail "message: $(cat "$tmp/e2")"
+P="$SRCDIR/../shared/data/pollux/profiles"
+if [ ! -r "$P/yolov3/placements.csv" ]; then
+    echo "SKIP: $P is absent"
+    exit 77
+fi
+run() {
+    "$MLSCHED" simulate --trace "$T" --cluster t4=2x4 --throughputs "$CAT" \
+        --policy tiresias-las --round 60 -q --json "$@" |
+        sed -n 's/.*"avg_jct": *\([0-9.]*\).*/\1/p'
+}
+fit=$(run) meas=$(run --measured-rates "$P")
+echo "avg JCT fitted $fit s, measured $meas s"
+awk -v f="$fit" -v m="$meas" 'BEGIN { exit !(f > 1700 && f < 1760 && m > 1610 && m < 1670) }' ||
+    fail "fitted $fit (want ~1727), measured $meas (want ~1638)"
