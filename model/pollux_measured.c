@@ -66,8 +66,10 @@ static int read_file(const char *path, int optional, acc_t *a, mls_err_t *err)
     }
     if (rc != 1 || cb < 0 || ct < 0 || cs < 0 || (cp < 0 && (cn < 0 || cr < 0))) {
         rc = rc < 0 ? csv_fail(&r, path, err)
-                    : mls_fail(err, "%s:1: header: needs placement (or num_nodes, "
-                                    "num_replicas), local_bsz, step_time, sync_time", path);
+                    : mls_fail(err,
+                               "%s:1: header: needs placement (or num_nodes, "
+                               "num_replicas), local_bsz, step_time, sync_time",
+                               path);
         goto out;
     }
     while ((rc = csv_next(&r)) == 1) {
@@ -84,8 +86,8 @@ static int read_file(const char *path, int optional, acc_t *a, mls_err_t *err)
                 else
                     gpus += *c - '0';
         } else if (!bad) {
-            bad = num(r.fields[cn], &dn) < 0 || num(r.fields[cr], &dg) < 0 || dn < 1 ||
-                  dg < dn || dn > 1e6 || dg > 1e6 || dn != floor(dn) || dg != floor(dg);
+            bad = num(r.fields[cn], &dn) < 0 || num(r.fields[cr], &dg) < 0 || dn < 1 || dg < dn ||
+                  dn > 1e6 || dg > 1e6 || dn != floor(dn) || dg != floor(dg);
             nodes = (int)dn, gpus = (int)dg;
         }
         if (bad || nodes < 1 || num(r.fields[cb], &b) < 0 || num(r.fields[ct], &t) < 0 ||
@@ -144,8 +146,8 @@ int pollux_steps_read(const char *dir, pollux_steps_t *out, mls_err_t *err)
     return 0;
 }
 
-int pollux_steps_at(const pollux_steps_t *s, int nodes, int gpus, double local_bsz,
-                    double *step, double *sync)
+int pollux_steps_at(const pollux_steps_t *s, int nodes, int gpus, double local_bsz, double *step,
+                    double *sync)
 {
     if (nodes > 16)
         nodes = 16;

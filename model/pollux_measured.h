@@ -41,8 +41,8 @@ typedef struct pollux_steps {
 int pollux_steps_read(const char *dir, pollux_steps_t *out, mls_err_t *err);
 /* Step and synchronisation time at (nodes, gpus, local batch): 0, or -1
  * when no row has those nodes and GPUs. */
-int pollux_steps_at(const pollux_steps_t *s, int nodes, int gpus, double local_bsz,
-                    double *step, double *sync);
+int pollux_steps_at(const pollux_steps_t *s, int nodes, int gpus, double local_bsz, double *step,
+                    double *sync);
 void pollux_steps_free(pollux_steps_t *s);
 
 #endif
