@@ -24,6 +24,7 @@
 typedef struct sim_opts {
     const char *trace, *cluster, *policy, *throughputs, *db, *label;
     const char *measured_rates; /* --measured-rates DIR, NULL: fitted */
+    int policies_measured;      /* --policy-rates measured */
     opt_params_t params;
     engine_config_t cfg;
     long seed;
@@ -110,6 +111,9 @@ static const opt_t options[] = {
                "times of DIR/<workload>/placements.csv and scalability.csv\n"
                "(Pollux's profiles, as its simulator runs them); policies\n"
                "still see the fitted model (docs/simulate.md)"),
+    OPT_FLAG("policy-rates-measured", 0, S, policies_measured,
+             "with --measured-rates: policies see the measured rates too\n"
+             "(the artifact's Optimus does; default: the fitted model)"),
     OPT_SHARED_ROUND(S, cfg.round_len,
                      "round length (default 360, as Gavel); 0 = call the\n"
                      "policy on arrivals and completions only"),
@@ -537,7 +541,7 @@ static int run(sim_opts_t *o)
     if (rc == 0)
         rc = perf_load_or_default(&pm, o->throughputs, &err);
     if (rc == 0 && o->measured_rates)
-        rc = perf_pollux_measured(pm, o->measured_rates, &err);
+        rc = perf_pollux_measured(pm, o->measured_rates, o->policies_measured, &err);
     if (rc == 0) /* an exec: policy's process starts here, once for the run */
         rc = policy_resolve(o->policy, &args, &ref, &err);
     pol = ref.ops;

@@ -249,7 +249,21 @@ static const perf_ops_t pollux_measured_ops = {.backend = "pollux",
                                                .batch_limits = batch_limits,
                                                .actual_goodput = actual_goodput};
 
-int perf_pollux_measured(mls_perf_t *pm, const char *dir, mls_err_t *err)
+/* The same, with the policies shown the measured rates too (goodput; the
+ * artifact's Optimus reads the measured times). samples_rate stays fitted. */
+static const perf_ops_t pollux_measured_shown_ops = {.backend = "pollux",
+                                                     PERF_NAMED_OPS,
+                                                     .throughput = p_throughput,
+                                                     .pair = NULL,
+                                                     .destroy = p_destroy,
+                                                     .goodput = actual_goodput,
+                                                     .next_change = next_change,
+                                                     .samples_rate = samples_rate,
+                                                     .noise_scale = noise_scale,
+                                                     .batch_limits = batch_limits,
+                                                     .actual_goodput = actual_goodput};
+
+int perf_pollux_measured(mls_perf_t *pm, const char *dir, int shown, mls_err_t *err)
 {
     if (!pm->ops->backend || strcmp(pm->ops->backend, "pollux"))
         return mls_fail(err, "measured rates: %s is not a pollux catalog", pm->source);
@@ -261,7 +275,7 @@ int perf_pollux_measured(mls_perf_t *pm, const char *dir, mls_err_t *err)
         if (pollux_steps_read(sub, &c->apps[w].steps, err) < 0)
             return -1;
     }
-    pm->ops = &pollux_measured_ops;
+    pm->ops = shown ? &pollux_measured_shown_ops : &pollux_measured_ops;
     return 0;
 }
 

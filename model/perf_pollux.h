@@ -60,7 +60,8 @@ double perf_pollux_phi(const mls_perf_t *pm, int w, double total_batch, int epoc
  * every workload of the catalog; from then on the engine advances a job on
  * the t4 type at the measured step times interpolated as Pollux's simulator
  * does (model/pollux_measured.h; its actual_goodput op), while the policies
- * keep the fitted model (goodput). 0, or -1 (pm unchanged in its rates). */
-int perf_pollux_measured(mls_perf_t *pm, const char *dir, mls_err_t *err);
+ * keep the fitted model (goodput), or with `shown` set see the measured rates
+ * through goodput too. 0, or -1 (pm unchanged in its rates). */
+int perf_pollux_measured(mls_perf_t *pm, const char *dir, int shown, mls_err_t *err);
 
 #endif

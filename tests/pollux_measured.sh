@@ -3,8 +3,9 @@
 # measured-rates mode, docs/simulate.md): bad input fails with the file named;
 # on the five Pollux-catalog jobs of tests/fixtures/live/trace-pollux.csv under
 # tiresias-las on t4=2x4, the run at Pollux's measured step times differs from
-# the fitted one (avg JCT 1,727 s fitted, 1,638 s measured on 2026-11-26) and the
-# run without the option is the fitted one. Reads ../shared/data/pollux/profiles;
+# the fitted one (avg JCT 1,727 s fitted, 1,638 s measured on 2026-11-26);
+# --policy-rates-measured changes optimus-oracle's decisions (1,573 s -> 1,293 s)
+# and not tiresias-las's, which reads no rates. Reads ../shared/data/pollux/profiles;
 # skips (77) when absent.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
@@ -26,10 +27,17 @@ if [ ! -r "$P/yolov3/placements.csv" ]; then
 fi
 run() {
     "$MLSCHED" simulate --trace "$T" --cluster t4=2x4 --throughputs "$CAT" \
-        --policy tiresias-las --round 60 -q --json "$@" |
+        --policy "${POL:-tiresias-las}" --round 60 -q --json "$@" |
         sed -n 's/.*"avg_jct": *\([0-9.]*\).*/\1/p'
 }
 fit=$(run) meas=$(run --measured-rates "$P")
 echo "avg JCT fitted $fit s, measured $meas s"
 awk -v f="$fit" -v m="$meas" 'BEGIN { exit !(f > 1700 && f < 1760 && m > 1610 && m < 1670) }' ||
     fail "fitted $fit (want ~1727), measured $meas (want ~1638)"
+shown=$(run --measured-rates "$P" --policy-rates-measured)
+[ "$shown" = "$meas" ] || fail "tiresias-las with --policy-rates-measured: $shown, want $meas"
+o1=$(POL=optimus-oracle run --measured-rates "$P")
+o2=$(POL=optimus-oracle run --measured-rates "$P" --policy-rates-measured)
+echo "optimus-oracle measured: policies fitted $o1 s, measured $o2 s"
+awk -v a="$o1" -v b="$o2" 'BEGIN { exit !(a > 1540 && a < 1610 && b > 1260 && b < 1330) }' ||
+    fail "optimus-oracle: $o1 (want ~1573), $o2 (want ~1293)"
