@@ -463,6 +463,10 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                               o->like ? o->like->name : "none",
                               "round_end",
                               engine_round_end_name(o->cfg.round_end),
+                              "measured_rates",
+                              o->measured_rates ? o->measured_rates : "none",
+                              "policy_rates",
+                              o->measured_rates && o->policies_measured ? "measured" : "model",
                               NULL};
     run_info_t info = {pol->name,
                        params,

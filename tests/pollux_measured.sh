@@ -41,3 +41,11 @@ o2=$(POL=optimus-oracle run --measured-rates "$P" --policy-rates-measured)
 echo "optimus-oracle measured: policies fitted $o1 s, measured $o2 s"
 awk -v a="$o1" -v b="$o2" 'BEGIN { exit !(a > 1540 && a < 1610 && b > 1260 && b < 1330) }' ||
     fail "optimus-oracle: $o1 (want ~1573), $o2 (want ~1293)"
+# the mode is stored with the run (run_settings), so a database says how its
+# rates were made
+if command -v sqlite3 >/dev/null 2>&1; then
+    run --measured-rates "$P" --policy-rates-measured --db "$tmp/r.db" >/dev/null
+    got=$(sqlite3 "$tmp/r.db" "SELECT group_concat(key || '=' || value) FROM (SELECT * FROM
+        run_settings WHERE key IN ('measured_rates', 'policy_rates') ORDER BY key)")
+    [ "$got" = "measured_rates=$P,policy_rates=measured" ] || fail "run_settings: $got"
+fi
