@@ -431,12 +431,21 @@ static int run_cmd(char *const *argv, char **out)
     return !timed_out && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* A new copy of the wrapper renamed into place, never the old one rewritten:
+ * sbatch runs beside the loop, and one still reading the script while the
+ * next start truncated it submitted an empty one ("sbatch: error: Batch
+ * script is empty!", two starts in one decision in live_mech_slurm.sh). */
 static int write_wrapper(const char *path, mls_err_t *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(wrapper_text, f) < 0 || fclose(f) != 0)
-        return mls_fail(err, "%s: cannot write the Slurm wrapper: %s", path, strerror(errno));
-    return chmod(path, 0700) < 0 ? mls_fail(err, "%s: chmod: %s", path, strerror(errno)) : 0;
+    mls_atomic_file_t af;
+    if (mls_atomic_open(&af, path, err) < 0)
+        return -1;
+    if (fputs(wrapper_text, af.fp) < 0 || fchmod(fileno(af.fp), 0700) < 0) {
+        int e = errno;
+        mls_atomic_abort(&af);
+        return mls_fail(err, "%s: cannot write the Slurm wrapper: %s", path, strerror(e));
+    }
+    return mls_atomic_commit(&af, err);
 }
 
 /* One shell assignment, the value single-quoted (' as '\\''). */

@@ -21,7 +21,8 @@
 # ends while each slow command runs, and every answer begun then comes within
 # 1 s (not asserted in a sanitizer build: live_timing_asserted; measured
 # 0.02-0.09 s at load 8; a daemon that waits for the command: none, 1 s).
-# Each slow command ran at least once, none was killed, job 1 was planned
+# Each slow command ran at least once, none was killed, the wrapper script a
+# slow sbatch reads is never rewritten under it, job 1 was planned
 # while job 0's sbatch ran, no two squeues ran at once, and every job
 # finishes exactly once. ~20 s.
 # Skips (77) when Slurm is not installed, we are not root, or it cannot start.
@@ -53,7 +54,17 @@ case "$cmd $1" in
     esac ;;
 "scancel --signal="*) what="scancel --signal" speed=fast ;;
 "scancel "*) what="scancel"; sleep "$slow" ;;
-"sbatch "*) what="sbatch"; sleep "$slow" ;;
+"sbatch "*)
+    what="sbatch"
+    # the wrapper script this sbatch reads: the daemon may start another run
+    # meanwhile, and must put a new copy in place (rename), never rewrite the
+    # one being read (a truncated script: "sbatch: error: Batch script is empty!")
+    for a in "$@"; do case $a in */slurm-wrapper.sh) script=$a ;; esac; done
+    exec 3<"$script"
+    m0=$(stat -L -c %y /proc/$$/fd/3)
+    sleep "$slow"
+    [ "$(stat -L -c %y /proc/$$/fd/3)" = "$m0" ] || echo "$script" >>"$tmp/rewritten"
+    exec 3<&- ;;
 "squeue "*)
     n=$(($(cat "$tmp/nq" 2>/dev/null || echo 0) + 1))
     echo $n >"$tmp/nq"
@@ -171,6 +182,7 @@ grep " sbatch\$" "$tmp/calls" | sort -n | head -n 1 |
 # one squeue at a time: an answer under way is not asked again
 grep " squeue\$" "$tmp/calls" | sort -n | awk 'NR > 1 && $1 < e { bad = 1 } { e = $2 } END { exit bad }' ||
     bad "two squeues ran at once"
+[ ! -s "$tmp/rewritten" ] || bad "the wrapper script an sbatch was reading was rewritten in place"
 grep -q "no answer within" "$tmp/log" && bad "a Slurm command was killed: $(grep "no answer" "$tmp/log")"
 [ "$(q "SELECT group_concat(state || ' ' || completions, ',') FROM jobs")" = "done 1,done 1,done 1" ] ||
     bad "jobs: $(q "SELECT group_concat(id || ' ' || state || ' ' || completions, ',') FROM jobs")"
