@@ -115,6 +115,14 @@ int csv_next(csv_reader_t *r)
     return 1;
 }
 
+long csv_column(const csv_reader_t *r, const char *name)
+{
+    for (size_t i = 0; i < r->n_fields; i++)
+        if (!strcmp(r->fields[i], name))
+            return (long)i;
+    return -1;
+}
+
 int csv_fail(const csv_reader_t *r, const char *path, mls_err_t *err)
 {
     return mls_fail(err, "%s:%ld: %s", path, r->error_line,

@@ -37,6 +37,8 @@ void csv_open(csv_reader_t *r, FILE *fp, char sep);
  * skipped. */
 int csv_next(csv_reader_t *r);
 void csv_close(csv_reader_t *r); /* frees buffers; does not fclose */
+/* The index of the field equal to name in the current record (a header), or -1. */
+long csv_column(const csv_reader_t *r, const char *name);
 /* The message for a -1 from csv_next(): "PATH:LINE: <why>" into err; -1. */
 int csv_fail(const csv_reader_t *r, const char *path, mls_err_t *err);
 

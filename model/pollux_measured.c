@@ -5,7 +5,6 @@
 #include "model/pollux_measured.h"
 #include "model/csv.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,24 +33,10 @@ static void add(acc_t *a, int nodes, int gpus, double bsz, double step, double s
     a->count[a->n++] = 1;
 }
 
-static int col(const csv_reader_t *r, const char *name)
-{
-    for (size_t i = 0; i < r->n_fields; i++)
-        if (!strcmp(r->fields[i], name))
-            return (int)i;
-    return -1;
-}
-
-static int num(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    *out = strtod(s, &end);
-    return end != s && *end == '\0' && errno == 0 && isfinite(*out) ? 0 : -1;
-}
 
 /* One file: placements (a placement column) or scalability (num_nodes,
- * num_replicas). A missing optional file is not an error. */
+ * num_replicas). A missing optional file is not an error. Numbers are read as
+ * written (mls_parse_double: decimal; no hex, inf or nan). */
 static int read_file(const char *path, int optional, acc_t *a, mls_err_t *err)
 {
     FILE *f = fopen(path, "r");
@@ -61,8 +46,12 @@ static int read_file(const char *path, int optional, acc_t *a, mls_err_t *err)
     csv_open(&r, f, ',');
     int rc = csv_next(&r), cp = -1, cn = -1, cr = -1, cb = -1, ct = -1, cs = -1;
     if (rc == 1) {
-        cp = col(&r, "placement"), cn = col(&r, "num_nodes"), cr = col(&r, "num_replicas");
-        cb = col(&r, "local_bsz"), ct = col(&r, "step_time"), cs = col(&r, "sync_time");
+        cp = (int)csv_column(&r, "placement");
+        cn = (int)csv_column(&r, "num_nodes");
+        cr = (int)csv_column(&r, "num_replicas");
+        cb = (int)csv_column(&r, "local_bsz");
+        ct = (int)csv_column(&r, "step_time");
+        cs = (int)csv_column(&r, "sync_time");
     }
     if (rc != 1 || cb < 0 || ct < 0 || cs < 0 || (cp < 0 && (cn < 0 || cr < 0))) {
         rc = rc < 0 ? csv_fail(&r, path, err)
@@ -86,12 +75,12 @@ static int read_file(const char *path, int optional, acc_t *a, mls_err_t *err)
                 else
                     gpus += *c - '0';
         } else if (!bad) {
-            bad = num(r.fields[cn], &dn) < 0 || num(r.fields[cr], &dg) < 0 || dn < 1 || dg < dn ||
+            bad = mls_parse_double(r.fields[cn], &dn) < 0 || mls_parse_double(r.fields[cr], &dg) < 0 || dn < 1 || dg < dn ||
                   dn > 1e6 || dg > 1e6 || dn != floor(dn) || dg != floor(dg);
             nodes = (int)dn, gpus = (int)dg;
         }
-        if (bad || nodes < 1 || num(r.fields[cb], &b) < 0 || num(r.fields[ct], &t) < 0 ||
-            num(r.fields[cs], &s) < 0 || !(b > 0) || !(t > 0) || s < 0 || s > t) {
+        if (bad || nodes < 1 || mls_parse_double(r.fields[cb], &b) < 0 || mls_parse_double(r.fields[ct], &t) < 0 ||
+            mls_parse_double(r.fields[cs], &s) < 0 || !(b > 0) || !(t > 0) || s < 0 || s > t) {
             rc = mls_fail(err, "%s:%ld: nodes/local_bsz/step_time/sync_time: not a valid sample",
                           path, r.line_no);
             goto out;

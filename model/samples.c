@@ -8,15 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The index of column name in the header record, or -1. */
-static long find_column(const csv_reader_t *r, const char *name)
-{
-    for (size_t i = 0; i < r->n_fields; i++)
-        if (!strcmp(r->fields[i], name))
-            return (long)i;
-    return -1;
-}
-
 static int read_rows(csv_reader_t *r, const char *path, const char *column, long col,
                      long **out, long *n, mls_err_t *err)
 {
@@ -53,7 +44,7 @@ int samples_read(const char *path, const char *column, long **out, long *n, mls_
     long col;
     if (got < 0)
         csv_fail(&r, path, err);
-    else if (got == 0 || (col = find_column(&r, column)) < 0)
+    else if (got == 0 || (col = csv_column(&r, column)) < 0)
         mls_fail(err, "%s:1: want a header with a '%s' column", path, column);
     else
         rc = read_rows(&r, path, column, col, out, n, err);

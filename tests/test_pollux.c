@@ -176,6 +176,11 @@ START_TEST(measured_interpolation)
                "placement,local_bsz,step_time,sync_time\n1,4,0.2,0.0\n1,x,0.4,0.0\n");
     ck_assert_int_eq(pollux_steps_read(dir, &s, &err), -1);
     ck_assert_msg(strstr(err.msg, "placements.csv:3:") != NULL, "%s", err.msg);
+    /* numbers are read as written: decimal only (0x10 is not 16) */
+    write_file(dir, "placements.csv",
+               "placement,local_bsz,step_time,sync_time\n1,4,0.2,0.0\n1,0x10,0.4,0.0\n");
+    ck_assert_int_eq(pollux_steps_read(dir, &s, &err), -1);
+    ck_assert_msg(strstr(err.msg, "placements.csv:3:") != NULL, "%s", err.msg);
     write_file(dir, "placements.csv", "placement,local_bsz,step_time\n1,4,0.2\n");
     ck_assert_int_eq(pollux_steps_read(dir, &s, &err), -1);
     ck_assert_msg(strstr(err.msg, "sync_time") != NULL, "%s", err.msg);
