@@ -80,8 +80,10 @@ static const like_peer_t peers[] = {
      * qssf stop at the first queued job the placer cannot place (hold) or
      * that does not fit (sjf's fill=stop). Its srtf passes over such a job
      * and pays 7/30/60 s per preemption: --placement consolidate --overheads
-     * with a "gpus" table after --like helios (docs/reproducing.md). */
-    {"helios", -1, NULL, 0, "hold", "placed", NULL, {"fill=stop", NULL}},
+     * with a "gpus" table after --like helios (docs/reproducing.md). Its qssf
+     * sorts its queue as order=helios says (policies/qssf.c); its Philly
+     * predictor's file: qssf -P predictions=FILE. */
+    {"helios", -1, NULL, 0, "hold", "placed", NULL, {"fill=stop", "order=helios", NULL}},
 };
 
 const like_peer_t *like_at(int i)

@@ -150,6 +150,19 @@ const long *policy_arg_samples(const policy_args_t *a, const char *key, long *n)
     return NULL;
 }
 
+const long *policy_arg_keyed(const policy_args_t *a, const char *key, const int64_t **ids,
+                             long *n)
+{
+    const long *v = policy_arg_samples(a, key, n);
+    *ids = NULL;
+    for (int i = 0; v && i < a->n_samples; i++)
+        if (!strcmp(a->samples[i].key, key))
+            *ids = a->samples[i].ids;
+    if (!*ids)
+        *n = 0;
+    return *ids ? v : NULL;
+}
+
 int policy_args_check(const policy_args_t *a, const char *const *known, const char *policy,
                       char *err, size_t errlen)
 {

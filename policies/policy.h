@@ -277,6 +277,8 @@ typedef struct policy_samples {
     const char *key;    /* the parameter, e.g. "samples" */
     const long *values; /* in file order */
     long n;
+    const int64_t *ids; /* per-job samples ("key:id_column:column"): values[i] is
+                         * job ids[i]'s, each id once; NULL for a plain column */
 } policy_samples_t;
 
 /* Policy arguments: key=value pairs given with --param, and the samples read
@@ -300,6 +302,10 @@ const char *policy_arg_str(const policy_args_t *a, const char *key, const char *
  * (the parameter was not given, or the policy was created without
  * policy_resolve). */
 const long *policy_arg_samples(const policy_args_t *a, const char *key, long *n);
+/* The same for a per-job parameter: *ids gets the job id of each value
+ * (NULL, as the result, when the file was read as a plain column). */
+const long *policy_arg_keyed(const policy_args_t *a, const char *key, const int64_t **ids,
+                             long *n);
 int policy_args_check(const policy_args_t *a, const char *const *known, const char *policy,
                       char *err, size_t errlen);
 
@@ -317,8 +323,9 @@ typedef struct policy_ops {
     int (*schedule)(void *state, const view_t *view, plan_t *plan, char *err, size_t errlen);
     void (*destroy)(void *state);
     /* Parameters that name a CSV file of samples, as "key:column" words
-     * (e.g. "samples:duration"); the file's column reaches create() as
-     * args->samples (see policy_samples_t). NULL: none. */
+     * (e.g. "samples:duration"), or "key:id_column:column" for one value per
+     * job (e.g. "predictions:jobname:priority"); the file's column reaches
+     * create() as args->samples (see policy_samples_t). NULL: none. */
     const char *file_params;
     /* 1: schedule() reads no job's progress (attained_time, attained_service,
      * work_done, remaining_work, epoch) and does not tell a restarting job

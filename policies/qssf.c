@@ -20,6 +20,25 @@
  * is predicted once, the first time it is seen waiting, and kept (as the
  * artifact does).
  *
+ * predictions=FILE: each job's predicted duration read from a file instead
+ * (the artifact's Philly run: its PhillyEstimator reads a priority per
+ * jobname from estimators/Philly_lgb.csv and multiplies it by the job's
+ * GPUs). The file is that layout, a CSV with the columns jobname (the job's
+ * id in the trace) and priority (the predicted duration in s, an integer,
+ * negative where the predictor's error made it so: such a job is served
+ * first, as there); scripts/helios-predictions.py writes one as the
+ * artifact's generator does, seeded. The simulator reads it (model/samples.h)
+ * and hands the numbers over; a waiting job without a row is an error.
+ *
+ * order=helios: the queue's order exactly as the artifact's qssf.py sorts it
+ * (default order=service: predicted service, ties first come first served).
+ * Its loop sorts the pending list by GPUs and then, stably, by priority,
+ * so equal priorities go by fewer GPUs, then arrival; and it assigns
+ * priorities only while some job that arrived before this second is still
+ * waiting (`len(que_list) > new_job_num`): when every waiting job arrived
+ * this second they are served by GPUs alone (fewest first, then arrival).
+ * --like helios sets it.
+ *
  * Simplifications and why:
  * - No job names: Helios first matches the job's name against past names
  *   (difflib, cutoff 0.6) and averages the user's jobs of that name; the view
@@ -54,11 +73,38 @@ typedef struct qs_state {
     idmap_t jobs;    /* job id -> index into service */
     double *service; /* predicted GPU-seconds, fixed when first seen */
     size_t service_cap;
+    int helios_order;      /* order=helios */
+    const char *pred_file; /* predictions=FILE, or NULL */
+    idmap_t pred_ids;      /* its job ids -> index into pred */
+    double *pred;          /* predicted duration, s */
 } qs_state_t;
+
+/* predictions=FILE, as read by the simulator: job id -> predicted duration.
+ * Returns 0 (none given, or read into s), or -1 with err. */
+static int take_predictions(qs_state_t *s, const policy_args_t *args, char *err, size_t errlen)
+{
+    s->pred_file = policy_arg_str(args, "predictions", NULL);
+    if (!s->pred_file)
+        return 0;
+    const int64_t *ids;
+    long n;
+    const long *v = policy_arg_keyed(args, "predictions", &ids, &n);
+    if (!v) {
+        snprintf(err, errlen,
+                 "qssf: predictions=%s: the file was not read (a policy is given its "
+                 "predictions by policy_resolve)",
+                 s->pred_file);
+        return -1;
+    }
+    s->pred = pu_alloc((size_t)n, sizeof *s->pred);
+    for (long i = 0; i < n; i++)
+        s->pred[idmap_put(&s->pred_ids, ids[i])] = (double)v[i];
+    return 0;
+}
 
 int qssf_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
-    static const char *const known[] = {"window", "prior_s", NULL};
+    static const char *const known[] = {"window", "prior_s", "predictions", "order", NULL};
     long window;
     double prior;
     *state = NULL;
@@ -66,6 +112,11 @@ int qssf_create(void **state, const policy_args_t *args, char *err, size_t errle
         policy_arg_long(args, "window", 0, &window, err, errlen) ||
         policy_arg_double(args, "prior_s", 3600, &prior, err, errlen))
         return -1;
+    const char *order = policy_arg_str(args, "order", "service");
+    if (strcmp(order, "service") && strcmp(order, "helios")) {
+        snprintf(err, errlen, "qssf: order=%s: want service or helios", order);
+        return -1;
+    }
     if (window < 0 || window > 100000) {
         snprintf(err, errlen, "qssf: window=%ld: want 0 (all) or 1..100000 finished jobs", window);
         return -1;
@@ -77,8 +128,14 @@ int qssf_create(void **state, const policy_args_t *args, char *err, size_t errle
     qs_state_t *s = pu_alloc(1, sizeof *s);
     s->window = (int)window;
     s->prior_s = prior;
+    s->helios_order = !strcmp(order, "helios");
     idmap_init(&s->keys);
     idmap_init(&s->jobs);
+    idmap_init(&s->pred_ids);
+    if (take_predictions(s, args, err, errlen) < 0) {
+        qssf_destroy(s);
+        return -1;
+    }
     *state = s;
     return 0;
 }
@@ -90,6 +147,8 @@ void qssf_destroy(void *state)
         return;
     idmap_free(&s->keys);
     idmap_free(&s->jobs);
+    idmap_free(&s->pred_ids);
+    free(s->pred);
     free(s->roll);
     free(s->vals);
     free(s->service);
@@ -166,9 +225,14 @@ static double predict(const qs_state_t *s, const view_job_t *jb)
     return isnan(d) ? s->prior_s : d;
 }
 
-/* The job's predicted service, predicted the first time it is asked for. */
+/* The job's predicted service, predicted the first time it is asked for
+ * (from predictions=FILE: NAN when the file has no row for it). */
 static double service_of(qs_state_t *s, const view_job_t *jb)
 {
+    if (s->pred_file) {
+        int k = idmap_get(&s->pred_ids, jb->id);
+        return k < 0 ? NAN : jb->gpus_requested * s->pred[k];
+    }
     int before = s->jobs.n, k = idmap_put(&s->jobs, jb->id);
     if ((size_t)k >= s->service_cap) {
         size_t cap = s->service_cap ? 2 * s->service_cap : 64;
@@ -184,10 +248,46 @@ static double service_of(qs_state_t *s, const view_job_t *jb)
     return s->service[k];
 }
 
+/* Queue order: order=service by (service, submit, id); order=helios by
+ * (service, GPUs, submit, id), or (GPUs, submit, id) when every waiting job
+ * arrived now (see the top of the file). */
+typedef struct qs_item {
+    double service;
+    int gpus;
+    const view_job_t *job;
+    int idx;
+} qs_item_t;
+
+static int item_cmp(const void *pa, const void *pb)
+{
+    const qs_item_t *a = pa, *b = pb;
+    if (a->service != b->service)
+        return a->service < b->service ? -1 : 1;
+    if (a->gpus != b->gpus)
+        return a->gpus < b->gpus ? -1 : 1;
+    if (a->job->submit != b->job->submit)
+        return a->job->submit < b->job->submit ? -1 : 1;
+    return a->job->id < b->job->id ? -1 : a->job->id > b->job->id;
+}
+
+static void helios_sort(const view_t *v, const double *service, int *order, int n)
+{
+    int all_new = 1;
+    for (int i = 0; i < n; i++)
+        all_new &= v->jobs[order[i]].submit == v->now;
+    qs_item_t *it = pu_alloc((size_t)n, sizeof *it);
+    for (int i = 0; i < n; i++) {
+        const view_job_t *jb = &v->jobs[order[i]];
+        it[i] = (qs_item_t){all_new ? 0 : service[order[i]], jb->gpus_requested, jb, order[i]};
+    }
+    qsort(it, (size_t)n, sizeof *it, item_cmp);
+    for (int i = 0; i < n; i++)
+        order[i] = it[i].idx;
+    free(it);
+}
+
 int qssf_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
 {
-    (void)err;
-    (void)errlen;
     qs_state_t *s = state;
     if (v->n_finished < s->n_seen) { /* a different history: start again */
         idmap_free(&s->keys);
@@ -198,13 +298,14 @@ int qssf_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t 
         s->cap = 0;
         s->n_seen = 0;
     }
-    learn(s, v);
+    if (!s->pred_file)
+        learn(s, v);
     pu_room_t r;
     pu_room_init(&r, v);
     double *service = pu_alloc((size_t)v->n_jobs, sizeof *service);
     int *order = pu_alloc((size_t)v->n_jobs, sizeof *order);
-    int n = 0;
-    for (int j = 0; j < v->n_jobs; j++) {
+    int n = 0, rc = 0;
+    for (int j = 0; j < v->n_jobs && rc == 0; j++) {
         const view_job_t *jb = &v->jobs[j];
         if (pu_holds(jb)) {
             pu_keep(v, &r, plan, j);
@@ -213,14 +314,22 @@ int qssf_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t 
         if (!pu_ever_fits(v, j))
             continue; /* never runs here: it must not block the queue */
         service[j] = service_of(s, jb);
+        if (isnan(service[j])) {
+            snprintf(err, errlen, "qssf: predictions=%s has no row for job %lld", s->pred_file,
+                     (long long)jb->id);
+            rc = -1;
+        }
         order[n++] = j;
     }
-    pu_sort(v, service, order, n);
-    for (int i = 0; i < n; i++)
+    if (s->helios_order)
+        helios_sort(v, service, order, n);
+    else
+        pu_sort(v, service, order, n);
+    for (int i = 0; i < n && rc == 0; i++)
         if (!pu_start(v, &r, plan, order[i]))
             break; /* the head does not fit: the queue waits */
     free(order);
     free(service);
     pu_room_free(&r);
-    return 0;
+    return rc;
 }

@@ -110,8 +110,12 @@ static const policy_ops_t table[] = {
     {"qssf", "Hu et al., SC 2021 (Helios), section 6",
      "quasi-shortest-service-first: GPUs x duration predicted from each user's history; "
      "non-preemptive, no backfilling",
-     "window=0: finished jobs per estimate (0: all); prior_s=3600: duration with no history",
-     0, MLS_CADENCE_EVENTS, ENTRY(qssf)},
+     "window=0: finished jobs per estimate (0: all); prior_s=3600: duration with no history; "
+     "predictions=FILE: each job's predicted duration instead, a CSV with jobname (the job's "
+     "id) and priority (s) columns, the layout of Helios's estimator file "
+     "(scripts/helios-predictions.py); order=service: or helios, its simulator's queue order "
+     "(ties by GPUs; jobs that all arrived this instant by GPUs)",
+     0, MLS_CADENCE_EVENTS, ENTRY_FILES(qssf, "predictions:jobname:priority")},
     {"max-min-fairness", "Narayanan et al., OSDI 2020 (Gavel, section 4.1, LAS)",
      "Gavel's max-min fairness over time shares, heterogeneity-agnostic; LP, rounds",
      GAVEL_PARAMS, 0, MLS_CADENCE_ROUNDS, ENTRY(gavel_mmf)},

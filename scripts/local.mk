@@ -8,4 +8,5 @@ pkgdata_SCRIPTS = scripts/quickstart
 EXTRA_DIST += scripts/install-deps scripts/install-check scripts/quickstart scripts/slurm \
 	scripts/autoscale-knee.sh scripts/saxena-elastic.sh scripts/sia-table4.sh \
 	scripts/gandiva-paper.sh scripts/deeppool.sh scripts/peer-agreement.sh \
-	scripts/shockwave-baselines.sh scripts/gavel-jct-vs-load.sh scripts/helios-drive.py
+	scripts/shockwave-baselines.sh scripts/gavel-jct-vs-load.sh scripts/helios-drive.py \
+	scripts/helios-predictions.py

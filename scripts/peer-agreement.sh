@@ -107,10 +107,15 @@
 #   VC at its nodes and at a quarter of them (jobs larger than the quarter
 #   left out of both: its loop never ends on them); average JCT over every job
 #   of every VC, makespan = the last end. HELIOS_DIR (a checkout) reruns it for
-#   the per-job column. Its qssf is not run: on Philly its PhillyEstimator
-#   reads estimators/Philly_lgb.csv, which is not public (git LFS, absent),
-#   made by adding unseeded random error to each job's duration
-#   (`random.seed = 6` assigns, it does not seed).
+#   the per-job column. Its qssf: on Philly its PhillyEstimator reads
+#   estimators/Philly_lgb.csv, which is not public (git LFS, absent), made by
+#   adding unseeded random error to each job's duration (`random.seed = 6`
+#   assigns, it does not seed); both simulators read instead the file that
+#   scripts/helios-predictions.py writes from each VC's trace (its generator's
+#   error model, seeded with 6: python3's random), its qssf through
+#   helios-drive.py ... qssf FILE (its PhillyEstimator, Debian's pandas
+#   1.5.3), ours as qssf -P predictions=FILE (--like helios: -P order=helios).
+#   Recorded 2026-11-27; without python3 the qssf rows are skipped.
 set -u
 : "${MLSCHED:=./mlsched}"
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -343,11 +348,12 @@ tiresias_section() {
     done
 }
 
-# ---- helios: HeliosArtifact's QSSF simulator's fifo, sjf and srtf ------------
+# ---- helios: HeliosArtifact's QSSF simulator's fifo, sjf, srtf and qssf ------
 # VC nodes divided by|policy (its and ours)|our flags after --like helios|its makespan|its avg JCT
 # Its srtf passes over a job its placer cannot place (its fifo and sjf stop
 # there: --like helios's hold), and charges a preempted job 7 s on 1 GPU, 30 s
 # up to 8, 60 s above: --placement consolidate --overheads (a "gpus" table).
+# qssf: both read each VC's predictions file (see the header), given below.
 helios_rows() {
     srtf="--placement consolidate --overheads $tmp/helios-ckpt.json"
     cat <<EOF
@@ -357,7 +363,20 @@ helios_rows() {
 4|fifo||2405197|21834.7
 4|sjf||2426760|14402.5
 4|srtf|$srtf|2438581|12910.4
+1|qssf||2375646|7759.5
+4|qssf||2427114|16173.6
 EOF
+}
+
+# Each VC's predicted durations (scripts/helios-predictions.py, seed 6), made
+# from its whole trace, so the quarter's jobs keep their full-size predictions.
+helios_predictions() {
+    for f in "$tmp"/h-*.csv; do
+        vc=${f#"$tmp"/h-}
+        vc=${vc%.csv}
+        "${PYTHON:-python3}" "$SRC/scripts/helios-predictions.py" "$f" >"$tmp/hpred-$vc.csv" ||
+            return 1
+    done
 }
 
 helios_section() {
@@ -372,25 +391,34 @@ helios_section() {
     printf '{"default": {"start": 0, "restart": 0, "resize": 0, "migrate": 0},
  "gpus": {"1": {"restart": 7}, "8": {"restart": 30}, "1000000": {"restart": 60}}}\n' \
         >"$tmp/helios-ckpt.json"
+    preds=1
+    helios_predictions 2>"$tmp/err" || {
+        preds=0
+        echo "helios qssf: skipped (scripts/helios-predictions.py: $(tail -1 "$tmp/err"))"
+    }
     helios_rows | while IFS='|' read -r div pol flags pmk pjct; do
+        [ "$pol" = qssf ] && [ $preds = 0 ] && continue
         : >"$tmp/ho"
         : >"$tmp/hp"
         for f in "$tmp"/h-*.csv; do
             vc=${f#"$tmp"/h-}
             vc=${vc%.csv}
+            pred=
+            [ "$pol" = qssf ] && pred="$tmp/hpred-$vc.csv"
             n=$(($(awk -F, -v v="$vc" '$1 == v { print $2 }' "$sizes") / div))
             awk -F, -v g=$((n * 8)) 'NR == 1 || $5 <= g' "$f" >"$tmp/hq.csv"
             [ "$(wc -l <"$tmp/hq.csv")" -gt 1 ] || continue
             rm -f "$tmp/h.db"
             # shellcheck disable=SC2086 # the row's flags
             "$MLSCHED" simulate --trace "$tmp/hq.csv" --cluster "v100=${n}x8" --like helios \
-                $flags --policy "$pol" -q --db "$tmp/h.db" >/dev/null 2>"$tmp/err" ||
+                $flags ${pred:+-P "predictions=$pred"} --policy "$pol" -q --db "$tmp/h.db" \
+                >/dev/null 2>"$tmp/err" ||
                 echo "helios $pol $vc: $(cat "$tmp/err")"
             sqlite3 -separator ' ' "$tmp/h.db" "SELECT '$vc:' || job_id, jct, finish FROM jobs" \
                 >>"$tmp/ho"
             [ -n "${HELIOS_DIR:-}" ] &&
                 "${PYTHON:-python3}" "$SRC/scripts/helios-drive.py" \
-                    "$HELIOS_DIR/framework/QSSF Service" "$tmp/hq.csv" "$vc" "$n" "$pol" |
+                    "$HELIOS_DIR/framework/QSSF Service" "$tmp/hq.csv" "$vc" "$n" "$pol" ${pred:+"$pred"} |
                 sed "s/^/$vc:/" >>"$tmp/hp"
         done
         mk=$(awk '$3 > m { m = $3 } END { printf "%.0f", m }' "$tmp/ho")

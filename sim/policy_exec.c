@@ -1264,18 +1264,26 @@ static int read_file_params(const policy_ops_t *ops, policy_ref_t *out, mls_err_
     const char *w = ops->file_params;
     while (w && *w) {
         size_t len = strcspn(w, " "), klen = strcspn(w, ":");
-        char key[64], column[64];
+        char key[64], column[64], id_column[64] = "";
         if (klen >= len || klen >= sizeof key || len - klen - 1 >= sizeof column)
             return mls_fail(err, "%s: bad file_params word '%.*s'", ops->name, (int)len, w);
         snprintf(key, sizeof key, "%.*s", (int)klen, w);
         snprintf(column, sizeof column, "%.*s", (int)(len - klen - 1), w + klen + 1);
+        char *colon = strchr(column, ':'); /* "key:id_column:column": per job */
+        if (colon) {
+            *colon = '\0';
+            snprintf(id_column, sizeof id_column, "%s", column);
+            memmove(column, colon + 1, strlen(colon + 1) + 1);
+        }
         w += len + strspn(w + len, " ");
         const char *path = policy_arg_str(&out->args, key, NULL);
         if (!path)
             continue;
         long *v, n;
+        int64_t *ids = NULL;
         mls_err_t e;
-        if (samples_read(path, column, &v, &n, &e) < 0)
+        if ((*id_column ? samples_read_keyed(path, id_column, column, &ids, &v, &n, &e)
+                        : samples_read(path, column, &v, &n, &e)) < 0)
             return mls_fail(err, "%s: %s=%s", ops->name, key, e.msg);
         int i = out->args.n_samples;
         out->samples = xrealloc(out->samples, (size_t)(i + 1) * sizeof *out->samples);
@@ -1285,6 +1293,7 @@ static int read_file_params(const policy_ops_t *ops, policy_ref_t *out, mls_err_
                 out->samples[i].key = out->args.keys[k];
         out->samples[i].values = v;
         out->samples[i].n = n;
+        out->samples[i].ids = ids;
         out->args.n_samples = i + 1;
         out->args.samples = out->samples;
     }
@@ -1293,8 +1302,10 @@ static int read_file_params(const policy_ops_t *ops, policy_ref_t *out, mls_err_
 
 static void free_samples(policy_ref_t *ref)
 {
-    for (int i = 0; i < ref->args.n_samples; i++)
+    for (int i = 0; i < ref->args.n_samples; i++) {
         free((long *)ref->samples[i].values);
+        free((int64_t *)ref->samples[i].ids);
+    }
     free(ref->samples);
 }
 

@@ -258,3 +258,7 @@ EXTRA_DIST += tests/gavel_round_ids.sh
 # Pollux measured-rates mode (simulate --measured-rates)
 TESTS += tests/pollux_measured.sh
 EXTRA_DIST += tests/pollux_measured.sh
+
+# issue 17: qssf -P predictions=FILE (Helios its Philly predictor), order=helios
+TESTS += tests/qssf_predictions.sh
+EXTRA_DIST += tests/qssf_predictions.sh
