@@ -45,12 +45,12 @@ static int read_rows(csv_reader_t *r, const char *path, const char *id_column, l
         long v, id = 0;
         if (id_col >= 0 &&
             ((size_t)id_col >= r->n_fields || mls_parse_long(r->fields[id_col], &id) < 0))
-            return mls_fail(err, "%s:%ld: field '%s': want a job id (an integer)", path,
-                            r->line_no, id_column);
+            return mls_fail(err, "%s:%ld: field '%s': want a job id (an integer)", path, r->line_no,
+                            id_column);
         if ((size_t)col >= r->n_fields || mls_parse_long(r->fields[col], &v) < 0 ||
             (id_col < 0 && v < 1))
-            return mls_fail(err, "%s:%ld: field '%s': want an integer%s", path, r->line_no,
-                            column, id_col < 0 ? " >= 1" : "");
+            return mls_fail(err, "%s:%ld: field '%s': want an integer%s", path, r->line_no, column,
+                            id_col < 0 ? " >= 1" : "");
         push(o, id_col >= 0, v, id, r->line_no);
     }
     if (got < 0)
@@ -108,9 +108,9 @@ static int read_file(const char *path, const char *id_column, const char *column
         csv_fail(&r, path, err);
     else if (got == 0 || (col = csv_column(&r, column)) < 0 ||
              (id_column && (id_col = csv_column(&r, id_column)) < 0))
-        mls_fail(err, "%s:1: want a header with %s%s%s'%s' column%s", path,
-                 id_column ? "'" : "", id_column ? id_column : "", id_column ? "' and " : "a ",
-                 column, id_column ? "s" : "");
+        mls_fail(err, "%s:1: want a header with %s%s%s'%s' column%s", path, id_column ? "'" : "",
+                 id_column ? id_column : "", id_column ? "' and " : "a ", column,
+                 id_column ? "s" : "");
     else
         rc = read_rows(&r, path, id_column, id_col, column, col, o, err);
     csv_close(&r);
@@ -136,8 +136,8 @@ int samples_read(const char *path, const char *column, long **out, long *n, mls_
     return rc;
 }
 
-int samples_read_keyed(const char *path, const char *id_column, const char *column,
-                       int64_t **ids, long **out, long *n, mls_err_t *err)
+int samples_read_keyed(const char *path, const char *id_column, const char *column, int64_t **ids,
+                       long **out, long *n, mls_err_t *err)
 {
     rows_t o;
     int rc = read_file(path, id_column, column, &o, err);

@@ -28,7 +28,7 @@ int samples_read(const char *path, const char *column, long **out, long *n, mls_
  * it negative) into new arrays *ids and *out of *n rows, in file order.
  * Returns 0, or -1 with err naming the file, line and field (as
  * samples_read; a repeated id names both lines). The caller frees both. */
-int samples_read_keyed(const char *path, const char *id_column, const char *column,
-                       int64_t **ids, long **out, long *n, mls_err_t *err);
+int samples_read_keyed(const char *path, const char *id_column, const char *column, int64_t **ids,
+                       long **out, long *n, mls_err_t *err);
 
 #endif

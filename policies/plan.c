@@ -150,8 +150,7 @@ const long *policy_arg_samples(const policy_args_t *a, const char *key, long *n)
     return NULL;
 }
 
-const long *policy_arg_keyed(const policy_args_t *a, const char *key, const int64_t **ids,
-                             long *n)
+const long *policy_arg_keyed(const policy_args_t *a, const char *key, const int64_t **ids, long *n)
 {
     const long *v = policy_arg_samples(a, key, n);
     *ids = NULL;

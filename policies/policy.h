@@ -304,8 +304,7 @@ const char *policy_arg_str(const policy_args_t *a, const char *key, const char *
 const long *policy_arg_samples(const policy_args_t *a, const char *key, long *n);
 /* The same for a per-job parameter: *ids gets the job id of each value
  * (NULL, as the result, when the file was read as a plain column). */
-const long *policy_arg_keyed(const policy_args_t *a, const char *key, const int64_t **ids,
-                             long *n);
+const long *policy_arg_keyed(const policy_args_t *a, const char *key, const int64_t **ids, long *n);
 int policy_args_check(const policy_args_t *a, const char *const *known, const char *policy,
                       char *err, size_t errlen);
 
