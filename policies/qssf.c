@@ -46,7 +46,9 @@
  * - No learned model: Helios also blends in a LightGBM prediction trained
  *   offline on earlier months of its trace; the view offers no training set.
  * - The user's own duration_estimate is not used, as in Helios.
- * - Heterogeneous clusters: a job goes on the fastest type with room. */
+ * - Heterogeneous clusters: a job goes on the fastest type with room.
+ * - predictions=FILE: its estimator takes the first row of a repeated
+ *   jobname; a repeated job id here is an error (model/samples.h). */
 #include "policies/idmap.h"
 #include "policies/policies.h"
 #include "policies/policy_util.h"
@@ -74,7 +76,7 @@ typedef struct qs_state {
     double *service; /* predicted GPU-seconds, fixed when first seen */
     size_t service_cap;
     int helios_order;      /* order=helios */
-    const char *pred_file; /* predictions=FILE, or NULL */
+    char *pred_file;       /* predictions=FILE (a copy), or NULL */
     idmap_t pred_ids;      /* its job ids -> index into pred */
     double *pred;          /* predicted duration, s */
 } qs_state_t;
@@ -83,9 +85,11 @@ typedef struct qs_state {
  * Returns 0 (none given, or read into s), or -1 with err. */
 static int take_predictions(qs_state_t *s, const policy_args_t *args, char *err, size_t errlen)
 {
-    s->pred_file = policy_arg_str(args, "predictions", NULL);
-    if (!s->pred_file)
+    const char *path = policy_arg_str(args, "predictions", NULL);
+    if (!path)
         return 0;
+    s->pred_file = pu_alloc(strlen(path) + 1, 1);
+    memcpy(s->pred_file, path, strlen(path) + 1);
     const int64_t *ids;
     long n;
     const long *v = policy_arg_keyed(args, "predictions", &ids, &n);
@@ -149,6 +153,7 @@ void qssf_destroy(void *state)
     idmap_free(&s->jobs);
     idmap_free(&s->pred_ids);
     free(s->pred);
+    free(s->pred_file);
     free(s->roll);
     free(s->vals);
     free(s->service);
