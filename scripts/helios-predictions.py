@@ -14,7 +14,7 @@ not published (git LFS): each job's traced duration x with a random error
     20 %              x +/- x * U(1, 10)                (100-1000 %)
     10 %              x +/- x * U(10, 100)              (1000-10000 %)
 
-(the sign drawn with random.choice((-1, 1)); a sixth of the predictions come
+(the sign drawn with random.choice((-1, 1)); 15 % of the predictions come
 out negative and the queue serves those first), truncated to an integer
 (pandas astype(int)). Its script means to seed Python's generator with 6 but
 assigns `random.seed = 6` instead, so its file cannot be rebuilt; here
