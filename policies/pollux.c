@@ -37,7 +37,14 @@
  * zeroed with probability 0.1; then on each node with free GPUs each entry
  * (j, n) is raised with probability p1 + p2 - p1 p2, p1 = 1/J and p2 =
  * 1/(jobs on n) for jobs already on n (0 otherwise), to a uniform value
- * between its count and the node's GPUs. Repair, in job priority order
+ * between its count and the node's GPUs; last, a row left with some GPUs
+ * but fewer than its job's min is topped up to the min (AdaptDL's
+ * PolluxPolicy floors each mutated entry at the job's min_replicas fill; the
+ * artifact's jobs have min 0): its own nodes' free GPUs, then nodes of its
+ * type free in the offspring whole, then partly free ones, lowest index
+ * first (fill_to_min; a rigid job over m nodes is otherwise never placed).
+ * A job that can never get its min (above its max, its batch limit or 16
+ * nodes of one type) is an error naming it. Repair, in job priority order
  * (least attained service first, then submit time, as the simulator): (1)
  * interference avoidance: on each node only the first distributed job (one
  * spanning several nodes) keeps its GPUs there; (2) a job keeps one GPU type
