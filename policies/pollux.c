@@ -37,7 +37,14 @@
  * zeroed with probability 0.1; then on each node with free GPUs each entry
  * (j, n) is raised with probability p1 + p2 - p1 p2, p1 = 1/J and p2 =
  * 1/(jobs on n) for jobs already on n (0 otherwise), to a uniform value
- * between its count and the node's GPUs. Repair, in job priority order
+ * between its count and the node's GPUs; last, a row left with some GPUs
+ * but fewer than its job's min is topped up to the min (AdaptDL's
+ * PolluxPolicy floors each mutated entry at the job's min_replicas fill; the
+ * artifact's jobs have min 0): its own nodes' free GPUs, then nodes of its
+ * type free in the offspring whole, then partly free ones, lowest index
+ * first (fill_to_min; a rigid job over m nodes is otherwise never placed).
+ * A job that can never get its min (above its max, its batch limit or 16
+ * nodes of one type) is an error naming it. Repair, in job priority order
  * (least attained service first, then submit time, as the simulator): (1)
  * interference avoidance: on each node only the first distributed job (one
  * spanning several nodes) keeps its GPUs there; (2) a job keeps one GPU type
@@ -326,6 +333,7 @@ typedef struct px_job {
     int job;           /* view index */
     int mode;          /* PX_* */
     int min, cap;      /* GPUs: 0 or min..cap */
+    int never;         /* the most GPUs it can ever get if below min, else 0 */
     double base;       /* goodput on the fair share; <= 0: cannot run */
     double factor;     /* re-allocation penalty */
     px_entry_t *cache; /* [type][K 0..cap][spread] */
@@ -362,6 +370,10 @@ typedef struct px_round {
     int n_spare, spare_cap;
     px_ind_t *spare_c; /* freed compact ones */
     int n_spare_c, spare_c_cap;
+    /* rows whose min is above 1 GPU (fill_to_min) */
+    int *gang, n_gang;
+    /* per type: the most GPUs one job can hold (PX_MAX_NODES nodes) */
+    int *reach;
 } px_round_t;
 
 /* Row `row` of x (either layout). */
@@ -729,6 +741,7 @@ static void raise_entry(px_round_t *r, px_ind_t *x, int row, int node, int slot)
         int g = (int)gsl_rng_uniform_int(r->rng, (unsigned long)cap + 1);
         if (g > 0) {
             sl[x->n[row]++] = (px_slot_t){node, g};
+            r->free_gpus[node] -= g;
             if (!r->is_grown[row]) {
                 r->is_grown[row] = 1;
                 r->grown[r->n_grown++] = row;
@@ -737,8 +750,11 @@ static void raise_entry(px_round_t *r, px_ind_t *x, int row, int node, int slot)
         return;
     }
     int cur = sl[slot].gpus;
-    if (cap > cur)
-        sl[slot].gpus = cur + (int)gsl_rng_uniform_int(r->rng, (unsigned long)(cap - cur) + 1);
+    if (cap > cur) {
+        int g = (int)gsl_rng_uniform_int(r->rng, (unsigned long)(cap - cur) + 1);
+        sl[slot].gpus = cur + g;
+        r->free_gpus[node] -= g;
+    }
 }
 
 /* The c-th of a set of distinct rows drawn uniformly among the unmarked ones
@@ -779,6 +795,69 @@ static void index_nodes(px_round_t *r, const px_ind_t *x)
             r->n_on[node]++;
             r->free_gpus[node] -= row_slots(r, x, row)[i].gpus;
         }
+}
+
+/* Adds up to `need` GPUs of node `node` to the row (a new slot, or more on
+ * its slot there); returns how many. */
+static int fill_node(px_round_t *r, px_ind_t *x, int row, int node, int need)
+{
+    int f = r->free_gpus[node], g = f < need ? f : need;
+    if (g < 1)
+        return 0;
+    px_slot_t *sl = row_slots(r, x, row);
+    int i = 0;
+    while (i < x->n[row] && sl[i].node != node)
+        i++;
+    if (i == x->n[row]) {
+        if (x->n[row] >= r->width)
+            return 0;
+        sl[x->n[row]++] = (px_slot_t){node, 0};
+    }
+    sl[i].gpus += g;
+    r->free_gpus[node] -= g;
+    return g;
+}
+
+/* The floor at a job's min (AdaptDL's PolluxPolicy: its mutation raises no
+ * entry below the job's greedy min_replicas fill, so a job whose min spans
+ * nodes is always proposed whole; the artifact's jobs all have min 0). A row
+ * the mutation left with some GPUs but fewer than its min is topped up to
+ * the min on its type (the one it has most GPUs of): on its own nodes' free
+ * GPUs, then on nodes free in x whole (fewest nodes), then partly free,
+ * lowest index first; no random draws. Without it repair drops every row
+ * below its min, and a rigid job over m nodes needed m entries drawn full in
+ * one offspring (1 in 9^m on 8-GPU nodes): a 64-GPU job never ran. */
+static void fill_to_min(px_round_t *r, px_ind_t *x)
+{
+    for (int c = 0; c < r->n_gang; c++) {
+        int row = r->gang[c], n = x->n[row];
+        if (n == 0)
+            continue;
+        const px_slot_t *sl = row_slots(r, x, row);
+        int type = -1, k = 0;
+        for (int t = 0; t < r->v->n_types; t++) { /* as repair_type picks it */
+            int kt = 0;
+            for (int i = 0; i < n; i++)
+                kt += r->node_type[sl[i].node] == t ? sl[i].gpus : 0;
+            if (kt > k) {
+                k = kt;
+                type = t;
+            }
+        }
+        int need = r->jobs[row].min - k;
+        if (type < 0 || need <= 0)
+            continue;
+        for (int i = 0; i < n && need > 0; i++)
+            if (r->node_type[sl[i].node] == type)
+                need -= fill_node(r, x, row, sl[i].node, need);
+        for (int pass = 0; pass < 2 && need > 0; pass++)
+            for (int q = 0; q < r->n_sub && need > 0; q++) {
+                int node = r->sub[q], f = r->free_gpus[node];
+                if (r->node_type[node] == type && f > 0 && (pass || f == r->node_cap[node]))
+                    need -= fill_node(r, x, row, node, need);
+            }
+        tidy_row(r, x, row);
+    }
 }
 
 static void mutate(px_round_t *r, px_ind_t *x)
@@ -839,6 +918,7 @@ static void mutate(px_round_t *r, px_ind_t *x)
         r->is_grown[r->grown[c]] = 0;
     }
     r->n_grown = 0;
+    fill_to_min(r, x);
 }
 
 /* ---- the genetic algorithm ----------------------------------------------------- */
@@ -972,6 +1052,31 @@ static int up_gpus(const view_t *v)
     return g;
 }
 
+static int cmp_int_desc(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    return (a < b) - (a > b);
+}
+
+/* Per type, the most GPUs one job can hold: its PX_MAX_NODES largest nodes
+ * (up or not). */
+static int *type_reach(const view_t *v)
+{
+    int *reach = pu_alloc((size_t)v->n_types + 1, sizeof *reach);
+    int *g = pu_alloc((size_t)v->n_nodes + 1, sizeof *g);
+    for (int t = 0; t < v->n_types; t++) {
+        int n = 0;
+        for (int k = 0; k < v->n_nodes; k++)
+            if (v->nodes[k].type == t)
+                g[n++] = v->nodes[k].gpus;
+        qsort(g, (size_t)n, sizeof *g, cmp_int_desc);
+        for (int i = 0; i < n && i < PX_MAX_NODES; i++)
+            reach[t] += g[i];
+    }
+    free(g);
+    return reach;
+}
+
 /* The job's mode, GPU bound, fair-share goodput and penalty. */
 static void setup_job(px_round_t *r, int row, int fair)
 {
@@ -998,6 +1103,15 @@ static void setup_job(px_round_t *r, int row, int fair)
         if (fair > l.max_batch / l.min_local_batch)
             fair = l.max_batch / l.min_local_batch;
     }
+    /* the most it could ever get: its max, its batch limit, PX_MAX_NODES
+     * nodes of one type (not the up GPUs or the exploration bound: they move) */
+    int ever = 0;
+    for (int t = 0; t < v->n_types; t++)
+        ever = r->reach[t] > ever ? r->reach[t] : ever;
+    ever = j->max_gpus < ever ? j->max_gpus : ever;
+    if (has_model && l.max_batch / l.min_local_batch < ever)
+        ever = l.max_batch / l.min_local_batch;
+    pj->never = ever < pj->min ? ever : 0;
     if (pj->cap < pj->min)
         pj->cap = pj->min - 1 > 0 ? pj->min - 1 : 0; /* cannot run: no row */
     size_t n = (size_t)v->n_types * (size_t)(pj->cap + 1) * 2;
@@ -1177,11 +1291,15 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
         for (int g = v->nodes[k].first_gpu; g < v->nodes[k].first_gpu + v->nodes[k].gpus; g++)
             if (g >= 0 && g < v->n_gpus && gpu_node[g] < 0)
                 gpu_node[g] = k;
+    r->reach = type_reach(v);
+    r->gang = pu_alloc((size_t)r->rows + 1, sizeof *r->gang);
     ind_alloc(r, &r->base);
     for (int row = 0; row < r->rows; row++) {
         r->jobs[row].job = keys[row].job;
         setup_job(r, row, fair);
         base_row(r, row, gpu_node);
+        if (r->jobs[row].min > 1 && r->jobs[row].cap >= r->jobs[row].min)
+            r->gang[r->n_gang++] = row;
     }
     free(gpu_node);
     free(keys);
@@ -1191,6 +1309,8 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
 
 static void round_free(px_round_t *r)
 {
+    free(r->gang);
+    free(r->reach);
     free(r->sub);
     free(r->old_row);
     for (int row = 0; row < r->rows; row++)
@@ -1326,6 +1446,27 @@ static void emit_plan(px_round_t *r, const px_ind_t *x, plan_t *plan)
     free(reused);
 }
 
+/* A job Pollux can never give its min GPUs would wait forever (the engine
+ * would stop the run after 100,000 idle rounds, each a full GA): an error
+ * that names it, at the first decision that sees it. */
+static int never_placed(const px_round_t *r, char *err, size_t errlen)
+{
+    for (int row = 0; row < r->rows; row++) {
+        const px_job_t *pj = &r->jobs[row];
+        if (!pj->never)
+            continue;
+        const view_job_t *j = &r->v->jobs[pj->job];
+        snprintf(err, errlen,
+                 "pollux: job %lld needs at least %d GPUs and can never get them: at most %d "
+                 "(its max GPUs, its largest batch over its smallest per-GPU batch, and at "
+                 "most %d nodes of one type per job); drop it from the trace (e.g. trace "
+                 "import --max-gpus %d)",
+                 (long long)j->id, pj->min, pj->never, PX_MAX_NODES, pj->never);
+        return -1;
+    }
+    return 0;
+}
+
 int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
 {
     px_state_t *s = state;
@@ -1348,6 +1489,10 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
     }
     px_round_t r;
     round_init(&r, s, v);
+    if (never_placed(&r, err, errlen) < 0) {
+        round_free(&r);
+        return -1;
+    }
     px_pop_t p = {pu_alloc(3 * (size_t)s->pop + 2, sizeof(px_ind_t)), 0, 3 * (int)s->pop + 2};
     seed_population(&r, &p);
     survive(&r, &p, (int)s->pop);

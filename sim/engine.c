@@ -1320,6 +1320,12 @@ static int run_loop(engine_t *e, mls_err_t *err)
                           : 0;
         stuck_calls = e->progress_mark != last_mark || !e->n_active ? 0 : stuck_calls + 1;
         last_mark = e->progress_mark;
+        if (stuck_calls > 100000 && !any_running(e)) /* not a livelock: nothing placed */
+            return mls_fail(err,
+                            "policy '%s' ran nothing over 100000 events while %zu jobs waited "
+                            "(first: job %lld, %d GPUs) at t=%.0f s: it never places them",
+                            e->policy->name, e->n_active, (long long)e->jobs[e->active[0]].spec->id,
+                            e->jobs[e->active[0]].spec->gpus, e->now);
         if (stuck_calls > 100000)
             return mls_fail(err,
                             "policy '%s' made no job progress over 100000 events at t=%.0f s: "

@@ -299,7 +299,7 @@ static int bad_schedule(void *st, const view_t *v, plan_t *p, char *err, size_t 
         else if (kind == 3) /* a GPU type that does not exist */
             plan_run(p, k, 5, 1);
     }
-    return 0;
+    return 0; /* kind 4: runs nothing */
 }
 
 static void expect_rejected(const char *kind, const char *rule)
@@ -339,6 +339,29 @@ END_TEST
 START_TEST(rejects_type)
 {
     expect_rejected("3", "GPU type");
+}
+END_TEST
+
+/* A policy that never places a job is told apart from a livelock (nothing
+ * runs, so nothing is preempted): the error names the first waiting job. */
+START_TEST(never_placed_named)
+{
+    world_t w;
+    three_jobs(&w, 0);
+    w.trace.jobs[2].submit = 0;
+    w.cfg.round_len = 60;
+    policy_ops_t bad = {"badpol",   "-",          "-",  "",   0, MLS_CADENCE_ROUNDS,
+                        bad_create, bad_schedule, free, NULL, 0};
+    const char *keys[] = {"kind"}, *vals[] = {"4"};
+    policy_args_t args = {1, keys, vals, 0, NULL};
+    mls_err_t err = {{0}};
+    int rc = engine_run(&w.trace, &w.cluster, w.perf, &bad, &args, &w.cfg, &w.res, &err);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err.msg, "ran nothing over 100000 events while 3 jobs waited "
+                                  "(first: job 0, 1 GPUs)") &&
+                      !strstr(err.msg, "livelock"),
+                  "%s", err.msg);
+    world_free(&w);
 }
 END_TEST
 
@@ -621,6 +644,7 @@ static Suite *engine_suite(void)
     tcase_add_test(bad, rejects_oversized_and_unknown);
     tcase_add_test(bad, packed_pair_refused);
     tcase_add_test(bad, livelock_detected);
+    tcase_add_test(bad, never_placed_named);
     suite_add_tcase(s, bad);
     return s;
 }

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #define MAXJ 8
-#define MAXN 4
-#define MAXG 16
+#define MAXN 20
+#define MAXG 128
 
 typedef struct fx {
     view_gpu_type_t type;
@@ -503,11 +503,60 @@ START_TEST(patience)
 }
 END_TEST
 
+/* A rigid job over several nodes (min = max = 64 GPUs on 8 nodes of 8) is
+ * placed whole at the first decision: a mutation that raises its row tops
+ * it up to its min (fill_to_min). Before, the 8 entries had to be drawn 8
+ * each in one offspring (1 in 9^8) and the job never ran (Philly's 64- and
+ * 128-GPU jobs under pollux: the engine's livelock stop). A job above what
+ * Pollux can ever give it (16 nodes of one type, here 64 of 20 x 4 GPUs) is
+ * an error that names it, not a wait. */
+START_TEST(gang_min)
+{
+    static fx_t f;
+    fx_init(&f, 8, 8);
+    int a = fx_job(&f, 64, 64);
+    void *st = make((const char *const[]){"generations=10"}, 1);
+    plan_t p;
+    plan_init(&p);
+    decide(st, &f, &p);
+    check_plan(&f, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 64);
+    pollux_destroy(st);
+
+    /* beside a 1-GPU job running on node 0: 32 GPUs on 4 whole free nodes */
+    fx_init(&f, 8, 8);
+    int c = fx_job(&f, 1, 1), b = fx_job(&f, 32, 32);
+    fx_hold(&f, c, (const int[]){0}, 1);
+    st = make((const char *const[]){"generations=10"}, 1);
+    decide(st, &f, &p);
+    check_plan(&f, &p);
+    ck_assert_int_eq(gpus_of(&p, b), 32);
+    ck_assert_int_eq(gpus_of(&p, c), 1);
+    pollux_destroy(st);
+
+    fx_init(&f, 20, 4);
+    fx_job(&f, 1, 1);
+    fx_job(&f, 72, 72);
+    st = make(NULL, 0);
+    char err[512] = "";
+    plan_clear(&p);
+    ck_assert_int_eq(pollux_schedule(st, &f.v, &p, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "job 101 needs at least 72 GPUs") && strstr(err, "at most 64"), "%s",
+                  err);
+    pollux_destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
 int main(void)
 {
-    const TTest *const tests[] = {
-        fitness_and_penalty,          agent_batch,   speedup_and_penalty_choose,
-        interference_capacity_minmax, deterministic, bad_params,
-        patience};
+    const TTest *const tests[] = {fitness_and_penalty,
+                                  agent_batch,
+                                  speedup_and_penalty_choose,
+                                  interference_capacity_minmax,
+                                  deterministic,
+                                  bad_params,
+                                  patience,
+                                  gang_min};
     return check_main("pollux_policy", tests, sizeof tests / sizeof tests[0]);
 }
