@@ -356,11 +356,15 @@ static void predict_completion(engine_t *e, sim_job_t *j)
         return;
     }
     if (seg < left && j->rate > 0) {
-        eventq_push(&e->q, start + (seg > 0 ? seg / j->rate : 0), EV_SEGMENT, (int)(j - e->jobs),
-                    j->version);
+        double at = start + (seg > 0 ? seg / j->rate : 0);
+        if (e->cfg->whole_epochs) /* on_segment() then sets the work to seg_end */
+            at = nearbyint(at);
+        eventq_push(&e->q, at, EV_SEGMENT, (int)(j - e->jobs), j->version);
         return;
     }
     double when = start + (left > 0 ? left / j->rate : 0);
+    if (e->cfg->whole_epochs)
+        when = nearbyint(when);
     if (isfinite(j->cap) && j->partner >= 0 && j->step_end > when)
         when = j->step_end; /* Gavel's rounds: a pair's jobs end with the pair's steps */
     eventq_push(&e->q, when, EV_COMPLETION, (int)(j - e->jobs), j->version);

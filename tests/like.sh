@@ -42,7 +42,7 @@ cmp -s "$tmp/a1" "$tmp/a3" && bad "--round 120 after --like gavel changed nothin
     "mechanism=gavel,solver=lsap,recompute_interval=1920,new_jobs=wait,received_start=half_round,rules=gavel" ] ||
     bad "allox's parameters under --like gavel: $(q "SELECT params FROM runs WHERE run_id=3")"
 [ "$(q "SELECT group_concat(key || '=' || value) FROM (SELECT * FROM run_settings WHERE run_id=1
-    ORDER BY key)")" = "like=gavel,measured_rates=none,placement=spread,policy_rates=model,round_end=steps,spread_rate=consolidated" ] ||
+    ORDER BY key)")" = "epoch_times=exact,like=gavel,measured_rates=none,placement=spread,policy_rates=model,round_end=steps,spread_rate=consolidated" ] ||
     bad "run 1's settings: $(q "SELECT * FROM run_settings WHERE run_id=1")"
 [ "$(q "SELECT value FROM run_settings WHERE run_id=2 AND key='like'")" = none ] ||
     bad "a run without --like is not recorded as like=none"
