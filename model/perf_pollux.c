@@ -223,8 +223,7 @@ static const perf_ops_t pollux_ops = {.backend = "pollux",
  * profiles' gradient statistics where they are given, as Pollux's simulator
  * runs a job; elsewhere, or where nothing was measured, the fitted model. */
 static double actual_goodput(const mls_perf_t *pm, int w, int t, int gpus, int nodes,
-                             const int *per_node, int n_per, int batch, int accum,
-                             double work_done)
+                             const int *per_node, int n_per, int batch, int accum, double work_done)
 {
     const pmodel_t *m = model_of(pm, w, t);
     const papp_t *a = app_of(pm, w);
@@ -235,8 +234,7 @@ static double actual_goodput(const mls_perf_t *pm, int w, int t, int gpus, int n
         config(a, m, gpus, batch, accum, &atomic, &steps) < 0 ||
         (per_node && n_per > 1
              ? pollux_steps_placed(&a->steps, per_node, n_per, atomic, &step, &sync)
-             : pollux_steps_at(&a->steps, nodes < 1 ? 1 : nodes, gpus, atomic, &step, &sync)) <
-            0)
+             : pollux_steps_at(&a->steps, nodes < 1 ? 1 : nodes, gpus, atomic, &step, &sync)) < 0)
         return goodput(pm, w, t, gpus, nodes, batch, accum, work_done);
     double total = (double)gpus * atomic * (steps + 1);
     double eff;

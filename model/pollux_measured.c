@@ -49,7 +49,6 @@ static void add(acc_t *a, int nodes, int gpus, double bsz, double step, double s
     a->count[a->n++] = 1;
 }
 
-
 /* One file: placements (a placement column) or scalability (num_nodes,
  * num_replicas). A missing optional file is not an error. Numbers are read as
  * written (mls_parse_double: decimal; no hex, inf or nan). */
@@ -91,12 +90,14 @@ static int read_file(const char *path, int optional, acc_t *a, mls_err_t *err)
                 else
                     gpus += *c - '0';
         } else if (!bad) {
-            bad = mls_parse_double(r.fields[cn], &dn) < 0 || mls_parse_double(r.fields[cr], &dg) < 0 || dn < 1 || dg < dn ||
-                  dn > 1e6 || dg > 1e6 || dn != floor(dn) || dg != floor(dg);
+            bad = mls_parse_double(r.fields[cn], &dn) < 0 ||
+                  mls_parse_double(r.fields[cr], &dg) < 0 || dn < 1 || dg < dn || dn > 1e6 ||
+                  dg > 1e6 || dn != floor(dn) || dg != floor(dg);
             nodes = (int)dn, gpus = (int)dg;
         }
-        if (bad || nodes < 1 || mls_parse_double(r.fields[cb], &b) < 0 || mls_parse_double(r.fields[ct], &t) < 0 ||
-            mls_parse_double(r.fields[cs], &s) < 0 || !(b > 0) || !(t > 0) || s < 0 || s > t) {
+        if (bad || nodes < 1 || mls_parse_double(r.fields[cb], &b) < 0 ||
+            mls_parse_double(r.fields[ct], &t) < 0 || mls_parse_double(r.fields[cs], &s) < 0 ||
+            !(b > 0) || !(t > 0) || s < 0 || s > t) {
             rc = mls_fail(err, "%s:%ld: nodes/local_bsz/step_time/sync_time: not a valid sample",
                           path, r.line_no);
             goto out;

@@ -508,7 +508,8 @@ static void set_segment(const engine_t *e, sim_job_t *j)
  * looks up, as Pollux's simulator builds it from an allocation list. */
 static int *per_node(const engine_t *e, const sim_job_t *j, int *n)
 {
-    int *node = xmalloc(sizeof *node * (size_t)j->ngpus), *cnt = xmalloc(sizeof *cnt * (size_t)j->ngpus);
+    int *node = xmalloc(sizeof *node * (size_t)j->ngpus),
+        *cnt = xmalloc(sizeof *cnt * (size_t)j->ngpus);
     *n = 0;
     for (int i = 0; i < j->ngpus; i++) {
         int nd = e->cluster->gpu_node[j->gpu_ids[i]], k = 0;

@@ -228,7 +228,7 @@ START_TEST(measured_placements_and_efficiency)
     ck_assert_int_eq(pollux_steps_efficiency(&s, 4, 0, 4, &eff), -1);
     static const int p22[] = {2, 2}, p31[] = {3, 1}, p13[] = {1, 3}, p6[] = {1, 1, 1, 1, 1, 1};
     ck_assert_int_eq(pollux_steps_placed(&s, p22, 2, 4, &step, &sync), 0);
-    ck_assert(fabs(step - 2.0) < 1e-12 && fabs(sync - 1.0) < 1e-12); /* not the mean 1.5 */
+    ck_assert(fabs(step - 2.0) < 1e-12 && fabs(sync - 1.0) < 1e-12);       /* not the mean 1.5 */
     ck_assert_int_eq(pollux_steps_placed(&s, p31, 2, 4, &step, &sync), 0); /* rotation 13 */
     ck_assert(fabs(step - 1.0) < 1e-12);
     ck_assert_int_eq(pollux_steps_placed(&s, p13, 2, 9, &step, &sync), 0); /* one row: clamped */
