@@ -164,6 +164,11 @@ static int read_valid(const char *path, double batch, pollux_valid_t *v, mls_err
 out:
     csv_close(&r);
     fclose(f);
+    if (rc < 0) { /* not kept: free what was read */
+        free(v->sqr);
+        free(v->var);
+        *v = (pollux_valid_t){0};
+    }
     return rc < 0 ? -1 : 0;
 }
 
