@@ -61,6 +61,16 @@ static int parse_round_end(void *base, size_t off, const char *s, const char *wh
     return 0;
 }
 
+/* --epoch-times exact|whole (engine_config_t.whole_epochs). */
+static int parse_epoch_times(void *base, size_t off, const char *s, const char *who)
+{
+    (void)who;
+    if (strcmp(s, "exact") && strcmp(s, "whole"))
+        return -1;
+    *(int *)((char *)base + off) = !strcmp(s, "whole");
+    return 0;
+}
+
 /* --measure LO:HI: the engine's window and the text stored with the run. */
 static int parse_measure(void *base, size_t off, const char *s, const char *who)
 {
@@ -138,6 +148,11 @@ static const opt_t options[] = {
              "a round ends on a fixed grid of --round seconds (fixed,\n"
              "default) or when its last job has run its steps for the\n"
              "round (steps: Gavel's simulator; --like gavel)"),
+    OPT_CALL("epoch-times", 0, "HOW", S, cfg.whole_epochs, parse_epoch_times,
+             "--epoch-times wants exact or whole, got '%s'",
+             "a job's epoch ends and completion at the exact instant\n"
+             "(exact, default) or at the nearest whole second (whole:\n"
+             "Pollux's simulator rounds each epoch's time; --like pollux)"),
     OPT_NUM(OPT_DOUBLE, "restart-overhead", 0, "S", S, cfg.restart_overhead, 0, 1e300, 0,
             "--restart-overhead wants seconds >= 0, got '%s'",
             "seconds lost at every (re)start (default 20)"),
@@ -463,6 +478,8 @@ static int store_run(const sim_opts_t *o, const policy_ops_t *pol, const mls_tra
                               o->like ? o->like->name : "none",
                               "round_end",
                               engine_round_end_name(o->cfg.round_end),
+                              "epoch_times",
+                              o->cfg.whole_epochs ? "whole" : "exact",
                               "measured_rates",
                               o->measured_rates ? o->measured_rates : "none",
                               "policy_rates",

@@ -33,7 +33,8 @@ static const like_peer_t peers[] = {
      "consolidated",
      "steps",
      {"mechanism=gavel", "solver=lsap", "recompute_interval=1920", "new_jobs=wait",
-      "received_start=half_round", "rules=gavel", NULL}},
+      "received_start=half_round", "rules=gavel", NULL},
+     NULL},
     /* Shockwave (uw-mad-dash/shockwave 8a44f4a, a Gavel fork): 120 s rounds,
      * the policy called at round ends only (its simulate() loop, as Gavel's),
      * 20 s lost by a job not scheduled in the previous round, recompute at
@@ -55,12 +56,25 @@ static const like_peer_t peers[] = {
      "consolidated",
      NULL,
      {"mechanism=gavel", "recompute_interval=1000", "new_jobs=wait", "received_start=half_round",
-      "rules=gavel", "bisect=1", NULL}},
-    /* Pollux (petuum/adaptdl osdi21-artifact simulator/): 60 s steps, 30 s
-     * without progress after an allocation change, jobs spread over nodes at
-     * the rate of their placement; its Tiresias has 2 queues, demotion at
-     * 16 GPU-hours. */
-    {"pollux", 60, NULL, 30, "spread", "placed", NULL, {"queues=2", "limits=57600", NULL}},
+      "rules=gavel", "bisect=1", NULL},
+     NULL},
+    /* Pollux (petuum/adaptdl osdi21-artifact simulator/): 60 s steps, every
+     * policy called at their ends only (Cluster.step: jobs that arrive or end
+     * within a step wait for its end), 30 s without progress after an
+     * allocation change, jobs spread over nodes at the rate of their
+     * placement, each epoch's time rounded to whole seconds (Job.step's
+     * round()). Its Tiresias (tiresias.py): 2 queues, demotion at 16
+     * GPU-hours, the jobs that run chosen by GPU count and placed from the
+     * node with the most free GPUs on (place=most_free). */
+    {"pollux",
+     60,
+     "rounds",
+     30,
+     "spread",
+     "placed",
+     NULL,
+     {"queues=2", "limits=57600", "place=most_free", NULL},
+     "whole"},
     /* Tiresias (SymbioticLab/Tiresias simulator, run_sim.py dlas_sim_jobs): a
      * job runs its trace duration (placement does not change its speed),
      * preemption is free, a job starts wherever enough GPUs are free (its
@@ -71,7 +85,7 @@ static const like_peer_t peers[] = {
      * and completions (round 0): its Gittins ranks change only there. Its
      * `dlas` counts seconds run: -P service=time; its Gittins table:
      * tiresias-gittins -P samples=yarn-gput1000.csv. */
-    {"tiresias", 0, NULL, 0, "spread", "consolidated", NULL, {"within=running_first", NULL}},
+    {"tiresias", 0, NULL, 0, "spread", "consolidated", NULL, {"within=running_first", NULL}, NULL},
     /* Helios (S-Lab-System-Group/HeliosArtifact, QSSF simulator): a job runs
      * its traced duration on whole nodes of its VC, waiting for them: a job of
      * up to 8 GPUs on one node, a larger one on the nodes the trace importer
@@ -83,7 +97,7 @@ static const like_peer_t peers[] = {
      * with a "gpus" table after --like helios (docs/reproducing.md). Its qssf
      * sorts its queue as order=helios says (policies/qssf.c); its Philly
      * predictor's file: qssf -P predictions=FILE. */
-    {"helios", -1, NULL, 0, "hold", "placed", NULL, {"fill=stop", "order=helios", NULL}},
+    {"helios", -1, NULL, 0, "hold", "placed", NULL, {"fill=stop", "order=helios", NULL}, NULL},
 };
 
 const like_peer_t *like_at(int i)
@@ -113,6 +127,8 @@ void like_apply_engine(const like_peer_t *p, engine_config_t *cfg)
         cfg->consolidated_rates = !strcmp(p->spread_rate, "consolidated");
     if (p->round_end)
         cfg->round_end = engine_round_end_parse(p->round_end);
+    if (p->epoch_times)
+        cfg->whole_epochs = !strcmp(p->epoch_times, "whole");
 }
 
 /* 1 when params has key k (the first len bytes of kv). */

@@ -31,6 +31,7 @@ typedef struct like_peer {
     const char *spread_rate; /* placed|consolidated; NULL: not set */
     const char *round_end;   /* fixed|steps; NULL: not set */
     const char *params[LIKE_MAX_PARAMS]; /* KEY=VALUE, NULL-ended */
+    const char *epoch_times;             /* exact|whole; NULL: not set */
 } like_peer_t;
 
 /* The peer called name, NULL when unknown. */

@@ -95,9 +95,12 @@ typedef struct perf_ops {
     /* The rate the engine advances a job at, when it differs from the
      * goodput the policies are shown (the pollux backend's measured-rates
      * mode: the measured step times, as Pollux's simulator runs its jobs);
-     * same arguments as goodput. NULL: goodput. */
-    double (*actual_goodput)(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch,
-                             int accum, double work_done);
+     * the arguments of goodput and, when the job spans n_per > 1 nodes, its
+     * GPUs per node (per_node, in the order its GPUs name the nodes; NULL
+     * when unknown or on one node). NULL: goodput. */
+    double (*actual_goodput)(const mls_perf_t *pm, int w, int t, int gpus, int nodes,
+                             const int *per_node, int n_per, int batch, int accum,
+                             double work_done);
 } perf_ops_t;
 
 struct mls_perf {

@@ -217,11 +217,13 @@ static const perf_ops_t pollux_ops = {.backend = "pollux",
                                       .batch_limits = batch_limits};
 
 /* The measured-rates mode: on the profiled type (t4), the step time of the
- * configuration is the measured one (pollux_measured.h), with s accumulation
- * steps costing s x (step - sync) more, as Pollux's simulator runs a job;
- * elsewhere, or where nothing was measured, the fitted model. */
-static double actual_goodput(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch,
-                             int accum, double work_done)
+ * configuration is the measured one (pollux_measured.h: of the job's own
+ * placement when the engine gives its GPUs per node), with s accumulation
+ * steps costing s x (step - sync) more, and the efficiency that of the
+ * profiles' gradient statistics where they are given, as Pollux's simulator
+ * runs a job; elsewhere, or where nothing was measured, the fitted model. */
+static double actual_goodput(const mls_perf_t *pm, int w, int t, int gpus, int nodes,
+                             const int *per_node, int n_per, int batch, int accum, double work_done)
 {
     const pmodel_t *m = model_of(pm, w, t);
     const papp_t *a = app_of(pm, w);
@@ -230,11 +232,23 @@ static double actual_goodput(const mls_perf_t *pm, int w, int t, int gpus, int n
     double step, sync;
     if (!m || gpus < 1 || !type || strcmp(type, "t4") || !a->steps.n ||
         config(a, m, gpus, batch, accum, &atomic, &steps) < 0 ||
-        pollux_steps_at(&a->steps, nodes < 1 ? 1 : nodes, gpus, atomic, &step, &sync) < 0)
+        (per_node && n_per > 1
+             ? pollux_steps_placed(&a->steps, per_node, n_per, atomic, &step, &sync)
+             : pollux_steps_at(&a->steps, nodes < 1 ? 1 : nodes, gpus, atomic, &step, &sync)) < 0)
         return goodput(pm, w, t, gpus, nodes, batch, accum, work_done);
     double total = (double)gpus * atomic * (steps + 1);
-    double phi = phi_at(a, total, epoch_of(a, work_done));
-    return total / (step + steps * (step - sync)) * pollux_efficiency(phi, a->m0, total);
+    double eff;
+    if (pollux_steps_efficiency(&a->steps, total, epoch_of(a, work_done), a->m0, &eff) < 0)
+        eff = pollux_efficiency(phi_at(a, total, epoch_of(a, work_done)), a->m0, total);
+    return total / (step + steps * (step - sync)) * eff;
+}
+
+/* What the policies are shown in the measured-rates mode with `shown`: the
+ * measured rates of the GPU and node counts (the per-node split unknown). */
+static double shown_goodput(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch,
+                            int accum, double work_done)
+{
+    return actual_goodput(pm, w, t, gpus, nodes, NULL, 0, batch, accum, work_done);
 }
 
 static const perf_ops_t pollux_measured_ops = {.backend = "pollux",
@@ -256,7 +270,7 @@ static const perf_ops_t pollux_measured_shown_ops = {.backend = "pollux",
                                                      .throughput = p_throughput,
                                                      .pair = NULL,
                                                      .destroy = p_destroy,
-                                                     .goodput = actual_goodput,
+                                                     .goodput = shown_goodput,
                                                      .next_change = next_change,
                                                      .samples_rate = samples_rate,
                                                      .noise_scale = noise_scale,

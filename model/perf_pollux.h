@@ -55,11 +55,12 @@
  * exposed for tests. NAN when w is not a Pollux workload. */
 double perf_pollux_phi(const mls_perf_t *pm, int w, double total_batch, int epoch);
 
-/* The measured-rates mode: reads DIR/<workload>/placements.csv and
- * scalability.csv (Pollux's profiles, as ../shared/data/pollux/profiles) for
- * every workload of the catalog; from then on the engine advances a job on
- * the t4 type at the measured step times interpolated as Pollux's simulator
- * does (model/pollux_measured.h; its actual_goodput op), while the policies
+/* The measured-rates mode: reads DIR/<workload>/placements.csv,
+ * scalability.csv and validation-*.csv (Pollux's profiles, as
+ * ../shared/data/pollux/profiles) for every workload of the catalog; from
+ * then on the engine advances a job on the t4 type at the measured step
+ * times of its placement and the profiles' statistical efficiency, as
+ * Pollux's simulator does (model/pollux_measured.h; its actual_goodput op), while the policies
  * keep the fitted model (goodput), or with `shown` set see the measured rates
  * through goodput too. 0, or -1 (pm unchanged in its rates). */
 int perf_pollux_measured(mls_perf_t *pm, const char *dir, int shown, mls_err_t *err);

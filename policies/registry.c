@@ -83,7 +83,9 @@ static const policy_ops_t table[] = {
      "promote_knob=0: starved when waiting > knob x last run (0: off); "
      "consolidate_loss=0.1: spread slowdown that marks a job skew-sensitive; "
      "service=gpu: gpu (GPU-seconds) or time (seconds) counts a job's service; "
-     "within=fifo: fifo or running_first orders a queue",
+     "within=fifo: fifo or running_first orders a queue; "
+     "place=skew: skew (consolidate skew-sensitive jobs) or most_free (who runs by GPU "
+     "count, then GPUs from the node with the most free: Pollux's artifact)",
      0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(tiresias_las)},
     {"tiresias-gittins", "Gu et al., NSDI 2019 (Tiresias), sections 3-4",
      "discretized 2D-Gittins: queues as tiresias-las, Gittins index within (learned service "
@@ -93,7 +95,8 @@ static const policy_ops_t table[] = {
      "service=gpu: gpu (GPU-seconds) or time (seconds) counts a job's service; "
      "within=fifo: fifo or running_first orders a queue; "
      "samples=FILE: a CSV whose duration column (GPU-s) is the fixed service distribution "
-     "of Tiresias's simulator (default: learned); delta=3250: that table's step (GPU-s)",
+     "of Tiresias's simulator (default: learned); delta=3250: that table's step (GPU-s); "
+     "place=skew (as tiresias-las)",
      0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY_FILES(tiresias_gittins, "samples:duration")},
     {"optimus", "Peng et al., EuroSys 2018 (Optimus), sections 4-5",
      "elastic: minimums, then GPUs one at a time by largest remaining-time reduction; "

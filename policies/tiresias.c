@@ -44,6 +44,10 @@
  * consolidated waits (the paper's consolidation constraint), and its GPUs go
  * to the jobs after it.
  *
+ * place=most_free is the Tiresias of Pollux's artifact instead (petuum/adaptdl
+ * osdi21-artifact, simulator/tiresias.py; --like pollux sets it): no
+ * profiler and no consolidation, see fill_most_free().
+ *
  * Simplifications and why:
  * - Demotion is noticed at decisions (events and rounds), not at the exact
  *   instant a limit is crossed (the policy API has no "wake me at" call); with
@@ -96,6 +100,7 @@ typedef struct ti_state {
     long min_history;
     int time_service;  /* service=time: seconds run, not GPU-seconds */
     int running_first; /* within=running_first: the simulator's list order */
+    int most_free;     /* place=most_free: Pollux's artifact's placement */
     double next_pos;   /* the list's next free place */
     idmap_t ids;
     ti_job_mem_t *mem;
@@ -242,11 +247,11 @@ static double dist_index(const ti_state_t *s, double service)
 static int ti_create(void **state, const policy_args_t *args, int gittins, char *err, size_t errlen)
 {
     static const char *const known_las[] = {
-        "queues", "limits", "promote_knob", "consolidate_loss", "service", "within", NULL};
+        "queues", "limits", "promote_knob", "consolidate_loss", "service", "within", "place", NULL};
     static const char *const known_git[] = {
         "queues",      "limits",  "promote_knob", "consolidate_loss",
         "min_history", "service", "within",       "samples",
-        "delta",       NULL};
+        "delta",       "place",   NULL};
     const char *name = gittins ? "tiresias-gittins" : "tiresias-las";
     long queues, min_history, delta;
     double knob, loss;
@@ -287,6 +292,15 @@ static int ti_create(void **state, const policy_args_t *args, int gittins, char 
         snprintf(err, errlen, "%s: within=%s: want fifo or running_first", name, within);
         goto fail;
     }
+    const char *place = policy_arg_str(args, "place", "skew");
+    if (strcmp(place, "skew") && strcmp(place, "most_free")) {
+        snprintf(err, errlen,
+                 "%s: place=%s: want skew (consolidate skew-sensitive jobs) or most_free "
+                 "(Pollux's artifact)",
+                 name, place);
+        goto fail;
+    }
+    s->most_free = !strcmp(place, "most_free");
     if (delta <= 0) {
         snprintf(err, errlen, "%s: delta=%ld: want > 0 GPU-seconds", name, delta);
         goto fail;
@@ -815,6 +829,95 @@ static void fill_placed(const ti_state_t *s, const view_t *v, const int *order, 
     free(tg.free_n);
 }
 
+/* ---- place=most_free: the Tiresias of Pollux's artifact ----------------------
+ * (petuum/adaptdl osdi21-artifact, simulator/tiresias.py optimize()): first the
+ * jobs that run are chosen by GPU count alone, in priority order, a job that
+ * does not fit in what is left passed over; running jobs among them keep their
+ * GPUs, the others are stopped; then each job to start, in priority order,
+ * takes min(free, needed) GPUs from the node with the most free GPUs (the
+ * lowest index among equals: Counter.most_common), again until it has them
+ * all. No job waits for a node, and a job may span more nodes than it needs.
+ * On several types (the artifact has one) a job counts against, and is
+ * placed on, the first type of pu_type_order with room. */
+
+/* Node of `type` with the most unclaimed GPUs (lowest index first), -1 if none. */
+static int most_free_node(const view_t *v, const unsigned char *claimed, int type, int *n_free)
+{
+    int best = -1, bf = 0;
+    for (int k = 0; k < v->n_nodes; k++) {
+        const view_node_t *nd = &v->nodes[k];
+        int f = 0;
+        for (int i = 0; nd->type == type && nd->up && i < nd->gpus; i++)
+            f += nd->first_gpu + i < v->n_gpus && !claimed[nd->first_gpu + i];
+        if (f > bf) {
+            best = k;
+            bf = f;
+        }
+    }
+    *n_free = bf;
+    return best;
+}
+
+static void fill_most_free(const view_t *v, const int *order, plan_t *plan)
+{
+    unsigned char *claimed = pu_alloc((size_t)v->n_gpus, 1);
+    int *avail = pu_alloc((size_t)v->n_types, sizeof *avail);
+    int *type_of = pu_alloc((size_t)v->n_jobs, sizeof *type_of);
+    int *types = pu_alloc((size_t)v->n_types, sizeof *types);
+    int *ids = pu_alloc((size_t)v->n_gpus, sizeof *ids);
+    memset(claimed, 1, (size_t)v->n_gpus);
+    for (int k = 0; k < v->n_nodes; k++)
+        for (int i = 0; v->nodes[k].up && i < v->nodes[k].gpus; i++)
+            if (v->nodes[k].first_gpu + i < v->n_gpus) {
+                claimed[v->nodes[k].first_gpu + i] = 0;
+                avail[v->nodes[k].type]++;
+            }
+    for (int i = 0; i < v->n_jobs; i++) { /* who runs: by count */
+        int j = order[i], g = v->jobs[j].gpus_requested, n = pu_type_order(v, j, types);
+        type_of[j] = -1;
+        for (int t = 0; t < n && type_of[j] < 0; t++)
+            if (g > 0 && g <= avail[types[t]]) {
+                type_of[j] = types[t];
+                avail[types[t]] -= g;
+            }
+    }
+    for (int i = 0; i < v->n_jobs; i++) { /* running jobs keep their GPUs */
+        int j = order[i];
+        const view_job_t *jb = &v->jobs[j];
+        int keep = type_of[j] >= 0 && pu_holds(jb) && jb->cur_type == type_of[j] &&
+                   jb->cur_gpus == jb->gpus_requested && jb->cur_gpu_ids;
+        for (int k = 0; keep && k < jb->cur_gpus; k++)
+            keep = jb->cur_gpu_ids[k] >= 0 && jb->cur_gpu_ids[k] < v->n_gpus &&
+                   !claimed[jb->cur_gpu_ids[k]];
+        if (!keep)
+            continue;
+        for (int k = 0; k < jb->cur_gpus; k++)
+            claimed[jb->cur_gpu_ids[k]] = 1;
+        plan_run(plan, j, jb->cur_type, jb->cur_gpus);
+        type_of[j] = -1; /* placed */
+    }
+    for (int i = 0; i < v->n_jobs; i++) { /* the others start: most free node first */
+        int j = order[i], t = type_of[j], g = v->jobs[j].gpus_requested, got = 0, f;
+        if (t < 0)
+            continue;
+        for (int k; got < g && (k = most_free_node(v, claimed, t, &f)) >= 0;) {
+            const view_node_t *nd = &v->nodes[k];
+            for (int x = 0; x < nd->gpus && got < g; x++)
+                if (!claimed[nd->first_gpu + x]) {
+                    claimed[nd->first_gpu + x] = 1;
+                    ids[got++] = nd->first_gpu + x;
+                }
+        }
+        if (got == g)
+            plan_run_on(plan, j, t, ids, g);
+    }
+    free(ids);
+    free(types);
+    free(type_of);
+    free(avail);
+    free(claimed);
+}
+
 /* ---- schedule ------------------------------------------------------------------ */
 
 /* within=running_first: after each decision the simulator moves every waiting
@@ -850,7 +953,9 @@ static int ti_schedule(void *state, const view_t *v, plan_t *plan)
     int *order = pu_alloc((size_t)v->n_jobs, sizeof *order);
     observe(s, v, slot);
     priority_order(s, v, slot, order);
-    if (gpus_known(v))
+    if (gpus_known(v) && s->most_free)
+        fill_most_free(v, order, plan);
+    else if (gpus_known(v))
         fill_placed(s, v, order, plan);
     else /* GPUs unknown: type-level greedy fill, the mechanism places */
         pu_fill(v, order, v->n_jobs, plan);

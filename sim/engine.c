@@ -356,11 +356,15 @@ static void predict_completion(engine_t *e, sim_job_t *j)
         return;
     }
     if (seg < left && j->rate > 0) {
-        eventq_push(&e->q, start + (seg > 0 ? seg / j->rate : 0), EV_SEGMENT, (int)(j - e->jobs),
-                    j->version);
+        double at = start + (seg > 0 ? seg / j->rate : 0);
+        if (e->cfg->whole_epochs) /* on_segment() then sets the work to seg_end */
+            at = nearbyint(at);
+        eventq_push(&e->q, at, EV_SEGMENT, (int)(j - e->jobs), j->version);
         return;
     }
     double when = start + (left > 0 ? left / j->rate : 0);
+    if (e->cfg->whole_epochs)
+        when = nearbyint(when);
     if (isfinite(j->cap) && j->partner >= 0 && j->step_end > when)
         when = j->step_end; /* Gavel's rounds: a pair's jobs end with the pair's steps */
     eventq_push(&e->q, when, EV_COMPLETION, (int)(j - e->jobs), j->version);
@@ -499,6 +503,28 @@ static void set_segment(const engine_t *e, sim_job_t *j)
                                   j->work_done);
 }
 
+/* The job's GPUs per node, nodes in the order its GPU list first names them
+ * (*n of them; the caller frees): the placement the measured-rates mode
+ * looks up, as Pollux's simulator builds it from an allocation list. */
+static int *per_node(const engine_t *e, const sim_job_t *j, int *n)
+{
+    int *node = xmalloc(sizeof *node * (size_t)j->ngpus),
+        *cnt = xmalloc(sizeof *cnt * (size_t)j->ngpus);
+    *n = 0;
+    for (int i = 0; i < j->ngpus; i++) {
+        int nd = e->cluster->gpu_node[j->gpu_ids[i]], k = 0;
+        while (k < *n && node[k] != nd)
+            k++;
+        if (k == *n) {
+            node[(*n)++] = nd;
+            cnt[k] = 0;
+        }
+        cnt[k]++;
+    }
+    free(node);
+    return cnt;
+}
+
 /* The isolated rate of a job on its allocation, at its progress. */
 static double solo_rate(const engine_t *e, const sim_job_t *j)
 {
@@ -508,8 +534,21 @@ static double solo_rate(const engine_t *e, const sim_job_t *j)
         return rate_on(e, j->pw, j->type, j->ngpus, j->nodes, j->batch);
     if (pt < 0 || j->pw < 0)
         return 0;
-    double r = (ops->actual_goodput ? ops->actual_goodput : ops->goodput)(
-        e->perf, j->pw, pt, j->ngpus, j->nodes, j->batch, j->accum, j->work_done);
+    double r;
+    if (ops->actual_goodput) {
+        int *per = NULL, n = 0;
+        if (j->nodes > 1 && j->gpu_ids && j->ngpus > 0) /* GPUs per node, in id order */
+            per = per_node(e, j, &n);
+        if (per && n != j->nodes) { /* --spread-rate consolidated: one node */
+            free(per);
+            per = NULL;
+        }
+        r = ops->actual_goodput(e->perf, j->pw, pt, j->ngpus, j->nodes, per, n, j->batch, j->accum,
+                                j->work_done);
+        free(per);
+    } else {
+        r = ops->goodput(e->perf, j->pw, pt, j->ngpus, j->nodes, j->batch, j->accum, j->work_done);
+    }
     return isfinite(r) && r > 0 ? r : 0;
 }
 
@@ -1397,6 +1436,7 @@ static double solo_time(engine_t *e, const sim_job_t *j)
         if (e->typemap[t] < 0 || c->types[t].total_gpus < g)
             continue;
         sim_job_t s = *j;
+        s.gpu_ids = NULL; /* not placed: no GPUs per node */
         s.type = t;
         s.ngpus = g;
         s.nodes = min_nodes(e->type_node_gpus, t, g);
@@ -1410,6 +1450,7 @@ static double solo_time(engine_t *e, const sim_job_t *j)
     if (best < 0)
         return INFINITY;
     sim_job_t s = *j;
+    s.gpu_ids = NULL;
     s.type = best;
     s.ngpus = g;
     s.nodes = min_nodes(e->type_node_gpus, best, g);

@@ -53,6 +53,11 @@ typedef struct engine_config {
      * round_len s (default); 1 when the last job scheduled in it has run its
      * steps for the round, Gavel's simulator (ENGINE_ROUND_END_STEPS). */
     int round_end;
+    /* 1: a job's epoch ends and its completion fall on the nearest whole
+     * second (Pollux's simulator rounds the time of each epoch, Job.step in
+     * simulator.py: --epoch-times whole, --like pollux); 0: at the exact
+     * instant (default). */
+    int whole_epochs;
 } engine_config_t;
 
 enum { ENGINE_ROUND_END_FIXED = 0, ENGINE_ROUND_END_STEPS = 1 };

@@ -6,8 +6,9 @@
 # key wins; the peer is stored in run_settings; compare passes it on with the
 # same rule; `--like tiresias` is round 0, no restart cost, spread placement at
 # consolidated rates and within=running_first for its policies, `--like helios`
-# hold placement at placed rates and sjf's fill=stop (not fifo's); an unknown peer
-# is a usage error.
+# hold placement at placed rates and sjf's fill=stop (not fifo's), `--like pollux`
+# 60 s rounds at round ends only, 30 s restarts, whole-second epochs and its
+# Tiresias's queues and placement; an unknown peer is a usage error.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/test_lib.sh"
@@ -42,7 +43,7 @@ cmp -s "$tmp/a1" "$tmp/a3" && bad "--round 120 after --like gavel changed nothin
     "mechanism=gavel,solver=lsap,recompute_interval=1920,new_jobs=wait,received_start=half_round,rules=gavel" ] ||
     bad "allox's parameters under --like gavel: $(q "SELECT params FROM runs WHERE run_id=3")"
 [ "$(q "SELECT group_concat(key || '=' || value) FROM (SELECT * FROM run_settings WHERE run_id=1
-    ORDER BY key)")" = "like=gavel,measured_rates=none,placement=spread,policy_rates=model,round_end=steps,spread_rate=consolidated" ] ||
+    ORDER BY key)")" = "epoch_times=exact,like=gavel,measured_rates=none,placement=spread,policy_rates=model,round_end=steps,spread_rate=consolidated" ] ||
     bad "run 1's settings: $(q "SELECT * FROM run_settings WHERE run_id=1")"
 [ "$(q "SELECT value FROM run_settings WHERE run_id=2 AND key='like'")" = none ] ||
     bad "a run without --like is not recorded as like=none"
@@ -87,6 +88,15 @@ lk --policy fifo --like helios
 [ "$(ql "SELECT group_concat(value) FROM (SELECT value FROM run_settings WHERE run_id=4 AND
     key IN ('placement', 'spread_rate') ORDER BY key)")" = hold,placed ] ||
     bad "--like helios's placement: $(ql "SELECT * FROM run_settings WHERE run_id=4")"
+
+lk --policy tiresias-las --like pollux
+lk --policy tiresias-las --like pollux --epoch-times exact
+[ "$(ql "SELECT round_len, cadence, restart_overhead, params FROM runs WHERE run_id=5")" = \
+    "60.0|rounds|30.0|queues=2,limits=57600,place=most_free" ] ||
+    bad "--like pollux: $(ql "SELECT * FROM runs WHERE run_id=5")"
+[ "$(ql "SELECT group_concat(value) FROM (SELECT value FROM run_settings WHERE run_id IN (5, 6)
+    AND key='epoch_times' ORDER BY run_id)")" = whole,exact ] ||
+    bad "--like pollux's epoch times: $(ql "SELECT * FROM run_settings WHERE key='epoch_times'")"
 
 "$MLSCHED" simulate --trace "$tr" --cluster $cl --policy fifo --like slurm -q >/dev/null 2>"$tmp/err"
 rc=$?

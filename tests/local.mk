@@ -219,6 +219,10 @@ EXTRA_DIST += tests/peer_agreement.sh
 # 3 % of HeliosArtifact's simulator (~5 CPU s; skips without ../shared/data)
 TESTS += tests/peer_agreement_th.sh
 EXTRA_DIST += tests/peer_agreement_th.sh
+# scripts/peer-agreement.sh's Pollux tiresias rows at measured rates: tiresias-las
+# --like pollux within 1 % of the artifact, per job 0.5 % (~5 s; skips without data)
+TESTS += tests/peer_agreement_pollux.sh
+EXTRA_DIST += tests/peer_agreement_pollux.sh
 # live serve --placement: spread starts a split job at once, consolidate waits (~10 s)
 TESTS += tests/live_placement.sh
 EXTRA_DIST += tests/live_placement.sh

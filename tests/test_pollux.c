@@ -143,7 +143,8 @@ static void write_file(const char *dir, const char *name, const char *text)
 }
 
 /* The measured step times: means per (nodes, GPUs, local batch), linear in
- * the local batch, scalability.csv for more nodes, nothing across pairs. */
+ * the local batch, scalability.csv for more nodes; (3 nodes, 5 GPUs) has no
+ * pairs around it to interpolate from. */
 START_TEST(measured_interpolation)
 {
     char dir[] = "/tmp/mls-measured-XXXXXX";
@@ -204,6 +205,74 @@ START_TEST(measured_interpolation)
 }
 END_TEST
 
+/* The artifact's lookups: a placement's own rows (as its smallest
+ * rotation), the means of its (nodes, GPUs) pair otherwise, linear across
+ * GPUs and node counts where no pair has rows; the efficiency from the
+ * validation files' gradient statistics, each linear in the batch. */
+START_TEST(measured_placements_and_efficiency)
+{
+    char dir[] = "/tmp/mls-measured-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file(dir, "placements.csv",
+               "placement,local_bsz,step_time,sync_time\n"
+               "1,4,0.2,0.0\n13,4,1.0,0.5\n22,4,2.0,1.0\n");
+    write_file(dir, "scalability.csv",
+               "num_nodes,num_replicas,local_bsz,step_time,sync_time\n"
+               "6,6,4,0.8,0.5\n6,6,8,1.2,0.6\n6,8,4,1.0,0.6\n6,8,8,1.4,0.8\n"
+               "8,8,4,2.0,1.0\n8,8,8,3.0,1.4\n");
+    pollux_steps_t s;
+    mls_err_t err = {{0}};
+    ck_assert_msg(pollux_steps_read(dir, &s, &err) == 0, "%s", err.msg);
+    double step, sync, eff;
+    /* no validation files: no efficiency */
+    ck_assert_int_eq(pollux_steps_efficiency(&s, 4, 0, 4, &eff), -1);
+    static const int p22[] = {2, 2}, p31[] = {3, 1}, p13[] = {1, 3}, p6[] = {1, 1, 1, 1, 1, 1};
+    ck_assert_int_eq(pollux_steps_placed(&s, p22, 2, 4, &step, &sync), 0);
+    ck_assert(fabs(step - 2.0) < 1e-12 && fabs(sync - 1.0) < 1e-12);       /* not the mean 1.5 */
+    ck_assert_int_eq(pollux_steps_placed(&s, p31, 2, 4, &step, &sync), 0); /* rotation 13 */
+    ck_assert(fabs(step - 1.0) < 1e-12);
+    ck_assert_int_eq(pollux_steps_placed(&s, p13, 2, 9, &step, &sync), 0); /* one row: clamped */
+    ck_assert(fabs(step - 1.0) < 1e-12);
+    ck_assert_int_eq(pollux_steps_placed(&s, p6, 6, 6, &step, &sync), 0); /* no row: the pair */
+    ck_assert(fabs(step - 1.0) < 1e-12 && fabs(sync - 0.55) < 1e-12);
+    /* 6 nodes, 7 GPUs: halfway between the 6- and 8-GPU pairs */
+    ck_assert_int_eq(pollux_steps_at(&s, 6, 7, 4, &step, &sync), 0);
+    ck_assert(fabs(step - 0.9) < 1e-12 && fabs(sync - 0.55) < 1e-12);
+    /* 7 nodes, 8 GPUs: halfway between the 6- and 8-node layers */
+    ck_assert_int_eq(pollux_steps_at(&s, 7, 8, 6, &step, &sync), 0);
+    ck_assert(fabs(step - 0.5 * (1.2 + 2.5)) < 1e-12 && fabs(sync - 0.5 * (0.7 + 1.2)) < 1e-12);
+    /* across pairs nothing is clamped: a batch outside a layer's rows fails */
+    ck_assert_int_eq(pollux_steps_at(&s, 7, 8, 9, &step, &sync), -1);
+    pollux_steps_free(&s);
+    write_file(dir, "validation-4.csv",
+               "progress,iteration,metric,grad_sqr,grad_var\n1,1,0,1,3\n2,2,0,0,0\n");
+    write_file(dir, "validation-8.csv",
+               "progress,iteration,metric,grad_sqr,grad_var\n1,1,0,3,1\n2,2,0,0,0\n");
+    ck_assert_msg(pollux_steps_read(dir, &s, &err) == 0, "%s", err.msg);
+    /* batch 6: sqr 2, var 2; m0 4: (2 + 2) / (2 + 2 x 6 / 4) = 0.8 */
+    ck_assert_int_eq(pollux_steps_efficiency(&s, 6, 0, 4, &eff), 0);
+    ck_assert(fabs(eff - 0.8) < 1e-12);
+    /* batch 4 exactly: (3 + 1) / (3 + 1) = 1; past the last epoch: its row */
+    ck_assert_int_eq(pollux_steps_efficiency(&s, 4, 0, 4, &eff), 0);
+    ck_assert(fabs(eff - 1.0) < 1e-12);
+    ck_assert_int_eq(pollux_steps_efficiency(&s, 6, 9, 4, &eff), 0);
+    ck_assert(fabs(eff - 1.0) < 1e-12); /* no statistics: no loss */
+    pollux_steps_free(&s);
+    write_file(dir, "validation-8.csv",
+               "progress,iteration,metric,grad_sqr,grad_var\n1,1,0,3,1\n2,2,0,-1,0\n");
+    ck_assert_int_eq(pollux_steps_read(dir, &s, &err), -1);
+    ck_assert_msg(strstr(err.msg, "validation-8.csv:3:") != NULL, "%s", err.msg);
+    const char *files[] = {"placements.csv", "scalability.csv", "validation-4.csv",
+                           "validation-8.csv"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -213,6 +282,7 @@ int main(void)
         fit_rejects_bad,
         real_profiles,
         measured_interpolation,
+        measured_placements_and_efficiency,
     };
     const check_opts_t opts = {.timeout_s = 120, .nofork = 1};
     return check_main_opts("pollux", tests, sizeof tests / sizeof tests[0], &opts);

@@ -555,6 +555,68 @@ START_TEST(tiresias_sensitive_job_waits_for_a_node)
 }
 END_TEST
 
+/* The ids of j's allocation, in plan order, into ids; their count. */
+static int ids_of(const plan_t *p, int j, int *ids)
+{
+    int k = plan_find(p, j);
+    if (k < 0 || !p->allocs[k].has_ids)
+        return 0;
+    for (int i = 0; i < p->allocs[k].gpus; i++)
+        ids[i] = p->ids[p->allocs[k].ids_off + i];
+    return p->allocs[k].gpus;
+}
+
+START_TEST(tiresias_most_free_placement)
+{
+    /* The case above under place=most_free (Pollux's artifact, tiresias.py):
+     * who runs is decided by GPU count alone (r1 2 + s 3 + t 1 + r2 2 = 8
+     * GPUs: all run), running jobs keep their GPUs, and s, sensitive or not,
+     * takes min(free, needed) from the node with the most free GPUs, the
+     * lowest index among equals: 2 on node 0 (GPUs 2, 3), then 1 on node 1
+     * (GPU 6); t the last free GPU, 7. */
+    static const int r1_ids[] = {0, 1}, r2_ids[] = {4, 5};
+    static const char *const mf[] = {"place", "most_free", NULL};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    fx_init(&f, 2, TWO4);
+    int r1 = fx_job(&f, 1, 0, 2, 1e6);
+    int r2 = fx_job(&f, 2, 0, 2, 1e6);
+    int s = fx_job(&f, 3, 1, 3, 1e6);
+    int t = fx_job(&f, 4, 2, 1, 1e6);
+    fx_run_on(&f, r1, 0, r1_ids, 2);
+    fx_run_on(&f, r2, 0, r2_ids, 2);
+    f.spread_loss[s] = 0.5;
+    f.jobs[r2].attained_service = 5000; /* queue 1: last in the order */
+    decide(&f, "tiresias-las", mf, &p);
+    int ids[8];
+    ck_assert(runs(&p, r1) && runs(&p, r2) && runs(&p, s) && runs(&p, t));
+    ck_assert_int_eq(gpus_of(&p, r2), 2); /* kept where it is (no ids: the mechanism keeps it) */
+    ck_assert_int_eq(ids_of(&p, s, ids), 3);
+    ck_assert(ids[0] == 2 && ids[1] == 3 && ids[2] == 6);
+    ck_assert_int_eq(ids_of(&p, t, ids), 1);
+    ck_assert_int_eq(ids[0], 7);
+    /* The default (place=skew) gives the sensitive s one node, node 1,
+     * taking GPU 4 from r2 (which restarts elsewhere). */
+    decide(&f, "tiresias-las", NULL, &p);
+    ck_assert_int_eq(node_of(&f, &p, s), 1);
+    /* s asks 4: r2 no longer fits by count (2 + 4 + 1 + 2 > 8) and is
+     * stopped; s then takes node 1 (4 free) whole, t GPU 2 of node 0. */
+    f.jobs[s].gpus_requested = f.jobs[s].min_gpus = f.jobs[s].max_gpus = 4;
+    decide(&f, "tiresias-las", mf, &p);
+    ck_assert(runs(&p, r1) && !runs(&p, r2) && runs(&p, s) && runs(&p, t));
+    ck_assert_int_eq(node_of(&f, &p, s), 1);
+    ck_assert_int_eq(ids_of(&p, t, ids), 1);
+    ck_assert_int_eq(ids[0], 2);
+    /* A job that does not fit by count is passed over: u (8 GPUs, before t
+     * in the order) waits, t still runs. */
+    f.jobs[s].gpus_requested = f.jobs[s].min_gpus = f.jobs[s].max_gpus = 8;
+    decide(&f, "tiresias-las", mf, &p);
+    ck_assert(runs(&p, r1) && !runs(&p, s) && runs(&p, t) && runs(&p, r2));
+    plan_free(&p);
+}
+END_TEST
+
 /* ---- optimus -------------------------------------------------------------------- */
 
 START_TEST(optimus_marginal_gain)
@@ -789,6 +851,7 @@ START_TEST(bad_params_rejected)
         {"tiresias-gittins", "min_history", "-1"},
         {"tiresias-las", "service", "gpus"},
         {"tiresias-las", "within", "lifo"},
+        {"tiresias-las", "place", "most-free"},
         {"tiresias-las", "samples", "x.csv"}, /* Gittins only */
         {"tiresias-gittins", "delta", "0"},
         {"tiresias-gittins", "samples", "/nonexistent/yarn.csv"},
@@ -908,6 +971,7 @@ static Suite *suite(void)
     tcase_add_test(tc, tiresias_gittins_samples_file);
     tcase_add_test(tc, tiresias_consolidates_skewed_models);
     tcase_add_test(tc, tiresias_sensitive_job_waits_for_a_node);
+    tcase_add_test(tc, tiresias_most_free_placement);
     tcase_add_test(tc, optimus_marginal_gain);
     tcase_add_test(tc, optimus_minimums_smallest_first);
     tcase_add_test(tc, drf_dominant_shares);
