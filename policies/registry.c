@@ -111,7 +111,8 @@ static const policy_ops_t table[] = {
      "non-preemptive",
      "", 0, MLS_CADENCE_EVENTS, ENTRY(drf)},
     {"qssf", "Hu et al., SC 2021 (Helios), section 6",
-     "quasi-shortest-service-first: GPUs x duration predicted from each user's history; "
+     "quasi-shortest-service-first: GPUs x duration predicted from each user's history (or "
+     "read from a predictions file); "
      "non-preemptive, no backfilling",
      "window=0: finished jobs per estimate (0: all); prior_s=3600: duration with no history; "
      "predictions=FILE: each job's predicted duration instead, a CSV with jobname (the job's "
