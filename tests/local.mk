@@ -258,3 +258,7 @@ EXTRA_DIST += tests/gavel_round_ids.sh
 # Pollux measured-rates mode (simulate --measured-rates)
 TESTS += tests/pollux_measured.sh
 EXTRA_DIST += tests/pollux_measured.sh
+
+# Optimus keeping the total batch as GPUs change (optimus -P batch=total, --like pollux; issue 17)
+TESTS += tests/optimus_batch.sh
+EXTRA_DIST += tests/optimus_batch.sh
