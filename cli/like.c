@@ -56,11 +56,22 @@ static const like_peer_t peers[] = {
      NULL,
      {"mechanism=gavel", "recompute_interval=1000", "new_jobs=wait", "received_start=half_round",
       "rules=gavel", "bisect=1", NULL}},
-    /* Pollux (petuum/adaptdl osdi21-artifact simulator/): 60 s steps, 30 s
-     * without progress after an allocation change, jobs spread over nodes at
-     * the rate of their placement; its Tiresias has 2 queues, demotion at
-     * 16 GPU-hours. */
-    {"pollux", 60, NULL, 30, "spread", "placed", NULL, {"queues=2", "limits=57600", NULL}},
+    /* Pollux (petuum/adaptdl osdi21-artifact simulator/): 60 s steps, every
+     * policy called at a step's end only (Cluster.step: arrivals and
+     * completions wait for it), 30 s without progress after an allocation
+     * change, jobs spread over nodes at the rate of their placement; its
+     * Tiresias has 2 queues, demotion at 16 GPU-hours; its Optimus keeps
+     * each job's total batch as its GPUs change (Job.update_local_bsz:
+     * batch=total) and places a job whose GPU count changed from the node
+     * with the most free GPUs on (optimus.py: place=most_free). */
+    {"pollux",
+     60,
+     "rounds",
+     30,
+     "spread",
+     "placed",
+     NULL,
+     {"queues=2", "limits=57600", "batch=total", "place=most_free", NULL}},
     /* Tiresias (SymbioticLab/Tiresias simulator, run_sim.py dlas_sim_jobs): a
      * job runs its trace duration (placement does not change its speed),
      * preemption is free, a job starts wherever enough GPUs are free (its
