@@ -60,23 +60,23 @@
 #   goodput.py stubbed, which these two policies do not use) as
 #     cd simulator && python3 simulator.py workloads/workload-N.csv --policy tiresias|optimus
 #   prints the same averages (checked: workload-3 tiresias 3876.26, workload-4
-#   optimus 5967.75). Measured 2026-11-26 (this script, --like pollux --seed 1),
-#   average JCT artifact / ours, workloads 1-8:
-#     pollux          2089/2104 +0.7  3323/3397 +2.2  2188/2303 +5.2  2721/2694 -1.0
-#                     2674/2708 +1.3  2446/2484 +1.5  3616/3625 +0.3  2952/3012 +2.0 %
-#     optimus-oracle  4087/3932 -3.8  6914/6477 -6.3  3944/3841 -2.6  5968/5437 -8.9
-#                     5656/5399 -4.6  5302/5078 -4.2  7291/6882 -5.6  6294/5786 -8.1 %
-#     tiresias-las    2474/2508 +1.4  5145/5275 +2.5  3876/4231 +9.2  3280/3286 +0.2
-#                     3501/3589 +2.5  3470/3511 +1.2  5480/5354 -2.3  5080/5530 +8.9 %
-#   11 of 24 beyond 3 %: fitted rates against its measured tables, and its
-#   Optimus keeping the total batch (docs/reproducing.md "Pollux against its
-#   paper").
-#   With POLLUX_RATES=measured (--measured-rates DIR/pollux/profiles: the
-#   engine at its measured step times; 2026-11-26), workloads 1-8:
-#     pollux          +0.6 -0.0 +2.7 -0.5 +1.6 +2.2 +0.1 +0.2 %
-#     optimus-oracle  -8.2 -10.8 -13.4 -15.1 -10.1 -8.8 -10.2 -14.1 %
-#     tiresias-las    -3.6 -5.2 -7.9 -2.2 -2.5 -6.2 -12.2 -1.7 %
-#   13 of 24 beyond 3 % (pollux all within); not set by --like pollux.
+#   optimus 5967.75). The per-job column: its summary.json "jcts" (pollux_jobs
+#   below). Measured 2026-11-27 (this script, --like pollux --seed 1: 60 s steps
+#   with --cadence rounds, optimus-oracle -P batch=total -P place=most_free),
+#   average JCT diff ours vs artifact (per-job), workloads 1-8:
+#     pollux          +0.7 +2.2 +5.3 -1.0 +1.3 +1.6 +0.2 +2.0 %      (per-job 23-29 %)
+#     optimus-oracle  +12.6 +12.0 +12.4 +10.1 +11.5 +9.9 +9.6 +12.3 % (17-23 %)
+#     tiresias-las    +4.2 +5.4 +12.6 +2.6 +5.0 +3.7 +0.6 +12.8 %   (13-55 %)
+#   fitted rates against its measured tables (docs/reproducing.md "Pollux against
+#   its paper": optimus-oracle's fixed total batch runs where the fit is slow).
+#   With POLLUX_RATES=measured (--measured-rates DIR/pollux/profiles: the engine
+#   at its measured step times; optimus-oracle also --policy-rates-measured: its
+#   Optimus predicts from the same tables), 2026-11-27:
+#     pollux          +0.6 -0.0 +2.7 -0.5 +1.6 +2.2 +0.1 +0.2 %      (per-job 19-23 %)
+#     optimus-oracle  -0.3 +1.2 -1.8 -1.3 +2.0 +0.4 -0.8 -0.4 %      (3.6-12.0 %)
+#     tiresias-las    -0.4 -3.3 -4.4 -0.7 -1.3 -3.8 -10.1 +0.4 %    (4-41 %)
+#   Before 2026-11-27 (per-GPU batch, decisions at arrivals too): optimus-oracle
+#   -2.6 to -8.9 % fitted, -8.2 to -15.1 % measured.
 # - tiresias: Tiresias's simulator (github.com/SymbioticLab/Tiresias, commit
 #   959f9b0, simulator/), run here with pyenv's python 2.7.18, numpy and cplex
 #   stubbed (numpy.mean only; lp.py's cplex is not used by these schedules):
@@ -117,6 +117,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${DATA:-$SRC/../shared/data}
 PEERS=${PEERS:-gavel shockwave pollux tiresias helios}
 QUICK=${QUICK:-0}
+POLLUX_RATES=${POLLUX_RATES:-fitted}
 if [ ! -d "$DATA/gavel/derived/crossval_traces" ]; then
     echo "SKIP: $DATA/gavel/derived/crossval_traces not found (the peers' inputs)"
     exit 77
@@ -208,6 +209,21 @@ EOF
 whole() { awk -v a="$1" 'BEGIN { if (a == "-") print "-"; else printf "%.0f", a }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-" || b == 0) print "-"; else printf "%+.1f %%", 100 * (a - b) / b }'; }
 
+# The Pollux artifact's per-job JCTs of one run as "ID JCT" lines, ID as `trace
+# import --format pollux` numbers its jobs (the workload's rows by time, then file
+# order): its results-jobload summary.json "jcts" (sqlite3 reads the JSON).
+pollux_jobs() { # workload.csv policy(pollux|optimus|tiresias) out
+    sum="$DATA/pollux/results/results-jobload/$2-1.0/summary.json"
+    [ -f "$sum" ] || return 1
+    awk -F, 'NR > 1 { print $2, NR, $1 }' "$1" | sort -k1,1g -k2,2n |
+        awk '{ print $3, NR - 1 }' >"$tmp/pnames"
+    sqlite3 -separator ' ' :memory: "SELECT key, value FROM json_each(readfile('$sum'),
+        '\$.jcts.\"$(basename "$1" .csv)\"')" >"$tmp/pjcts"
+    awk 'NR == FNR { id[$1] = $2; next } ($1 in id) { print id[$1], $2 }' "$tmp/pnames" \
+        "$tmp/pjcts" >"$3"
+    [ -s "$3" ]
+}
+
 # Gavel's per-job JCTs of one run ("Job N: JCT" lines), when GAVEL_DIR is set.
 gavel_jobs() { # trace policy out
     saved="${GAVEL_RUNS:-}/$(basename "$1" .trace).$2.jobs"
@@ -246,16 +262,20 @@ rows | while IFS='|' read -r peer quick trace fmt cluster tp ppol ours pmk pjct;
     db="$tmp/r$n.db"
     seed=1 # as the README's tables; Gavel's runs: its --seed 0
     [ "$peer" = gavel ] && seed=0
-    set -- # POLLUX_RATES=measured: Pollux's measured step times (--measured-rates)
+    set -- # POLLUX_RATES=measured: Pollux's measured step times (--measured-rates); its
+    # Optimus decides on them too (optimus.py's predict_step_time reads the tables)
     [ "$peer" = pollux ] && [ "$POLLUX_RATES" = measured ] &&
         set -- --measured-rates "$DATA/pollux/profiles"
+    [ "$peer" = pollux ] && [ "$POLLUX_RATES" = measured ] && [ "$ours" = optimus-oracle ] &&
+        set -- "$@" --policy-rates-measured
     "$MLSCHED" simulate --trace "$csv" --cluster "$cluster" --throughputs "$tp" --policy "$ours" \
         --like "$peer" --seed $seed -q --db "$db" "$@" >/dev/null 2>"$tmp/err" ||
         { echo "$peer $ours: $(cat "$tmp/err")"; continue; }
     mk=$(sqlite3 "$db" "SELECT printf('%.0f', makespan) FROM run_summary")
     jct=$(sqlite3 "$db" "SELECT printf('%.0f', avg_jct) FROM run_summary")
     perjob=-
-    if [ "$peer" = gavel ] && gavel_jobs "$trace" "$ppol" "$tmp/g$n"; then
+    if { [ "$peer" = gavel ] && gavel_jobs "$trace" "$ppol" "$tmp/g$n"; } ||
+        { [ "$peer" = pollux ] && pollux_jobs "$trace" "${ppol%%+*}" "$tmp/g$n"; }; then
         sqlite3 -separator ' ' "$db" "SELECT job_id, jct FROM jobs" >"$tmp/o$n"
         perjob=$(awk 'NR == FNR { g[$1] = $2; next } ($1 in g) && g[$1] > 0 {
             d = ($2 - g[$1]) / g[$1]; s += d < 0 ? -d : d; k++ }
