@@ -45,8 +45,10 @@ typedef struct fx {
 static double fx_tput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
 {
     fx_t *f = ctx;
-    int k = (int)(j - f->jobs);
-    if (k < 0 || k >= f->v.n_jobs) /* a copy of a view job (optimus: at another progress) */
+    int k = 0;
+    while (k < f->v.n_jobs && &f->jobs[k] != j)
+        k++;
+    if (k >= f->v.n_jobs) /* a copy of a view job (optimus: at another progress) */
         for (k = 0; k < f->v.n_jobs && f->jobs[k].id != j->id; k++)
             ;
     if (k >= f->v.n_jobs)
