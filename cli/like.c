@@ -65,7 +65,10 @@ static const like_peer_t peers[] = {
      * placement, each epoch's time rounded to whole seconds (Job.step's
      * round()). Its Tiresias (tiresias.py): 2 queues, demotion at 16
      * GPU-hours, the jobs that run chosen by GPU count and placed from the
-     * node with the most free GPUs on (place=most_free). */
+     * node with the most free GPUs on (place=most_free). Its Optimus keeps
+     * each job's total batch as its GPUs change (Job.update_local_bsz:
+     * batch=total) and places a job whose GPU count changed from the node
+     * with the most free GPUs on (optimus.py: place=most_free). */
     {"pollux",
      60,
      "rounds",
@@ -73,7 +76,7 @@ static const like_peer_t peers[] = {
      "spread",
      "placed",
      NULL,
-     {"queues=2", "limits=57600", "place=most_free", NULL},
+     {"queues=2", "limits=57600", "batch=total", "place=most_free", NULL},
      "whole"},
     /* Tiresias (SymbioticLab/Tiresias simulator, run_sim.py dlas_sim_jobs): a
      * job runs its trace duration (placement does not change its speed),

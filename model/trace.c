@@ -29,14 +29,15 @@ enum col {
     C_CPUS,
     C_MEM,
     C_GANG,
+    C_TOTAL_BATCH,
     N_COLS
 };
 
 static const char *const col_names[N_COLS] = {
     "id",       "submit_time", "user",     "workload", "gpus",       "total_work", "duration",
     "priority", "deadline",    "min_gpus", "max_gpus", "batch_size", "mode",
-    "cpus",     "mem_gb",      "gang"};
-static const int col_required[N_COLS] = {1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    "cpus",     "mem_gb",      "gang",     "total_batch"};
+static const int col_required[N_COLS] = {1, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 static const char *const mode_names[] = {"static", "accordion", "gns"};
 
 void trace_init(mls_trace_t *t)
@@ -94,6 +95,8 @@ static int check_job(const mls_job_t *j, const char *where, mls_err_t *err)
         return mls_fail(err, "%s: field 'priority': %g, must be > 0", where, j->priority);
     if (j->batch_size < 0)
         return mls_fail(err, "%s: field 'batch_size': %d, must be >= 0", where, j->batch_size);
+    if (j->total_batch < 0)
+        return mls_fail(err, "%s: field 'total_batch': %d, must be >= 0", where, j->total_batch);
     if (!isnan(j->duration) && !(j->duration > 0))
         return mls_fail(err, "%s: field 'duration': %g, must be > 0", where, j->duration);
     if (!(j->cpus >= 0) || !isfinite(j->cpus))
@@ -121,7 +124,7 @@ static int job_ok(const mls_job_t *j)
     return j->submit >= 0 && j->submit <= MLS_MAX_TIME && j->gpus >= 1 && j->work > 0 &&
            isfinite(j->work) && j->min_gpus >= 1 && j->min_gpus <= j->gpus &&
            j->max_gpus >= j->gpus && j->priority > 0 && isfinite(j->priority) &&
-           j->batch_size >= 0 && duration_ok && j->cpus >= 0 && isfinite(j->cpus) &&
+           j->batch_size >= 0 && j->total_batch >= 0 && duration_ok && j->cpus >= 0 && isfinite(j->cpus) &&
            j->mem_gb >= 0 && isfinite(j->mem_gb) && deadline_ok;
 }
 
@@ -338,7 +341,7 @@ static int parse_mode(const reader_t *r, mls_adapt_mode_t *out)
 
 static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
 {
-    long id, gpus, mn, mx, bs, gang;
+    long id, gpus, mn, mx, bs, gang, total;
     if (r->csv.n_fields != r->n_header)
         return mls_fail(r->err, "%s:%ld: %zu fields, the header has %zu", r->path,
                         r->csv.line_no, r->csv.n_fields, r->n_header);
@@ -350,7 +353,7 @@ static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
         get_int(r, C_MIN_GPUS, gpus, 1, &mn) < 0 || get_int(r, C_MAX_GPUS, gpus, 1, &mx) < 0 ||
         get_int(r, C_BATCH, 0, 0, &bs) < 0 || parse_mode(r, &j->mode) < 0 ||
         get_double(r, C_CPUS, 0, &j->cpus) < 0 || get_double(r, C_MEM, 0, &j->mem_gb) < 0 ||
-        get_int(r, C_GANG, 0, 0, &gang) < 0)
+        get_int(r, C_GANG, 0, 0, &gang) < 0 || get_int(r, C_TOTAL_BATCH, 0, 0, &total) < 0)
         return -1;
     j->gang = gang;
     if (*field(r, C_CPUS) && !(j->cpus > 0))
@@ -365,6 +368,8 @@ static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
         return bad_field(r, C_MAX_GPUS, "is more than 1048576 GPUs");
     if (bs > 1 << 24)
         return bad_field(r, C_BATCH, "is more than 16777216 samples per GPU");
+    if (total > 1 << 30)
+        return bad_field(r, C_TOTAL_BATCH, "is more than 1073741824 samples");
     if (j->submit < 0)
         return bad_field(r, C_SUBMIT, "is negative: times must be >= 0");
     if (j->work <= 0)
@@ -376,6 +381,7 @@ static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
     j->min_gpus = (int)mn;
     j->max_gpus = (int)mx;
     j->batch_size = (int)bs;
+    j->total_batch = (int)total;
     j->line = r->csv.line_no;
     const char *user = field(r, C_USER);
     j->user = strtab_intern(&t->users, *user ? user : "default");
@@ -633,7 +639,7 @@ static void put_str(FILE *f, const char *s)
 }
 
 static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j, int host_cols,
-                      int gang_col)
+                      int gang_col, int total_col)
 {
     put_int(f, (long long)j->id);
     fputc(',', f);
@@ -675,6 +681,11 @@ static void write_job(FILE *f, const mls_trace_t *t, const mls_job_t *j, int hos
         if (j->gang > 0)
             put_int(f, (long long)j->gang);
     }
+    if (total_col) {
+        fputc(',', f);
+        if (j->total_batch > 0)
+            put_int(f, j->total_batch);
+    }
     fputc('\n', f);
 }
 
@@ -696,20 +707,31 @@ static int has_gang_col(const mls_trace_t *t)
     return 0;
 }
 
+/* 1 when some job gives its total batch (the writer then adds that column). */
+static int has_total_col(const mls_trace_t *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->jobs[i].total_batch > 0)
+            return 1;
+    return 0;
+}
+
 int trace_write_csv(const mls_trace_t *t, const char *path, mls_err_t *err)
 {
     mls_atomic_file_t af;
     if (mls_atomic_open(&af, path, err) < 0)
         return -1;
     FILE *f = af.fp;
-    int host_cols = has_host_cols(t), gang_col = has_gang_col(t);
+    int host_cols = has_host_cols(t), gang_col = has_gang_col(t), total_col = has_total_col(t);
     for (int c = 0; c < C_GANG; c++)
         if (c < C_CPUS || host_cols)
             fprintf(f, "%s%s", c ? "," : "", col_names[c]);
     if (gang_col)
         fputs(",gang", f);
+    if (total_col)
+        fputs(",total_batch", f);
     fputc('\n', f);
     for (size_t i = 0; i < t->n; i++)
-        write_job(f, t, &t->jobs[i], host_cols, gang_col);
+        write_job(f, t, &t->jobs[i], host_cols, gang_col, total_col);
     return mls_atomic_commit(&af, err);
 }

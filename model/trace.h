@@ -25,10 +25,17 @@
  *                 rows of one gang arrive together (same submit_time), start
  *                 together or not at all, each within one island of the
  *                 cluster (a rack), and progress in lockstep; empty or 0 = none
+ *   total_batch   the job's total batch (samples per optimizer step over all
+ *                 its GPUs) as the source gives it, > 0; empty or 0 = not
+ *                 given. batch_size stays the per-GPU batch at `gpus` (a
+ *                 total that does not divide by gpus is rounded up there, so
+ *                 the exact total is only here); a policy that keeps the
+ *                 total batch as a job's GPUs change (optimus -P batch=total)
+ *                 reads it
  *
  * The writer emits the cpus and mem_gb columns only when some job sets them,
- * and gang only when some job has one, so traces without them are written
- * exactly as before.
+ * gang only when some job has one, and total_batch only when some job gives
+ * one, so traces without them are written exactly as before.
  * Numbers are decimal (no hexadecimal, inf or nan); a NUL byte is an error.
  * Fields may be double-quoted (RFC 4180). Lines starting with '#' are comments.
  * A column not listed above is an error unless TRACE_IGNORE_EXTRA is given.
@@ -59,6 +66,7 @@ typedef struct mls_job {
     double cpus;   /* CPU cores asked for, 0 = not given (cluster default) */
     double mem_gb; /* host memory in GB, 0 = not given (cluster default) */
     int64_t gang;  /* multi-component program it belongs to, 0 = none */
+    int total_batch; /* total batch over all its GPUs as the source gives it, 0 = none */
     long line;     /* the line it was read from, 0 when not read from a file */
 } mls_job_t;
 

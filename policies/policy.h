@@ -94,6 +94,8 @@ typedef struct view_job {
     int gpus_requested;
     int min_gpus, max_gpus; /* elastic range; both = gpus_requested when rigid */
     int batch_size;         /* per-GPU batch the job runs with now (0 = workload default) */
+    int total_batch;        /* the trace's total batch over all its GPUs (trace column
+                               total_batch), 0 when not given */
 
     /* What has been observed. */
     view_job_state_t state;

@@ -101,11 +101,15 @@ static const policy_ops_t table[] = {
     {"optimus", "Peng et al., EuroSys 2018 (Optimus), sections 4-5",
      "elastic: minimums, then GPUs one at a time by largest remaining-time reduction; "
      "remaining work estimated",
-     "prior_s=3600: duration (s) assumed with no estimate and no finished jobs", 0,
-     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(optimus)},
+     "prior_s=3600: duration (s) assumed with no estimate and no finished jobs; "
+     "batch=per_gpu: per_gpu (a job's per-GPU batch stays as its GPUs change) or total (its "
+     "trace total_batch stays, as Pollux's Optimus; --like pollux); place=mechanism: mechanism "
+     "or most_free (a job whose GPU count changed takes the nodes with the most free GPUs, as "
+     "Pollux's Optimus; --like pollux)",
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(optimus)},
     {"optimus-oracle", "Peng et al., EuroSys 2018 (Optimus); Pollux's Optimus+Oracle baseline",
-     "optimus with the true remaining work", "", 1, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS,
-     ENTRY(optimus_oracle)},
+     "optimus with the true remaining work", "batch=per_gpu, place=mechanism: as optimus", 1,
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(optimus_oracle)},
     {"drf", "Ghodsi et al., NSDI 2011 (DRF), section 4",
      "dominant resource fairness across users over GPUs, CPUs, memory; progressive filling; "
      "non-preemptive",

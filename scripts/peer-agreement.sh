@@ -129,7 +129,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 DATA=${DATA:-$SRC/../shared/data}
 PEERS=${PEERS:-gavel shockwave pollux tiresias helios}
 QUICK=${QUICK:-0}
-POLLUX_RATES=${POLLUX_RATES:-model} # or measured
+POLLUX_RATES=${POLLUX_RATES:-fitted} # or measured
 if [ ! -d "$DATA/gavel/derived/crossval_traces" ]; then
     echo "SKIP: $DATA/gavel/derived/crossval_traces not found (the peers' inputs)"
     exit 77
@@ -221,6 +221,9 @@ EOF
 whole() { awk -v a="$1" 'BEGIN { if (a == "-") print "-"; else printf "%.0f", a }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == "-" || b == 0) print "-"; else printf "%+.1f %%", 100 * (a - b) / b }'; }
 
+# The Pollux artifact's per-job JCTs of one run as "ID JCT" lines, ID as `trace
+# import --format pollux` numbers its jobs (the workload's rows by time, then file
+# order): its results-jobload summary.json "jcts" (sqlite3 reads the JSON).
 # Gavel's per-job JCTs of one run ("Job N: JCT" lines), when GAVEL_DIR is set.
 gavel_jobs() { # trace policy out
     saved="${GAVEL_RUNS:-}/$(basename "$1" .trace).$2.jobs"
@@ -277,9 +280,12 @@ rows | while IFS='|' read -r peer quick trace fmt cluster tp ppol ours pmk pjct;
     db="$tmp/r$n.db"
     seed=1 # as the README's tables; Gavel's runs: its --seed 0
     [ "$peer" = gavel ] && seed=0
-    set -- # POLLUX_RATES=measured: Pollux's measured step times (--measured-rates)
+    set -- # POLLUX_RATES=measured: Pollux's measured step times (--measured-rates); its
+    # Optimus decides on them too (optimus.py's predict_step_time reads the tables)
     [ "$peer" = pollux ] && [ "$POLLUX_RATES" = measured ] &&
         set -- --measured-rates "$DATA/pollux/profiles"
+    [ "$peer" = pollux ] && [ "$POLLUX_RATES" = measured ] && [ "$ours" = optimus-oracle ] &&
+        set -- "$@" --policy-rates-measured
     "$MLSCHED" simulate --trace "$csv" --cluster "$cluster" --throughputs "$tp" --policy "$ours" \
         --like "$peer" --seed $seed -q --db "$db" "$@" >/dev/null 2>"$tmp/err" ||
         { echo "$peer $ours: $(cat "$tmp/err")"; continue; }

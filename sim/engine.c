@@ -781,6 +781,7 @@ static void fill_view_static(const engine_t *e, const sim_job_t *j, view_job_t *
     v->cpus = s->cpus > 0 ? s->cpus : e->mech.cpus_per_gpu * s->gpus;
     v->mem_gb = s->mem_gb > 0 ? s->mem_gb : e->mech.mem_gb_per_gpu * s->gpus;
     v->gang = s->gang;
+    v->total_batch = s->total_batch;
 }
 
 /* Epochs done at `work`: NAN when the workload has no epoch size. */

@@ -85,6 +85,10 @@ printf 'job_id,num_gpu,submit_time,iterations,model_name,duration,interval\n0,1,
 # sorted by time: yolov3 (5 s, 4 replicas, 64 total -> 16 per GPU), bert (90.5 s), cifar10
 [ "$(rows "$tmp/p.csv" 2,4,5,10,11,12 | cut -d';' -f1-3)" = "5,yolov3,4,1,64,16;90.5,bert,12,1,64,32;107,cifar10,6,1,64,342" ] ||
     no "pollux jobs: $(rows "$tmp/p.csv" 2,4,5,10,11,12)"
+# the exact total batch kept beside it (2048 on 6 GPUs: 342 per GPU, total_batch 2048)
+[ "$(head -1 "$tmp/p.csv" | cut -d, -f14)" = total_batch ] &&
+    [ "$(rows "$tmp/p.csv" 4,12,14 | cut -d';' -f1-3)" = "yolov3,16,64;bert,32,384;cifar10,342,2048" ] ||
+    no "pollux total_batch: $(head -1 "$tmp/p.csv"): $(rows "$tmp/p.csv" 4,12,14)"
 printf 'name,time,application,num_replicas,batch_size\na,1,resnet,1,128\n' >"$tmp/w.csv"
 "$MLSCHED" trace import --format sia -o "$tmp/b.csv" "$tmp/w.csv" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "w.csv:2: field 'application': 'resnet'" "$tmp/err" ||

@@ -266,3 +266,7 @@ EXTRA_DIST += tests/pollux_measured.sh
 # issue 17: qssf -P predictions=FILE (Helios its Philly predictor), order=helios
 TESTS += tests/qssf_predictions.sh
 EXTRA_DIST += tests/qssf_predictions.sh
+
+# Optimus keeping the total batch as GPUs change (optimus -P batch=total, --like pollux; issue 17)
+TESTS += tests/optimus_batch.sh
+EXTRA_DIST += tests/optimus_batch.sh

@@ -243,6 +243,73 @@ START_TEST(trace_errors)
 }
 END_TEST
 
+/* The optional total_batch column: read, kept through a write (and left
+ * out of the header when no job gives one), 0 when absent; a bad value names
+ * its line and field. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int header_has(const char *path, const char *col)
+{
+    char line[1024] = "";
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    fclose(f);
+    return strstr(line, col) != NULL;
+}
+
+START_TEST(trace_total_batch)
+{
+    static const char head[] = "id,submit_time,workload,gpus,total_work,batch_size";
+    char in[] = "/tmp/mls_tb_XXXXXX", out[] = "/tmp/mls_tbo_XXXXXX", text[512];
+    close(mkstemp(in));
+    close(mkstemp(out));
+    mls_trace_t t, u;
+    mls_err_t err = {{0}};
+    snprintf(text, sizeof text, "%s,total_batch\n0,0,cifar10,6,10,342,2048\n1,5,ncf,1,10,0,\n",
+             head);
+    write_text(in, text);
+    trace_init(&t);
+    ck_assert_msg(trace_read_csv(&t, in, 0, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(t.jobs[0].total_batch, 2048);
+    ck_assert_int_eq(t.jobs[0].batch_size, 342);
+    ck_assert_int_eq(t.jobs[1].total_batch, 0);
+    ck_assert_int_eq(trace_write_csv(&t, out, &err), 0);
+    ck_assert(header_has(out, "total_batch"));
+    trace_init(&u);
+    ck_assert_msg(trace_read_csv(&u, out, 0, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(u.jobs[0].total_batch, 2048);
+    ck_assert_int_eq(u.jobs[1].total_batch, 0);
+    trace_free(&u);
+    trace_free(&t);
+    /* an old trace: no column read, none written */
+    snprintf(text, sizeof text, "%s\n0,0,cifar10,6,10,342\n", head);
+    write_text(in, text);
+    trace_init(&t);
+    ck_assert_msg(trace_read_csv(&t, in, 0, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(t.jobs[0].total_batch, 0);
+    ck_assert_int_eq(trace_write_csv(&t, out, &err), 0);
+    ck_assert(!header_has(out, "total_batch"));
+    trace_free(&t);
+    static const char *const bad[] = {"-4", "2.5", "0x10", "2147483648"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(text, sizeof text, "%s,total_batch\n0,0,cifar10,6,10,342,%s\n", head, bad[i]);
+        write_text(in, text);
+        trace_init(&t);
+        expect_err(trace_read_csv(&t, in, 0, &err), &err, ":2: field 'total_batch'");
+        trace_free(&t);
+    }
+    remove(in);
+    remove(out);
+}
+END_TEST
+
 /* ---- the generator ----------------------------------------------------------------- */
 
 static void generate(mls_trace_t *t, uint64_t seed, long jobs, int multi)
@@ -317,6 +384,7 @@ int main(void)
         real_tables,
         trace_quirks,
         trace_errors,
+        trace_total_batch,
         generator_mix,
         generator_deterministic,
     };

@@ -35,17 +35,39 @@ typedef struct fx {
     double table[MAXJ][9];    /* per job: tput on n GPUs; 0 row = rate x n */
     double spread_loss[MAXJ]; /* fraction lost per extra node */
     double rate[2];           /* per-GPU rate of each type */
+    view_batch_limits_t lim;  /* every job's batch limits, when has_lim */
+    int has_lim;
+    int asked[MAXJ][9];       /* the batch each job's rate on n GPUs was last asked at */
     view_perf_t perf;
     view_t v;
 } fx_t;
 
 static double fx_tput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
 {
-    (void)batch;
-    const fx_t *f = ctx;
-    int k = (int)(j - f->jobs);
+    fx_t *f = ctx;
+    int k = 0;
+    while (k < f->v.n_jobs && &f->jobs[k] != j)
+        k++;
+    if (k >= f->v.n_jobs) /* a copy of a view job (optimus: at another progress) */
+        for (k = 0; k < f->v.n_jobs && f->jobs[k].id != j->id; k++)
+            ;
+    if (k >= f->v.n_jobs)
+        return 0;
+    if (gpus >= 0 && gpus <= 8 && j == &f->jobs[k])
+        f->asked[k][gpus] = batch;
     double base = f->table[k][0] > 0 && gpus <= 8 ? f->table[k][gpus] : f->rate[type] * gpus;
     return base * (1.0 - f->spread_loss[k] * (nodes - 1));
+}
+
+static int fx_limits(void *ctx, const view_job_t *j, int type, view_batch_limits_t *out)
+{
+    (void)j;
+    (void)type;
+    const fx_t *f = ctx;
+    if (!f->has_lim)
+        return -1;
+    *out = f->lim;
+    return 0;
 }
 
 /* One type per entry of node_gpus... : n nodes of type 0 with the given GPU
@@ -62,7 +84,7 @@ static void fx_init(fx_t *f, int n_nodes, const int *node_gpus)
     f->rate[0] = 1.0;
     for (int i = 0; i < MAXG; i++)
         f->holder[i] = -1;
-    f->perf = (view_perf_t){.ctx = f, .throughput = fx_tput};
+    f->perf = (view_perf_t){.ctx = f, .throughput = fx_tput, .batch_limits = fx_limits};
     f->v.n_types = 1;
     f->v.types = f->types;
     f->v.n_nodes = n_nodes;
@@ -711,6 +733,122 @@ START_TEST(optimus_minimums_smallest_first)
 }
 END_TEST
 
+/* -P batch=total: a job keeps its trace's total batch on any GPU count. The
+ * limits are cifar10's on a T4 (init 128, max 4096, per GPU 32..1024). */
+START_TEST(optimus_keeps_total_batch)
+{
+    static const int one4[] = {4}, one3[] = {3}, one1[] = {1}, one8[] = {8};
+    static const char *const total[] = {"batch", "total", NULL};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    fx_init(&f, 1, one4);
+    f.has_lim = 1;
+    f.lim = (view_batch_limits_t){128, 4096, 32, 1024, 50048};
+    int a = fx_job(&f, 1, 0, 1, 1e6);
+    f.jobs[a].max_gpus = 64;
+    f.jobs[a].total_batch = 2048;
+    /* rate n per GPU: every GPU helps; on 4 GPUs 512 per GPU, no accumulation,
+     * and each rate was asked at ceil(2048 / n) per GPU */
+    decide(&f, "optimus-oracle", total, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 4);
+    ck_assert_int_eq(p.allocs[plan_find(&p, a)].batch_size, 512);
+    ck_assert_int_eq(p.allocs[plan_find(&p, a)].accum_steps, 0);
+    ck_assert_int_eq(f.asked[a][1], 2048);
+    ck_assert_int_eq(f.asked[a][2], 1024);
+    ck_assert_int_eq(f.asked[a][3], 683);
+    ck_assert_int_eq(f.asked[a][4], 512);
+    /* the same under per_gpu (the default): the engine's own batch */
+    decide(&f, "optimus-oracle", NULL, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 4);
+    ck_assert_int_eq(p.allocs[plan_find(&p, a)].batch_size, 0);
+    ck_assert_int_eq(f.asked[a][4], 0);
+    /* 3 GPUs: 683 per GPU (the total 2,049: ceil, as the artifact) */
+    fx_init(&f, 1, one3);
+    f.has_lim = 1;
+    f.lim = (view_batch_limits_t){128, 4096, 32, 1024, 50048};
+    a = fx_job(&f, 1, 0, 1, 1e6);
+    f.jobs[a].max_gpus = 64;
+    f.jobs[a].total_batch = 2048;
+    decide(&f, "optimus", total, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 3);
+    ck_assert_int_eq(p.allocs[plan_find(&p, a)].batch_size, 683);
+    /* 1 GPU: 2048 is above the GPU's 1024: two steps of 1024 */
+    fx_init(&f, 1, one1);
+    f.has_lim = 1;
+    f.lim = (view_batch_limits_t){128, 4096, 32, 1024, 50048};
+    a = fx_job(&f, 1, 0, 1, 1e6);
+    f.jobs[a].max_gpus = 64;
+    f.jobs[a].total_batch = 2048;
+    decide(&f, "optimus-oracle", total, &p);
+    ck_assert_int_eq(p.allocs[plan_find(&p, a)].batch_size, 1024);
+    ck_assert_int_eq(p.allocs[plan_find(&p, a)].accum_steps, 1);
+    /* at most total / min_local GPUs: 128 / 32 = 4 of 8, though every GPU
+     * helps and max_gpus is 64; per_gpu takes all 8 */
+    fx_init(&f, 1, one8);
+    f.has_lim = 1;
+    f.lim = (view_batch_limits_t){128, 4096, 32, 1024, 50048};
+    a = fx_job(&f, 1, 0, 1, 1e6);
+    f.jobs[a].max_gpus = 64;
+    f.jobs[a].total_batch = 128;
+    decide(&f, "optimus-oracle", total, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 4);
+    ck_assert_int_eq(p.allocs[plan_find(&p, a)].batch_size, 32);
+    decide(&f, "optimus-oracle", NULL, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 8);
+    /* no total_batch in the trace, or no batch limits: as per_gpu */
+    f.jobs[a].total_batch = 0;
+    decide(&f, "optimus-oracle", total, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 8);
+    ck_assert_int_eq(p.allocs[plan_find(&p, a)].batch_size, 0);
+    f.jobs[a].total_batch = 128;
+    f.has_lim = 0;
+    decide(&f, "optimus-oracle", total, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 8);
+    ck_assert_int_eq(p.allocs[plan_find(&p, a)].batch_size, 0);
+    plan_free(&p);
+}
+END_TEST
+
+/* -P place=most_free: jobs whose count changed, fewest GPUs first, take the
+ * node with the most free GPUs (ties to the lower index); a job keeping its
+ * count keeps its GPUs. */
+START_TEST(optimus_places_most_free_first)
+{
+    static const int two4[] = {4, 4};
+    static const char *const mf[] = {"place", "most_free", NULL};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    fx_init(&f, 2, two4);
+    int big = fx_job(&f, 1, 0, 4, 100), one = fx_job(&f, 2, 1, 1, 100);
+    /* the 1-GPU job first: node 0 (4 free, lower index), GPU 0; then the
+     * 4-GPU job: node 1 (4 free against 3) */
+    decide(&f, "optimus-oracle", mf, &p);
+    ck_assert_int_eq(node_of(&f, &p, one), 0);
+    ck_assert_int_eq(p.ids[p.allocs[plan_find(&p, one)].ids_off], 0);
+    ck_assert_int_eq(node_of(&f, &p, big), 1);
+    /* the mechanism's placement (default): no ids */
+    decide(&f, "optimus-oracle", NULL, &p);
+    ck_assert_int_eq(node_of(&f, &p, big), -1);
+    /* a 2-GPU job runs on GPUs 4, 5 and keeps them; a new 2-GPU job and a
+     * new 1-GPU job: the 1-GPU job takes GPU 0 (node 0: 4 free against 2),
+     * the 2-GPU job GPUs 1, 2 (node 0: 3 free against 2) */
+    fx_init(&f, 2, two4);
+    int kept = fx_job(&f, 1, 0, 2, 100), two = fx_job(&f, 2, 1, 2, 100);
+    one = fx_job(&f, 3, 2, 1, 100);
+    static const int ids45[] = {4, 5};
+    fx_run_on(&f, kept, 0, ids45, 2);
+    f.jobs[kept].cur_partner = -1;
+    decide(&f, "optimus-oracle", mf, &p);
+    ck_assert_int_eq(node_of(&f, &p, kept), -1); /* kept: no new ids */
+    ck_assert_int_eq(p.ids[p.allocs[plan_find(&p, one)].ids_off], 0);
+    ck_assert_int_eq(p.ids[p.allocs[plan_find(&p, two)].ids_off], 1);
+    ck_assert_int_eq(p.ids[p.allocs[plan_find(&p, two)].ids_off + 1], 2);
+    plan_free(&p);
+}
+END_TEST
+
 /* ---- drf ------------------------------------------------------------------------ */
 
 START_TEST(drf_dominant_shares)
@@ -857,6 +995,8 @@ START_TEST(bad_params_rejected)
         {"tiresias-gittins", "samples", "/nonexistent/yarn.csv"},
         {"optimus", "prior_s", "0"},
         {"optimus-oracle", "prior_s", "60"},
+        {"optimus", "batch", "global"},
+        {"optimus-oracle", "place", "best_fit"},
         {"drf", "x", "1"},
         {"qssf", "window", "-1"},
         {"qssf", "prior_s", "-5"},
@@ -974,6 +1114,8 @@ static Suite *suite(void)
     tcase_add_test(tc, tiresias_most_free_placement);
     tcase_add_test(tc, optimus_marginal_gain);
     tcase_add_test(tc, optimus_minimums_smallest_first);
+    tcase_add_test(tc, optimus_keeps_total_batch);
+    tcase_add_test(tc, optimus_places_most_free_first);
     tcase_add_test(tc, drf_dominant_shares);
     tcase_add_test(tc, qssf_orders_by_predicted_service);
     tcase_add_test(tc, bad_params_rejected);

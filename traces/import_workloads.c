@@ -11,9 +11,11 @@
  *   max(num_replicas, the app's Pollux cap: 64, ncf 1), as the Pollux policy
  *   gets (it allows 0 replicas, which a canonical job cannot); batch_size is
  *   the file's total batch (at most the app's max_batch_size: Pollux's
- *   simulator never runs a larger one), stored per GPU as ceil(batch_size / num_replicas)
- *   (Pollux's simulator gives fixed-size jobs that local batch). name is
- *   checked but not kept: jobs are renumbered in submit order.
+ *   simulator never runs a larger one), kept exactly as total_batch and
+ *   stored per GPU as ceil(batch_size / num_replicas) (Pollux's simulator
+ *   gives fixed-size jobs that local batch; its Optimus keeps the total as a
+ *   job's GPUs change: optimus -P batch=total). name is checked but not
+ *   kept: jobs are renumbered in submit order.
  *
  * Tiresias (60_job.csv, tf_job.csv; columns found by name): job_id, num_gpu,
  *   submit_time, duration (s), model_name, and start_time where present.
@@ -96,6 +98,7 @@ static int pollux_row(void *state, const rows_ctx_t *row)
     j.priority = 1;
     j.deadline = INFINITY;
     j.batch_size = (int)ceil(batch / replicas);
+    j.total_batch = (int)batch;
     j.mode = ADAPT_STATIC;
     trace_add(st->t, &j);
     return 0;

@@ -12,7 +12,8 @@ static int same_job(const mls_trace_t *a, const mls_trace_t *b, size_t i)
     const mls_job_t *x = &a->jobs[i], *y = &b->jobs[i];
     return x->id == y->id && x->submit == y->submit && x->gpus == y->gpus && x->work == y->work &&
            x->min_gpus == y->min_gpus && x->max_gpus == y->max_gpus &&
-           x->batch_size == y->batch_size && x->mode == y->mode &&
+           x->batch_size == y->batch_size && x->total_batch == y->total_batch &&
+           x->mode == y->mode &&
            !strcmp(a->workloads.names[x->workload], b->workloads.names[y->workload]) &&
            !strcmp(a->users.names[x->user], b->users.names[y->user]);
 }
