@@ -9,7 +9,8 @@
 # - requested 6 at 342 per GPU (what the total 2,048 is per GPU on 6, rounded
 #   up), total_batch 2048, on t4=2x4: 8 GPUs at 256, as a rigid 8 x 256 job: the
 #   exact total, not 6 x 342 = 2,052 (which would be 257 per GPU);
-# - `--like pollux` sets batch=total and place=most_free for optimus-oracle, not
+# - `--like pollux` sets batch=total and place=most_free for optimus-oracle (and
+#   its whole-second epochs), batch=total not
 #   for tiresias-las, and the default stays per_gpu (goldens unchanged).
 # A few runs of a second or less.
 set -u
@@ -39,12 +40,14 @@ echo "2 -> 4 GPUs, total 2048: batch=total $total s, rigid 4 x 512 $rigid s, per
 same "$total" "$rigid" || bad "batch=total on 4 GPUs ($total s) is not a 4 x 512 job ($rigid s)"
 same "$total" "$per" && bad "per_gpu ($per s) ran the total batch too"
 # --like pollux: also the artifact's 60 s steps (--cadence rounds: the job submitted at 0
-# starts at the first step's end, 60 s)
+# starts at the first step's end, 60 s) and whole-second epochs (--epoch-times whole)
 like=$(jct 4.db a.csv t4=1x4 optimus-oracle --like pollux)
-flags=$(jct 5.db a.csv t4=1x4 optimus-oracle --cadence rounds -P batch=total -P place=most_free)
+flags=$(jct 5.db a.csv t4=1x4 optimus-oracle --cadence rounds --epoch-times whole -P batch=total \
+    -P place=most_free)
+whole=$(jct 10.db a.csv t4=1x4 optimus-oracle --epoch-times whole -P batch=total)
 same "$like" "$flags" || bad "--like pollux ($like s) is not its flags ($flags s)"
-same "$like" "$(awk -v t="$total" 'BEGIN { printf "%.6f", t + 60 }')" ||
-    bad "--like pollux ($like s) is not batch=total ($total s) started 60 s later"
+same "$like" "$(awk -v t="$whole" 'BEGIN { printf "%.6f", t + 60 }')" ||
+    bad "--like pollux ($like s) is not batch=total with whole epochs ($whole s) started 60 s later"
 params=$(sqlite3 "$tmp/4.db" "SELECT params FROM runs")
 case "$params" in *batch=total*place=most_free* | *place=most_free*batch=total*) ;;
 *) bad "--like pollux gave optimus-oracle params '$params'" ;; esac
@@ -56,7 +59,7 @@ same "$exact" "$rigid8" || bad "batch=total on 8 GPUs ($exact s) is not an 8 x 2
 
 jct 8.db a.csv t4=1x4 tiresias-las --like pollux >/dev/null
 params=$(sqlite3 "$tmp/8.db" "SELECT params FROM runs")
-case "$params" in *batch=* | *place=*) bad "tiresias-las got '$params' from --like pollux" ;; esac
+case "$params" in *batch=*) bad "tiresias-las got '$params' from --like pollux" ;; esac
 [ "$(jct 9.db a.csv t4=1x4 optimus-oracle -P batch=per_gpu)" = "$per" ] ||
     bad "the default is not batch=per_gpu"
 [ $fail -eq 0 ] && echo "optimus_batch.sh: all checks passed"
