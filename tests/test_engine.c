@@ -308,7 +308,7 @@ static void expect_rejected(const char *kind, const char *rule)
     three_jobs(&w, 0);
     w.trace.jobs[2].submit = 0;
     policy_ops_t bad = {"badpol",   "-",          "-", "", 0, MLS_CADENCE_EVENTS,
-                        bad_create, bad_schedule, free,     NULL, 0};
+                        bad_create, bad_schedule, free,     NULL, 0, NULL};
     const char *keys[] = {"kind"}, *vals[] = {kind};
     policy_args_t args = {1, keys, vals, 0, NULL};
     mls_err_t err = {{0}};
@@ -392,7 +392,7 @@ static int pack_schedule(void *st, const view_t *v, plan_t *p, char *err, size_t
 }
 
 static const policy_ops_t packer = {"packer", "-", "-", "", 0, MLS_CADENCE_EVENTS,
-                                    NULL,     pack_schedule, NULL, NULL, 0};
+                                    NULL,     pack_schedule, NULL, NULL, 0, NULL};
 
 /* Space sharing on one GPU at 0.6 of solo speed: j0 (30 units) ends at 50;
  * j1 (60 units) has done 30 by then and finishes alone at rate 1 at 80.
@@ -516,7 +516,7 @@ START_TEST(overheads_by_kind)
     o.def[OVH_MIGRATE] = 4;
     w.cfg.overheads = &o;
     policy_ops_t resizer = {"resizer", "-", "-", "", 0, MLS_CADENCE_EVENTS,
-                            NULL,      resize_schedule, NULL, NULL, 0};
+                            NULL,      resize_schedule, NULL, NULL, 0, NULL};
     mls_err_t err = {{0}};
     ck_assert_msg(engine_run(&w.trace, &w.cluster, w.perf, &resizer, NULL, &w.cfg, &w.res,
                              &err) == 0,
