@@ -979,21 +979,29 @@ static int fill_queued(ti_state_t *s, const view_t *v, const int *order, const i
                     pu_alloc((size_t)v->n_nodes, sizeof(int)), 0};
     int *ids = pu_alloc((size_t)v->n_gpus, sizeof *ids);
     int *types = pu_alloc((size_t)v->n_types, sizeof *types), rc = 0;
-    memset(tg.claimed, 1, (size_t)v->n_gpus); /* unclaimed: idle GPUs of nodes that are up */
-    for (int k = 0; k < v->n_nodes; k++)
-        for (int i = 0; v->nodes[k].up && i < v->nodes[k].gpus; i++) {
-            int id = v->nodes[k].first_gpu + i;
-            if (id < v->n_gpus && v->gpu_holder[id] == -1) {
-                tg.claimed[id] = 0;
-                tg.unclaimed++;
-            }
-        }
+    unsigned char *ready = pu_alloc((size_t)v->n_types, 1);
+    /* unclaimed: the idle GPUs of nodes that are up, marked type by type as
+     * a job first looks at one (free_gpus counts them) */
+    memset(tg.claimed, 1, (size_t)v->n_gpus);
+    for (int t = 0; t < v->n_types; t++)
+        tg.unclaimed += v->types[t].free_gpus;
     for (int i = 0; i < v->n_jobs && rc == 0; i++) {
         int j = order[i], g = v->jobs[j].gpus_requested;
         if (!pu_ever_fits(v, j))
             continue;
-        if (g > tg.unclaimed || pu_type_order(v, j, types) < 1 ||
-            pick_gpus(&tg, types[0], g, skew_sensitive(s, v, j, types[0]), 0, ids) < 0) {
+        if (g > tg.unclaimed || pu_type_order(v, j, types) < 1) {
+            rc = -1;
+            break;
+        }
+        for (int k = 0; !ready[types[0]] && k < v->n_nodes; k++)
+            for (int q = 0; v->nodes[k].type == types[0] && v->nodes[k].up && q < v->nodes[k].gpus;
+                 q++) {
+                int id = v->nodes[k].first_gpu + q;
+                if (id < v->n_gpus && v->gpu_holder[id] == -1)
+                    tg.claimed[id] = 0;
+            }
+        ready[types[0]] = 1;
+        if (pick_gpus(&tg, types[0], g, skew_sensitive(s, v, j, types[0]), 0, ids) < 0) {
             rc = -1;
             break;
         }
@@ -1001,6 +1009,7 @@ static int fill_queued(ti_state_t *s, const view_t *v, const int *order, const i
         s->mem[slot[j]].starts++;
         cross_watch(s, slot[j], &v->jobs[j], g, v->now);
     }
+    free(ready);
     free(types);
     free(ids);
     free(tg.claimed);
