@@ -136,8 +136,12 @@ typedef struct engine {
      * queued_ok; qlist holds the active jobs that hold no GPUs, by job index
      * (the view's order), and a queued-only view is written from it into
      * qview, with qsnap its jobs (qlist changes while a plan is carried out).
-     * vmap: the job of each index of the view the policy saw (active or qsnap). */
+     * vmap: the job of each index of the view the policy saw (active or qsnap).
+     * When the policy asks for the full view (a busy cluster: starts would
+     * preempt), the next attempts are skipped: after the n-th such answer in
+     * a row, 2^n - 1 decisions (at most 63) go to the full view at once. */
     int queued_ok;
+    int q_fails, q_skip;
     int *qlist, *qsnap;
     size_t n_qlist, qlist_cap, qsnap_cap;
     view_job_t *qview;
@@ -712,7 +716,7 @@ static void on_completion(engine_t *e, int idx)
     size_t tail = e->n_active - k - 1;
     memmove(e->active + k, e->active + k + 1, sizeof *e->active * tail);
     e->n_active--;
-    if (e->queued_ok && k < e->n_vslots) {
+    if (e->queued_ok && !e->q_fails && k < e->n_vslots) {
         /* full views are rare here: the slots from k on are rewritten when
          * one is built (vslot no longer matches), not moved at every completion */
         e->n_vslots = k;
@@ -1202,9 +1206,13 @@ static int decide(engine_t *e, unsigned reasons, mls_err_t *err)
     }
     int rc = MLS_DECIDE_FULL;
     dt = 0;
-    if (e->queued_ok) { /* from the queued jobs, unless the policy asks for all */
+    if (e->queued_ok && e->q_skip > 0) {
+        e->q_skip--;
+    } else if (e->queued_ok) { /* from the queued jobs, unless the policy asks for all */
         build_queued_view(e, reasons);
         rc = mech_decide(&e->mech, e->policy, e->pstate, &e->plan, &sim_exec, e, &dt, err);
+        e->q_fails = rc == MLS_DECIDE_FULL ? e->q_fails + 1 : 0;
+        e->q_skip = e->q_fails ? (1 << (e->q_fails < 6 ? e->q_fails : 6)) - 1 : 0;
     }
     if (rc == MLS_DECIDE_FULL) {
         double dq = dt;
