@@ -67,6 +67,8 @@ int fifo_schedule_queued(void *state, const view_t *v, plan_t *plan, char *err, 
     (void)errlen;
     if (v->reasons & MLS_WHY_FAULT) /* a running job may have lost its GPUs' type */
         return MLS_DECIDE_FULL;
+    if (v->n_jobs == 0)
+        return 0;
     pu_room_t r;
     pu_room_init(&r, v); /* the free GPUs: every running job is kept */
     for (int j = 0; j < v->n_jobs; j++) { /* the queue, in (submit, id) order */

@@ -267,6 +267,8 @@ void pu_fill(const view_t *v, const int *order, int n, plan_t *p)
 
 int pu_fill_queued(const view_t *v, const int *order, int n, plan_t *p)
 {
+    if (n <= 0) /* nothing queued: every running job runs on */
+        return 1;
     pu_room_t r;
     pu_room_init(&r, v);
     int *types = pu_alloc((size_t)v->n_types, sizeof *types), ok = 1;
