@@ -20,7 +20,11 @@
  * - A running job whose type lost capacity (node failure) and no longer fits is
  *   left out (preempted) and waits at its arrival position.
  * - It reads no job's progress (registry: progress_unread), so the simulator
- *   need not bring the view's progress to now for jobs that did not change. */
+ *   need not bring the view's progress to now for jobs that did not change.
+ * - It decides from the queued jobs alone (fifo_schedule_queued, policy.h's
+ *   schedule_queued): every running job is kept (it holds GPUs of nodes that
+ *   are up, so they are there for it), and the queue starts in order on what
+ *   the running jobs leave. After a node failure it asks for the full view. */
 #include "policies/policies.h"
 #include "policies/policy_util.h"
 
@@ -52,6 +56,27 @@ int fifo_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t 
     }
     free(kept);
     free(order);
+    pu_room_free(&r);
+    return 0;
+}
+
+int fifo_schedule_queued(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
+{
+    (void)state;
+    (void)err;
+    (void)errlen;
+    if (v->reasons & MLS_WHY_FAULT) /* a running job may have lost its GPUs' type */
+        return MLS_DECIDE_FULL;
+    if (v->n_jobs == 0)
+        return 0;
+    pu_room_t r;
+    pu_room_init(&r, v); /* the free GPUs: every running job is kept */
+    for (int j = 0; j < v->n_jobs; j++) { /* the queue, in (submit, id) order */
+        if (!pu_ever_fits(v, j))
+            continue;
+        if (!pu_start(v, &r, plan, j))
+            break; /* head-of-line blocking */
+    }
     pu_room_free(&r);
     return 0;
 }

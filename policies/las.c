@@ -17,7 +17,13 @@
  * - Greedy fill: a job that does not fit is passed over for the next one.
  * - A running job that stays keeps its current GPUs when its type has room;
  *   other jobs go on the fastest type (profiled throughput) with room.
- * - A job larger than every type it may run on is skipped. */
+ * - A job larger than every type it may run on is skipped.
+ * - It decides from the queued jobs alone (las_schedule_queued, policy.h's
+ *   schedule_queued) when they all fit in the free GPUs, each on its first
+ *   type: then the full fill would keep every running job (each holds its
+ *   request: las plans nothing else) and start the same jobs in the same
+ *   order (pu_fill_queued); otherwise, and after a node failure, it asks
+ *   for the full view. */
 #include "policies/policies.h"
 #include "policies/policy_util.h"
 
@@ -31,6 +37,26 @@ int las_create(void **state, const policy_args_t *args, char *err, size_t errlen
 void las_destroy(void *state)
 {
     (void)state;
+}
+
+int las_schedule_queued(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)
+{
+    (void)state;
+    (void)err;
+    (void)errlen;
+    if (v->reasons & MLS_WHY_FAULT)
+        return MLS_DECIDE_FULL;
+    double *served = pu_alloc((size_t)v->n_jobs, sizeof *served);
+    int *order = pu_alloc((size_t)v->n_jobs, sizeof *order);
+    for (int j = 0; j < v->n_jobs; j++) {
+        served[j] = v->jobs[j].attained_service;
+        order[j] = j;
+    }
+    pu_sort(v, served, order, v->n_jobs); /* ranked as las_schedule ranks them */
+    int ok = pu_fill_queued(v, order, v->n_jobs, plan);
+    free(order);
+    free(served);
+    return ok ? 0 : MLS_DECIDE_FULL;
 }
 
 int las_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)

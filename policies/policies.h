@@ -15,6 +15,11 @@
     void p##_destroy(void *state)
 
 MLS_POLICY_ENTRY_POINTS(fifo);
+/* policy_ops_t.schedule_queued of the policies that have one */
+int fifo_schedule_queued(void *state, const view_t *view, plan_t *plan, char *err, size_t errlen);
+int las_schedule_queued(void *state, const view_t *view, plan_t *plan, char *err, size_t errlen);
+int tiresias_las_schedule_queued(void *state, const view_t *view, plan_t *plan, char *err,
+                                 size_t errlen);
 MLS_POLICY_ENTRY_POINTS(fifo_backfill);
 MLS_POLICY_ENTRY_POINTS(sjf);
 MLS_POLICY_ENTRY_POINTS(srtf);

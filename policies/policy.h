@@ -232,6 +232,13 @@ typedef struct view {
     const view_finished_t *finished;
 
     const view_perf_t *perf;
+
+    /* 1 in a queued-only view (policy_ops_t.schedule_queued): `jobs` lists
+     * only the active jobs that hold no GPUs, in (submit, id) order;
+     * types[].free_gpus is what the unlisted, running jobs leave, and
+     * gpu_holder[g] is -1 for a free GPU, MLS_HELD_UNLISTED for one a
+     * running job holds. 0 in a full view (every call of schedule()). */
+    int partial;
 } view_t;
 
 /* One allocation of a plan. */
@@ -335,7 +342,28 @@ typedef struct policy_ops {
      * (when neither the perf model, e.g. a goodput backend, nor an oracle
      * reads them either). 0 (the default): every field is at now. */
     int progress_unread;
+    /* Optional, NULL: none (every decision gets the full view). A decision
+     * from the queued jobs alone: `view` is a queued-only view (view->partial;
+     * every active job it does not list holds GPUs and runs), and the plan
+     * names only listed jobs, those that start; every unlisted job keeps its
+     * allocation as it runs, unchecked and at no cost. Returns 0 (the plan is
+     * the decision), MLS_DECIDE_FULL when the queued jobs are not enough to
+     * decide (e.g. one of them would preempt a running job): the mechanism
+     * then builds the full view and calls schedule(), or -1 with err. A
+     * policy returns 0 only when schedule() on the full view would plan the
+     * same: every running job kept as it runs, the same starts in the same
+     * order (the mechanism places starts in plan order). The simulator offers
+     * it while the trace has no gangs and outside Gavel's rounds; so the
+     * cost of a decision follows the queue, not every active job. */
+    int (*schedule_queued)(void *state, const view_t *view, plan_t *plan, char *err,
+                           size_t errlen);
 } policy_ops_t;
+
+/* view->gpu_holder in a queued-only view: a GPU a running (unlisted) job holds. */
+#define MLS_HELD_UNLISTED (-2)
+
+/* schedule_queued(): decide on the full view instead. */
+#define MLS_DECIDE_FULL 1
 
 /* The registry (policies/registry.c): one table of every policy. */
 size_t policy_count(void);

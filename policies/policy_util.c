@@ -22,9 +22,14 @@ void pu_room_init(pu_room_t *r, const view_t *v)
     r->n_types = v->n_types;
     r->room = pu_alloc((size_t)v->n_types, sizeof *r->room);
     r->node_max = pu_alloc((size_t)v->n_types, sizeof *r->node_max);
-    if (v->n_nodes <= 0 || !v->nodes) {
+    if (v->n_nodes <= 0 || !v->nodes || v->partial) {
         for (int t = 0; t < v->n_types; t++)
-            r->room[t] = v->types[t].total_gpus;
+            r->room[t] = v->partial ? v->types[t].free_gpus : v->types[t].total_gpus;
+        for (int k = 0; k < v->n_nodes && v->nodes; k++) {
+            const view_node_t *nd = &v->nodes[k];
+            if (nd->type >= 0 && nd->type < v->n_types && nd->gpus > r->node_max[nd->type])
+                r->node_max[nd->type] = nd->gpus;
+        }
         return;
     }
     for (int k = 0; k < v->n_nodes; k++) {
@@ -258,6 +263,28 @@ void pu_fill(const view_t *v, const int *order, int n, plan_t *p)
         if (ever_fits_in(v, &r, order[i]))
             pu_place(v, &r, p, order[i]);
     pu_room_free(&r);
+}
+
+int pu_fill_queued(const view_t *v, const int *order, int n, plan_t *p)
+{
+    if (n <= 0) /* nothing queued: every running job runs on */
+        return 1;
+    pu_room_t r;
+    pu_room_init(&r, v);
+    int *types = pu_alloc((size_t)v->n_types, sizeof *types), ok = 1;
+    for (int i = 0; i < n && ok; i++) {
+        int job = order[i], g = v->jobs[job].gpus_requested;
+        if (!ever_fits_in(v, &r, job))
+            continue;
+        ok = type_order_in(v, &r, job, types) > 0 && r.room[types[0]] >= g;
+        if (ok) {
+            plan_run(p, job, types[0], g);
+            r.room[types[0]] -= g;
+        }
+    }
+    free(types);
+    pu_room_free(&r);
+    return ok;
 }
 
 int pu_create_noargs(const char *policy, void **state, const policy_args_t *args, char *err,

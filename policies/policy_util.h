@@ -25,7 +25,8 @@ typedef struct pu_room {
 } pu_room_t;
 
 /* room = GPUs of each type on nodes that are up (types[t].total_gpus when the
- * view lists no nodes). */
+ * view lists no nodes); in a queued-only view (view->partial), the free GPUs
+ * (types[t].free_gpus): what the running jobs, all kept, leave. */
 void pu_room_init(pu_room_t *r, const view_t *v);
 void pu_room_free(pu_room_t *r);
 /* Sum of r->room over types. */
@@ -102,6 +103,17 @@ int pu_place(const view_t *v, pu_room_t *r, plan_t *p, int job);
 /* Preemptive greedy fill: places the n jobs of `order` in turn, skipping those
  * that do not fit (or never can); running jobs left out are preempted. */
 void pu_fill(const view_t *v, const int *order, int n, plan_t *p);
+
+/* pu_fill() on a queued-only view (view->partial): places the n listed jobs
+ * of `order` in turn on the free GPUs. Returns 1 when each job that ever
+ * fits went on the first type of its pu_type_order(): then pu_fill() over
+ * the full view, in an order that ranks these jobs alike, plans the same
+ * starts in the same order and keeps every running job that holds its
+ * request (each queued job finds at least the room it found here, and its
+ * first choice; every running job still finds its own GPUs). Returns 0
+ * otherwise (some job would take a running job's GPUs or another type):
+ * then discard p and decide on the full view. */
+int pu_fill_queued(const view_t *v, const int *order, int n, plan_t *p);
 
 /* create() for a policy without parameters: rejects any --param. */
 int pu_create_noargs(const char *policy, void **state, const policy_args_t *args, char *err,

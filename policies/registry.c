@@ -10,11 +10,14 @@
 
 #include <string.h>
 
-#define ENTRY(fn) fn##_create, fn##_schedule, fn##_destroy, NULL, 0
+#define ENTRY(fn) fn##_create, fn##_schedule, fn##_destroy, NULL, 0, NULL
 /* a policy that reads no job's progress (policy_ops_t.progress_unread) */
-#define ENTRY_PROGRESS_UNREAD(fn) fn##_create, fn##_schedule, fn##_destroy, NULL, 1
+#define ENTRY_PROGRESS_UNREAD(fn) fn##_create, fn##_schedule, fn##_destroy, NULL, 1, NULL
+/* a policy that decides from the queued jobs when it can (policy_ops_t.schedule_queued) */
+#define ENTRY_QUEUED(fn, unread)                                                                   \
+    fn##_create, fn##_schedule, fn##_destroy, NULL, unread, fn##_schedule_queued
 /* a policy with parameters that name sample files (policy_ops_t.file_params) */
-#define ENTRY_FILES(fn, files) fn##_create, fn##_schedule, fn##_destroy, files, 0
+#define ENTRY_FILES(fn, files) fn##_create, fn##_schedule, fn##_destroy, files, 0, NULL
 #define GAVEL_PARAMS                                                                               \
     "recompute_interval=1920: s between allocation recomputes (Gavel); "                           \
     "pair_candidates=4: partners per job (packed only); "                                          \
@@ -28,7 +31,7 @@
 static const policy_ops_t table[] = {
     {"fifo", "Gu et al., NSDI 2019 (YARN-CS baseline); Narayanan et al., OSDI 2020",
      "first in, first out; strict head-of-line blocking; non-preemptive", "", 0,
-     MLS_CADENCE_EVENTS | MLS_CADENCE_WHEN_QUEUED, ENTRY_PROGRESS_UNREAD(fifo)},
+     MLS_CADENCE_EVENTS | MLS_CADENCE_WHEN_QUEUED, ENTRY_QUEUED(fifo, 1)},
     {"fifo-backfill", "Lifka, JSSPP 1995 (EASY); Mu'alem & Feitelson, TPDS 2001",
      "FIFO; later jobs backfill free GPUs (EASY reservation when estimates exist)",
      "easy=1: reserve GPUs for the blocked head from duration estimates (0: greedy backfill)", 0,
@@ -44,7 +47,7 @@ static const policy_ops_t table[] = {
      ENTRY(srtf)},
     {"las", "Gu et al., NSDI 2019 (2D attained service); Nuyens & Wierman 2008",
      "least attained service (GPU-seconds) first; preemptive; every round", "", 0,
-     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(las)},
+     MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY_QUEUED(las, 0)},
     {"isolated", "Mahajan et al., NSDI 2020 (Themis); Narayanan et al., OSDI 2020 (Gavel)",
      "1/N of the cluster each, realised in rounds by largest time deficit first",
      "mechanism=own, or gavel: Gavel's isolated.py through Gavel's rounds, with "
@@ -86,7 +89,7 @@ static const policy_ops_t table[] = {
      "within=fifo: fifo or running_first orders a queue; "
      "place=skew: skew (consolidate skew-sensitive jobs) or most_free (who runs by GPU "
      "count, then GPUs from the node with the most free: Pollux's artifact)",
-     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY(tiresias_las)},
+     0, MLS_CADENCE_EVENTS | MLS_CADENCE_ROUNDS, ENTRY_QUEUED(tiresias_las, 0)},
     {"tiresias-gittins", "Gu et al., NSDI 2019 (Tiresias), sections 3-4",
      "discretized 2D-Gittins: queues as tiresias-las, Gittins index within (learned service "
      "distribution)",

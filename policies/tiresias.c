@@ -66,7 +66,16 @@
  * - A job larger than every type it may run on is skipped.
  * - A view without the GPUs of running jobs (cur_gpu_ids) cannot be placed
  *   at node level: then the fill is type-level and the mechanism places (it
- *   packs every job on the fewest nodes, i.e. all are consolidated). */
+ *   packs every job on the fewest nodes, i.e. all are consolidated).
+ * - tiresias-las decides from the queued jobs alone (policy.h's
+ *   schedule_queued; within=fifo, place=skew, no fault seen) when each of them, in
+ *   priority order, can be placed on idle GPUs of its fastest type: the full
+ *   fill would then keep every running job and start the same jobs on the
+ *   same GPUs. A running job's demotion is noticed at the same decision as on
+ *   the full view: the policy predicts when each job it runs crosses its
+ *   queue's limit (its service grows by its GPUs each second), and a
+ *   decision too close to a crossing to tell (1e-8 relative) takes the full
+ *   view. See ti_schedule_queued. */
 #include "policies/idmap.h"
 #include "policies/policies.h"
 #include "policies/policy_util.h"
@@ -89,7 +98,16 @@ typedef struct ti_job_mem {
     int queue;           /* queue at the last decision, -1 before the first */
     double entered;      /* s, when it entered that queue (FIFO key) */
     double pos;          /* within=running_first: place in its queue's list */
+    int starts;          /* queued-only decisions: starts it was given there */
+    long listed_at;      /* the queued-only decision that last listed it */
 } ti_job_mem_t;
+
+/* Queued-only decisions: when a running job's service reaches its queue's
+ * limit, from its service svc0 at t0 and its rate (per s). */
+typedef struct ti_cross {
+    double t, t0, svc0, rate;
+    int slot, starts, queue;
+} ti_cross_t;
 
 typedef struct ti_state {
     int gittins;
@@ -120,6 +138,12 @@ typedef struct ti_state {
     double *dist_gi; /* index of a service in (dist[k-1], dist[k]] */
     long n_dist;
     long delta;
+    /* Queued-only decisions: a min-heap of crossings, rebuilt at every full
+     * decision; 1 once a fault was seen (then every decision is full). */
+    ti_cross_t *cross;
+    int n_cross, cross_cap;
+    long n_queued_calls;
+    int faulted;
 } ti_state_t;
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -354,6 +378,7 @@ static void ti_destroy(void *state)
     free(s->prefix);
     free(s->dist);
     free(s->dist_gi);
+    free(s->cross);
     free(s);
 }
 
@@ -383,7 +408,7 @@ static int job_mem(ti_state_t *s, int64_t id)
         s->mem_cap = cap;
     }
     if (k >= before)
-        s->mem[k] = (ti_job_mem_t){0, NAN, 0, 0, 0, -1, 0, 0};
+        s->mem[k] = (ti_job_mem_t){0, NAN, 0, 0, 0, -1, 0, 0, 0, -1};
     return k;
 }
 
@@ -946,11 +971,187 @@ static int gpus_known(const view_t *v)
     return 1;
 }
 
+/* ---- queued-only decisions (tiresias_las_schedule_queued) ------------------------ */
+
+static double cross_margin(double t)
+{
+    return 1e-8 * (1 + fabs(t));
+}
+
+static void cross_push(ti_state_t *s, ti_cross_t c)
+{
+    if (s->n_cross == s->cross_cap) {
+        int cap = s->cross_cap ? 2 * s->cross_cap : 64;
+        ti_cross_t *h = pu_alloc((size_t)cap, sizeof *h);
+        if (s->cross)
+            memcpy(h, s->cross, sizeof *h * (size_t)s->n_cross);
+        free(s->cross);
+        s->cross = h;
+        s->cross_cap = cap;
+    }
+    int i = s->n_cross++;
+    while (i > 0 && s->cross[(i - 1) / 2].t > c.t) {
+        s->cross[i] = s->cross[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->cross[i] = c;
+}
+
+static void cross_pop(ti_state_t *s)
+{
+    ti_cross_t last = s->cross[--s->n_cross];
+    int i = 0, n = s->n_cross;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && s->cross[c + 1].t < s->cross[c].t)
+            c++;
+        if (!(s->cross[c].t < last.t))
+            break;
+        s->cross[i] = s->cross[c];
+        i = c;
+    }
+    if (n > 0)
+        s->cross[i] = last;
+}
+
+/* A job that runs from now on `gpus` GPUs with service svc in queue m->queue
+ * (as priority_order() computed them): when it reaches the queue's limit. */
+static void cross_watch(ti_state_t *s, int slot, const view_job_t *jb, int gpus, double now)
+{
+    const ti_job_mem_t *m = &s->mem[slot];
+    if (m->queue < 0 || m->queue >= s->queues - 1)
+        return;
+    double svc = fmax(0.0, jb->attained_service - m->offset), rate = gpus;
+    if (s->time_service) {
+        svc /= jb->gpus_requested > 0 ? jb->gpus_requested : 1;
+        rate /= jb->gpus_requested > 0 ? jb->gpus_requested : 1;
+    }
+    if (!(rate > 0))
+        return;
+    cross_push(s, (ti_cross_t){now + (s->limits[m->queue] - svc) / rate, now, svc, rate, slot,
+                               m->starts, m->queue});
+}
+
+/* After a full decision: the crossings of every job of the plan. */
+static void cross_rebuild(ti_state_t *s, const view_t *v, const plan_t *p, const int *slot)
+{
+    s->n_cross = 0;
+    for (int k = 0; k < p->n; k++)
+        cross_watch(s, slot[p->allocs[k].job], &v->jobs[p->allocs[k].job], p->allocs[k].gpus,
+                    v->now);
+}
+
+/* The demotions the full view would show now: running jobs whose service
+ * passed their queue's limit join the next queue now (priority_order()'s
+ * `joined`). Returns -1 when a crossing is too close to now to tell. */
+static int cross_demote(ti_state_t *s, double now)
+{
+    while (s->n_cross > 0 && s->cross[0].t <= now + cross_margin(s->cross[0].t)) {
+        ti_cross_t c = s->cross[0];
+        ti_job_mem_t *m = &s->mem[c.slot];
+        if (c.starts != m->starts || c.queue != m->queue || m->listed_at == s->n_queued_calls) {
+            cross_pop(s); /* it stopped (or never started): no longer running */
+            continue;
+        }
+        if (c.t > now - cross_margin(c.t))
+            return -1;
+        double svc = c.svc0 + (now - c.t0) * c.rate;
+        for (int k = 0; k < s->queues - 1; k++)
+            if (fabs(svc - s->limits[k]) <= cross_margin(svc))
+                return -1;
+        cross_pop(s);
+        int q = queue_of(s, svc);
+        m->entered = now;
+        m->pos = s->next_pos++;
+        m->queue = q;
+        if (q < s->queues - 1)
+            cross_push(s, (ti_cross_t){c.t0 + (s->limits[q] - c.svc0) / c.rate, c.t0, c.svc0,
+                                       c.rate, c.slot, c.starts, q});
+    }
+    return 0;
+}
+
+/* fill_placed() for the queued jobs alone: each on idle GPUs of its fastest
+ * type, or -1 (the full fill might preempt, or choose another type). */
+static int fill_queued(ti_state_t *s, const view_t *v, const int *order, const int *slot,
+                       plan_t *plan)
+{
+    ti_gpus_t tg = {v, pu_alloc((size_t)v->n_gpus, 1), pu_alloc((size_t)v->n_jobs + 1, 1),
+                    pu_alloc((size_t)v->n_nodes, sizeof(int)), 0};
+    int *ids = pu_alloc((size_t)v->n_gpus, sizeof *ids);
+    int *types = pu_alloc((size_t)v->n_types, sizeof *types), rc = 0;
+    unsigned char *ready = pu_alloc((size_t)v->n_types, 1);
+    /* unclaimed: the idle GPUs of nodes that are up, marked type by type as
+     * a job first looks at one (free_gpus counts them) */
+    memset(tg.claimed, 1, (size_t)v->n_gpus);
+    for (int t = 0; t < v->n_types; t++)
+        tg.unclaimed += v->types[t].free_gpus;
+    for (int i = 0; i < v->n_jobs && rc == 0; i++) {
+        int j = order[i], g = v->jobs[j].gpus_requested;
+        if (!pu_ever_fits(v, j))
+            continue;
+        if (g > tg.unclaimed || pu_type_order(v, j, types) < 1) {
+            rc = -1;
+            break;
+        }
+        for (int k = 0; !ready[types[0]] && k < v->n_nodes; k++)
+            for (int q = 0; v->nodes[k].type == types[0] && v->nodes[k].up && q < v->nodes[k].gpus;
+                 q++) {
+                int id = v->nodes[k].first_gpu + q;
+                if (id < v->n_gpus && v->gpu_holder[id] == -1)
+                    tg.claimed[id] = 0;
+            }
+        ready[types[0]] = 1;
+        if (pick_gpus(&tg, types[0], g, skew_sensitive(s, v, j, types[0]), 0, ids) < 0) {
+            rc = -1;
+            break;
+        }
+        plan_run_on(plan, j, types[0], ids, g);
+        s->mem[slot[j]].starts++;
+        cross_watch(s, slot[j], &v->jobs[j], g, v->now);
+    }
+    free(ready);
+    free(types);
+    free(ids);
+    free(tg.claimed);
+    free(tg.decided);
+    free(tg.free_n);
+    return rc;
+}
+
+/* A decision from the queued jobs (see the top). The memory it writes before
+ * it gives up is what the full decision writes too (observe, promotions and
+ * queue changes are idempotent at one instant). */
+static int ti_schedule_queued(ti_state_t *s, const view_t *v, plan_t *plan)
+{
+    s->faulted |= (v->reasons & MLS_WHY_FAULT) != 0;
+    if (s->faulted || s->gittins || s->running_first || s->most_free || !v->gpu_holder ||
+        v->n_nodes <= 0 || !v->nodes || v->n_gpus <= 0)
+        return MLS_DECIDE_FULL;
+    s->n_queued_calls++;
+    int *slot = pu_alloc((size_t)v->n_jobs + 1, sizeof *slot);
+    int *order = pu_alloc((size_t)v->n_jobs + 1, sizeof *order);
+    observe(s, v, slot);
+    for (int j = 0; j < v->n_jobs; j++)
+        s->mem[slot[j]].listed_at = s->n_queued_calls;
+    int rc = cross_demote(s, v->now);
+    if (rc == 0 && v->n_jobs > 0) { /* (none listed: nothing starts) */
+        priority_order(s, v, slot, order);
+        rc = fill_queued(s, v, order, slot, plan);
+    }
+    free(order);
+    free(slot);
+    return rc < 0 ? MLS_DECIDE_FULL : 0;
+}
+
 static int ti_schedule(void *state, const view_t *v, plan_t *plan)
 {
     ti_state_t *s = state;
     int *slot = pu_alloc((size_t)v->n_jobs, sizeof *slot);
     int *order = pu_alloc((size_t)v->n_jobs, sizeof *order);
+    s->faulted |= (v->reasons & MLS_WHY_FAULT) != 0;
     observe(s, v, slot);
     priority_order(s, v, slot, order);
     if (gpus_known(v) && s->most_free)
@@ -962,6 +1163,8 @@ static int ti_schedule(void *state, const view_t *v, plan_t *plan)
     note_preemptions(s, v, plan, slot);
     if (s->running_first)
         relist(s, v, plan, slot, order);
+    if (!s->gittins && !s->running_first) /* what ti_schedule_queued() may use */
+        cross_rebuild(s, v, plan, slot);
     free(order);
     free(slot);
     return 0;
@@ -972,6 +1175,14 @@ int tiresias_las_schedule(void *state, const view_t *v, plan_t *plan, char *err,
     (void)err;
     (void)errlen;
     return ti_schedule(state, v, plan);
+}
+
+int tiresias_las_schedule_queued(void *state, const view_t *v, plan_t *plan, char *err,
+                                 size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    return ti_schedule_queued(state, v, plan);
 }
 
 int tiresias_gittins_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_t errlen)

@@ -132,6 +132,22 @@ typedef struct engine {
     double contention_integral, contention_t;
     long measured_left;
 
+    /* Queued-only decisions (policy_ops_t.schedule_queued): offered when
+     * queued_ok; qlist holds the active jobs that hold no GPUs, by job index
+     * (the view's order), and a queued-only view is written from it into
+     * qview, with qsnap its jobs (qlist changes while a plan is carried out).
+     * vmap: the job of each index of the view the policy saw (active or qsnap).
+     * When the policy asks for the full view (a busy cluster: starts would
+     * preempt), the next attempts are skipped: after the n-th such answer in
+     * a row, 2^n - 1 decisions (at most 63) go to the full view at once. */
+    int queued_ok;
+    int q_fails, q_skip;
+    int *qlist, *qsnap;
+    size_t n_qlist, qlist_cap, qsnap_cap;
+    view_job_t *qview;
+    size_t qview_cap;
+    const int *vmap;
+
     int *vslot; /* per view slot: the job whose request it holds, -1 none */
     uint32_t *vver; /* per view slot: that job's version when last written */
     size_t vslot_cap, n_vslots; /* slots the last view wrote */
@@ -374,6 +390,44 @@ static void contention_update(engine_t *e)
 {
     e->contention_integral += (double)e->n_active * (e->now - e->contention_t);
     e->contention_t = e->now;
+}
+
+/* ---- the queued list (queued_ok) -------------------------------------------- */
+
+/* Where job idx is, or would go, in a list sorted by job index. */
+static size_t index_pos(const int *a, size_t n, int idx)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void qlist_add(engine_t *e, int idx)
+{
+    if (!e->queued_ok)
+        return;
+    xgrow((void **)&e->qlist, &e->qlist_cap, e->n_qlist + 1, sizeof *e->qlist);
+    size_t k = index_pos(e->qlist, e->n_qlist, idx);
+    memmove(e->qlist + k + 1, e->qlist + k, sizeof *e->qlist * (e->n_qlist - k));
+    e->qlist[k] = idx;
+    e->n_qlist++;
+}
+
+static void qlist_remove(engine_t *e, int idx)
+{
+    if (!e->queued_ok)
+        return;
+    size_t k = index_pos(e->qlist, e->n_qlist, idx);
+    if (k == e->n_qlist || e->qlist[k] != idx)
+        return;
+    memmove(e->qlist + k, e->qlist + k + 1, sizeof *e->qlist * (e->n_qlist - k - 1));
+    e->n_qlist--;
 }
 
 /* ---- GPUs ------------------------------------------------------------------ */
@@ -662,6 +716,7 @@ static void on_arrival(engine_t *e, int idx)
     contention_update(e);
     j->state = JOB_QUEUED;
     e->n_queued++;
+    qlist_add(e, idx);
     j->last_update = e->now;
     j->contention_at_submit = e->contention_integral;
     xgrow((void **)&e->active, &e->active_cap, e->n_active + 1, sizeof *e->active);
@@ -694,15 +749,17 @@ static void on_completion(engine_t *e, int idx)
     e->n_done++;
     if (is_measured(e->cfg, j->spec->id))
         e->measured_left--;
-    size_t k = 0;
-    while (k < e->n_active && e->active[k] != idx)
-        k++;
-    if (k == e->n_active)
+    size_t k = index_pos(e->active, e->n_active, idx); /* active is in job order */
+    if (k == e->n_active || e->active[k] != idx)
         return;
     size_t tail = e->n_active - k - 1;
     memmove(e->active + k, e->active + k + 1, sizeof *e->active * tail);
     e->n_active--;
-    if (k < e->n_vslots) { /* the view's slots move with it: their jobs stay described */
+    if (e->queued_ok && !e->q_fails && k < e->n_vslots) {
+        /* full views are rare here: the slots from k on are rewritten when
+         * one is built (vslot no longer matches), not moved at every completion */
+        e->n_vslots = k;
+    } else if (k < e->n_vslots) { /* the view's slots move with it: their jobs stay described */
         size_t vt = e->n_vslots - k - 1;
         memmove(e->mech.vjobs + k, e->mech.vjobs + k + 1, sizeof *e->mech.vjobs * vt);
         memmove(e->vslot + k, e->vslot + k + 1, sizeof *e->vslot * vt);
@@ -873,7 +930,28 @@ static void build_view(engine_t *e, unsigned reasons)
         e->vver[k] = j->version;
     }
     e->n_vslots = e->n_active;
+    e->vmap = e->active;
     mech_view_end(&e->mech, (int)e->n_active, e->now, reasons);
+}
+
+/* The queued-only view (policy_ops_t.schedule_queued): the jobs of qlist,
+ * written afresh (there are few of them), and what the mechanism adds. */
+static void build_queued_view(engine_t *e, unsigned reasons)
+{
+    xgrow((void **)&e->qview, &e->qview_cap, e->n_qlist + 1, sizeof *e->qview);
+    xgrow((void **)&e->qsnap, &e->qsnap_cap, e->n_qlist + 1, sizeof *e->qsnap);
+    for (size_t k = 0; k < e->n_qlist; k++) {
+        const sim_job_t *j = &e->jobs[e->qlist[k]];
+        fill_view_static(e, j, &e->qview[k]);
+        fill_view_now(e, j, &e->qview[k]);
+        e->qsnap[k] = e->qlist[k];
+    }
+#ifdef MLS_EAGER_PROGRESS_CHECK
+    for (size_t k = 0; k < e->n_active; k++)
+        advance(e, &e->jobs[e->active[k]]);
+#endif
+    e->vmap = e->qsnap;
+    mech_view_end_queued(&e->mech, e->qview, (int)e->n_qlist, e->now, reasons);
 }
 
 /* ---- the simulator's executor: each change of a plan at once ------------------
@@ -888,7 +966,7 @@ static int plan_error(const engine_t *e, const view_job_t *vj, mls_err_t *err, c
 
 static sim_job_t *view_job(engine_t *e, int k)
 {
-    return &e->jobs[e->active[k]];
+    return &e->jobs[e->vmap[k]];
 }
 
 /* The cost of the start under way; call after first_start is set. */
@@ -936,6 +1014,7 @@ static void begin_stint(engine_t *e, sim_job_t *j)
     j->stint_prod = 0;
     j->ckpt_work = j->work_done;
     e->n_queued--;
+    qlist_remove(e, (int)(j - e->jobs));
     j->stint_id++;
     eventq_push(&e->ovq, j->overhead_end, EV_SEGMENT, (int)(j - e->jobs), j->stint_id);
 }
@@ -963,6 +1042,7 @@ static void stop_job(engine_t *e, sim_job_t *j)
     release_gpus(e, j);
     j->state = JOB_QUEUED;
     e->n_queued++;
+    qlist_add(e, (int)(j - e->jobs));
     if (j->gang_head >= 0)
         couple_gang(e, j); /* the others go on at their own pace */
 }
@@ -995,7 +1075,7 @@ static int exec_start(void *ctx, int k, const plan_alloc_t *a, const int *ids, i
         char d[200];
         snprintf(d, sizeof d, "no throughput for %d %s GPUs over %d nodes", j->ngpus,
                  e->cluster->types[j->type].name, nodes);
-        return plan_error(e, &e->mech.vjobs[k], err, "GPU type", d);
+        return plan_error(e, &e->mech.view.jobs[k], err, "GPU type", d);
     }
     begin_stint(e, j);
     predict_completion(e, j);
@@ -1011,13 +1091,13 @@ static int exec_join(void *ctx, int k, const plan_alloc_t *a, mls_err_t *err)
     engine_t *e = ctx;
     sim_job_t *j = view_job(e, k), *q = view_job(e, a->pack_with);
     if (q->state != JOB_RUNNING || q->partner >= 0)
-        return plan_error(e, &e->mech.vjobs[k], err, "space sharing",
+        return plan_error(e, &e->mech.view.jobs[k], err, "space sharing",
                           "its partner holds no GPUs to share");
     advance(e, q);
     double r[2];
     int pt = e->typemap[q->type];
     if (view_perf_pair(e->perf, q->pw, j->pw, pt, q->ngpus, r) < 0)
-        return plan_error(e, &e->mech.vjobs[k], err, "space sharing", "the pair cannot share");
+        return plan_error(e, &e->mech.view.jobs[k], err, "space sharing", "the pair cannot share");
     memcpy(j->gpu_ids, q->gpu_ids, sizeof(int) * (size_t)q->ngpus);
     j->ngpus = q->ngpus;
     j->type = q->type;
@@ -1164,8 +1244,22 @@ static int decide(engine_t *e, unsigned reasons, mls_err_t *err)
         sample_timeline(e, 0);
         return 0;
     }
-    build_view(e, reasons);
-    int rc = mech_decide(&e->mech, e->policy, e->pstate, &e->plan, &sim_exec, e, &dt, err);
+    int rc = MLS_DECIDE_FULL;
+    dt = 0;
+    if (e->queued_ok && e->q_skip > 0) {
+        e->q_skip--;
+    } else if (e->queued_ok) { /* from the queued jobs, unless the policy asks for all */
+        build_queued_view(e, reasons);
+        rc = mech_decide(&e->mech, e->policy, e->pstate, &e->plan, &sim_exec, e, &dt, err);
+        e->q_fails = rc == MLS_DECIDE_FULL ? e->q_fails + 1 : 0;
+        e->q_skip = e->q_fails ? (1 << (e->q_fails < 6 ? e->q_fails : 6)) - 1 : 0;
+    }
+    if (rc == MLS_DECIDE_FULL) {
+        double dq = dt;
+        build_view(e, reasons);
+        rc = mech_decide(&e->mech, e->policy, e->pstate, &e->plan, &sim_exec, e, &dt, err);
+        dt += dq;
+    }
     run_summary_t *s = &e->out->summary;
     s->decisions++;
     s->decision_time_total += dt;
@@ -1561,6 +1655,10 @@ static void setup(engine_t *e)
     setup_faults(e);
     setup_view(e);
     link_gangs(e);
+    int gangs = 0;
+    for (size_t i = 0; i < e->n_jobs && !gangs; i++)
+        gangs = e->jobs[i].gang_head >= 0;
+    e->queued_ok = e->policy->schedule_queued && !gangs && !steps_rounds(e);
     e->sample_step = e->cfg->timeline_step > 0   ? e->cfg->timeline_step
                      : e->cfg->round_len > 0 ? e->cfg->round_len
                                              : 60;
@@ -1577,6 +1675,9 @@ static void teardown(engine_t *e)
     free(e->active);
     free(e->vslot);
     free(e->vver);
+    free(e->qlist);
+    free(e->qsnap);
+    free(e->qview);
     mech_free(&e->mech);
     free(e->node_speed);
     gsl_rng_free(e->rng);

@@ -227,15 +227,19 @@ static int check_capacity(const checker_t *c)
 {
     const view_t *v = c->v;
     long *up = c->want + v->n_types; /* GPUs on nodes that are up, per type */
-    if (c->type_up)
+    if (v->partial) /* a queued-only view: what the running jobs leave */
+        for (int t = 0; t < v->n_types; t++)
+            up[t] = v->types[t].free_gpus;
+    else if (c->type_up)
         memcpy(up, c->type_up, sizeof *up * (size_t)v->n_types);
     else
         view_type_up(v, up);
     for (int t = 0; t < v->n_types; t++) {
         if (c->want[t] > up[t]) {
             char d[256];
-            snprintf(d, sizeof d, "%ld %s GPUs planned, the cluster has %d (%ld up)", c->want[t],
-                     v->types[t].name, v->types[t].total_gpus, up[t]);
+            snprintf(d, sizeof d, "%ld %s GPUs planned, the cluster has %d (%ld %s)", c->want[t],
+                     v->types[t].name, v->types[t].total_gpus, up[t],
+                     v->partial ? "free" : "up");
             return fail_rule(c, NULL, "capacity", d);
         }
     }
@@ -331,6 +335,9 @@ static void view_setup(mech_t *m)
         m->mem_gb_per_gpu += c->nodes[i].mem_gb / (c->n_gpus > 0 ? c->n_gpus : 1);
     }
     m->vholder = xmalloc(sizeof(int) * (size_t)(c->n_gpus ? c->n_gpus : 1));
+    m->vheld = xmalloc(sizeof(int) * (size_t)(c->n_gpus ? c->n_gpus : 1));
+    for (int g = 0; g < c->n_gpus; g++)
+        m->vheld[g] = -1;
     view_t *v = &m->view;
     v->n_types = c->n_types;
     v->types = m->vtypes;
@@ -344,6 +351,40 @@ view_job_t *mech_view_begin(mech_t *m, int n)
 {
     xgrow((void **)&m->vjobs, &m->vjobs_cap, (size_t)n + 1, sizeof *m->vjobs);
     return m->vjobs;
+}
+
+/* What a full and a queued-only view share: free GPUs, nodes, time, history. */
+static void view_common(mech_t *m, const view_job_t *jobs, int n, double now, unsigned reasons)
+{
+    const mls_cluster_t *c = m->cluster;
+    for (int t = 0; t < c->n_types; t++)
+        m->vtypes[t].free_gpus = m->type_free[t];
+    view_t *v = &m->view;
+    if (m->vnodes_stale) { /* the nodes and their sums change only with a node */
+        for (int i = 0; i < c->n_nodes; i++)
+            m->vnodes[i].up = m->node_up[i];
+        view_type_up(v, m->vtype_up);
+        m->vnodes_stale = 0;
+    }
+    v->now = now;
+    v->reasons = reasons;
+    v->round = v->round_len > 0 ? (int64_t)floor(now / v->round_len) : 0;
+    v->n_jobs = n;
+    v->jobs = jobs;
+    v->n_finished = (int)m->n_finished;
+    v->finished = m->finished;
+}
+
+void mech_view_end_queued(mech_t *m, view_job_t *jobs, int n, double now, unsigned reasons)
+{
+    m->view_gangs = 0;
+    for (int k = 0; k < n; k++) {
+        m->view_gangs += jobs[k].gang > 0;
+        jobs[k].cur_partner = -1;
+    }
+    view_common(m, jobs, n, now, reasons);
+    m->view.gpu_holder = m->vheld;
+    m->view.partial = 1;
 }
 
 void mech_view_end(mech_t *m, int n, double now, unsigned reasons)
@@ -365,22 +406,9 @@ void mech_view_end(mech_t *m, int n, double now, unsigned reasons)
             m->vholder[g] = k; /* a pair's later job */
         }
     }
-    for (int t = 0; t < c->n_types; t++)
-        m->vtypes[t].free_gpus = m->type_free[t];
-    view_t *v = &m->view;
-    if (m->vnodes_stale) { /* the nodes and their sums change only with a node */
-        for (int i = 0; i < c->n_nodes; i++)
-            m->vnodes[i].up = m->node_up[i];
-        view_type_up(v, m->vtype_up);
-        m->vnodes_stale = 0;
-    }
-    v->now = now;
-    v->reasons = reasons;
-    v->round = v->round_len > 0 ? (int64_t)floor(now / v->round_len) : 0;
-    v->n_jobs = n;
-    v->jobs = m->vjobs;
-    v->n_finished = (int)m->n_finished;
-    v->finished = m->finished;
+    view_common(m, m->vjobs, n, now, reasons);
+    m->view.gpu_holder = m->vholder;
+    m->view.partial = 0;
 }
 
 void mech_finished_add(mech_t *m, const view_finished_t *f)
@@ -445,6 +473,7 @@ void mech_free(mech_t *m)
     free(m->vnodes);
     free(m->vtype_up);
     free(m->vholder);
+    free(m->vheld);
     free(m->finished);
     memset(m, 0, sizeof *m);
 }
@@ -458,6 +487,7 @@ void mech_gpus_take(mech_t *m, int who, const int *ids, int n)
         if (!m->gpu_free[g])
             continue;
         m->gpu_free[g] = 0;
+        m->vheld[g] = MLS_HELD_UNLISTED;
         m->node_free[node]--;
         m->type_free[c->nodes[node].type] -= m->node_up[node];
     }
@@ -472,6 +502,7 @@ void mech_gpus_give(mech_t *m, int who, const int *ids, int n)
             continue;
         m->owner[g] = -1;
         m->gpu_free[g] = 1;
+        m->vheld[g] = -1;
         m->node_free[node]++;
         m->type_free[c->nodes[node].type] += m->node_up[node];
     }
@@ -656,7 +687,7 @@ static int place(mech_t *m, const view_t *v, const plan_t *p, const plan_alloc_t
             ids[i] = p->ids[a->ids_off + i];
             if (!m->gpu_free[ids[i]]) {
                 char d[160];
-                int h = v->gpu_holder[ids[i]];
+                int h = v->gpu_holder ? v->gpu_holder[ids[i]] : -1;
                 if (h >= 0 && m->keep[h])
                     snprintf(d, sizeof d, "GPU %d is held by job %lld, which keeps running", ids[i],
                              (long long)v->jobs[h].id);
@@ -757,8 +788,11 @@ int mech_decide(mech_t *m, const policy_ops_t *policy, void *pstate, plan_t *pla
     char perr[512] = "";
     plan_clear(plan);
     double t0 = mls_wall_seconds();
-    int rc = policy->schedule(pstate, &m->view, plan, perr, sizeof perr);
+    int rc = m->view.partial ? policy->schedule_queued(pstate, &m->view, plan, perr, sizeof perr)
+                             : policy->schedule(pstate, &m->view, plan, perr, sizeof perr);
     *secs = mls_wall_seconds() - t0;
+    if (rc == MLS_DECIDE_FULL && m->view.partial)
+        return MLS_DECIDE_FULL;
     if (rc < 0)
         return mls_fail(err, "policy '%s' failed at t=%.3f s: %s", policy->name, m->view.now,
                         perr[0] ? perr : "(no message)");

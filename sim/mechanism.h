@@ -130,6 +130,7 @@ typedef struct mech {
     view_gpu_type_t *vtypes;
     view_node_t *vnodes;
     int *vholder;
+    int *vheld; /* per GPU: -1 free, MLS_HELD_UNLISTED held (a queued-only view's holders) */
     view_finished_t *finished;
     size_t n_finished, finished_cap;
     double cpus_per_gpu, mem_gb_per_gpu; /* cluster totals / GPUs: a job's default host demand */
@@ -174,6 +175,12 @@ view_job_t *mech_view_begin(mech_t *m, int n);
  * job), each pair's cur_partner, free GPUs per type, nodes up, the round,
  * the finished jobs. */
 void mech_view_end(mech_t *m, int n, double now, unsigned reasons);
+/* A queued-only view (view.partial, policy_ops_t.schedule_queued) of the
+ * n queued jobs the owner wrote into jobs (its own array, in view order):
+ * as mech_view_end(), with GPU holders kept by mech_gpus_take/give (free or
+ * held, not by whom); a plan for it is checked against the free GPUs and
+ * names starts only. */
+void mech_view_end_queued(mech_t *m, view_job_t *jobs, int n, double now, unsigned reasons);
 /* A job finished: one more entry of the view's history. */
 void mech_finished_add(mech_t *m, const view_finished_t *f);
 
@@ -195,9 +202,12 @@ void mech_node_set_up(mech_t *m, int node, int up);
 int mech_apply(mech_t *m, const view_t *v, const plan_t *p, const char *policy,
                const mech_exec_ops_t *ops, void *ctx, mls_err_t *err);
 
-/* One decision on the view the owner just built (mech_view_end): the
+/* One decision on the view the owner just built (mech_view_end, or
+ * mech_view_end_queued: then the policy's schedule_queued): the
  * policy fills plan (cleared first), then mech_apply() carries it out.
- * *secs: the policy's own time. Returns 0, or -1 with err: the policy
+ * *secs: the policy's own time. Returns 0, MLS_DECIDE_FULL when a
+ * queued-only view was not enough (nothing was done: build the full view
+ * and call again), or -1 with err: the policy
  * failed ("policy 'P' failed at t=T s: ..."), or its plan broke a rule. */
 int mech_decide(mech_t *m, const policy_ops_t *policy, void *pstate, plan_t *plan,
                 const mech_exec_ops_t *ops, void *ctx, double *secs, mls_err_t *err);

@@ -225,6 +225,69 @@ START_TEST(progress_unread_same_results)
 }
 END_TEST
 
+/* Queued-only decisions (policy_ops_t.schedule_queued): fifo, las and
+ * tiresias-las decide from the queued jobs when they can, and the results
+ * are, to the bit, those of the same policy on the full view at every
+ * decision. 80 jobs of 1, 2 or 4 GPUs on two GPU types (k80 at half speed),
+ * busy enough that las and tiresias-las preempt (so both paths are taken),
+ * long enough that tiresias-las demotes running jobs between full views. */
+static void busy_world(world_t *w)
+{
+    double rates[] = {1.0, 2.0, 0.5};
+    mls_err_t err = {{0}};
+    memset(w, 0, sizeof *w);
+    ck_assert(cluster_from_spec(&w->cluster, "v100=3x4,k80=2x2", &err) == 0);
+    trace_init(&w->trace);
+    unsigned long x = 12345; /* a small LCG: the same jobs every run */
+    double t = 0;
+    for (int i = 0; i < 80; i++) {
+        x = x * 6364136223846793005UL + 1442695040888963407UL;
+        t += (double)((x >> 33) % 900);
+        int gpus = 1 << ((x >> 20) % 3);
+        fixture_job(&w->trace, i, t, (int)((x >> 40) % 3), gpus,
+                    200 + (double)((x >> 10) % 40000));
+    }
+    w->perf = fixture_perf(3, rates);
+    engine_config_defaults(&w->cfg);
+    w->cfg.round_len = 300;
+    w->cfg.restart_overhead = 10;
+}
+
+START_TEST(queued_only_same_results)
+{
+    const char *names[] = {"fifo", "las", "tiresias-las"};
+    int preempted = 0;
+    for (int k = 0; k < 3; k++) {
+        world_t a, b;
+        busy_world(&a);
+        busy_world(&b);
+        const policy_ops_t *p = policy_find(names[k]);
+        ck_assert_ptr_nonnull(p->schedule_queued);
+        policy_ops_t full = *p;
+        full.schedule_queued = NULL;
+        run_policy(&a, names[k]);
+        mls_err_t err = {{0}};
+        ck_assert(engine_run(&b.trace, &b.cluster, b.perf, &full, NULL, &b.cfg, &b.res, &err) ==
+                  0);
+        ck_assert_int_eq((int)a.res.n_jobs, (int)b.res.n_jobs);
+        for (size_t i = 0; i < a.res.n_jobs; i++) {
+            const job_result_t *x = &a.res.jobs[i], *y = &b.res.jobs[i];
+            ck_assert_msg(x->finished && y->finished && x->finish == y->finish &&
+                              x->first_start == y->first_start &&
+                              x->gpu_seconds == y->gpu_seconds &&
+                              x->preemptions == y->preemptions && x->restarts == y->restarts,
+                          "%s: job %zu: finish %.17g vs %.17g on the full view", names[k], i,
+                          x->finish, y->finish);
+            preempted += k > 0 && x->preemptions > 0;
+        }
+        ck_assert_int_eq((int)a.res.summary.decisions, (int)b.res.summary.decisions);
+        world_free(&a);
+        world_free(&b);
+    }
+    ck_assert_msg(preempted > 0, "the busy world preempts no job: it tests only the easy path");
+}
+END_TEST
+
 /* fifo declares MLS_CADENCE_WHEN_QUEUED. With 20 s overheads the calls are at
  * t=0 (two arrivals), t=10 (j2 arrives), t=50 (j1 done, j2 waits) and t=90 (j2
  * done; none after j0's completion at 120, nothing is left): the one at t=90,
@@ -308,7 +371,7 @@ static void expect_rejected(const char *kind, const char *rule)
     three_jobs(&w, 0);
     w.trace.jobs[2].submit = 0;
     policy_ops_t bad = {"badpol",   "-",          "-", "", 0, MLS_CADENCE_EVENTS,
-                        bad_create, bad_schedule, free,     NULL, 0};
+                        bad_create, bad_schedule, free,     NULL, 0, NULL};
     const char *keys[] = {"kind"}, *vals[] = {kind};
     policy_args_t args = {1, keys, vals, 0, NULL};
     mls_err_t err = {{0}};
@@ -415,7 +478,7 @@ static int pack_schedule(void *st, const view_t *v, plan_t *p, char *err, size_t
 }
 
 static const policy_ops_t packer = {"packer", "-", "-", "", 0, MLS_CADENCE_EVENTS,
-                                    NULL,     pack_schedule, NULL, NULL, 0};
+                                    NULL,     pack_schedule, NULL, NULL, 0, NULL};
 
 /* Space sharing on one GPU at 0.6 of solo speed: j0 (30 units) ends at 50;
  * j1 (60 units) has done 30 by then and finishes alone at rate 1 at 80.
@@ -539,7 +602,7 @@ START_TEST(overheads_by_kind)
     o.def[OVH_MIGRATE] = 4;
     w.cfg.overheads = &o;
     policy_ops_t resizer = {"resizer", "-", "-", "", 0, MLS_CADENCE_EVENTS,
-                            NULL,      resize_schedule, NULL, NULL, 0};
+                            NULL,      resize_schedule, NULL, NULL, 0, NULL};
     mls_err_t err = {{0}};
     ck_assert_msg(engine_run(&w.trace, &w.cluster, w.perf, &resizer, NULL, &w.cfg, &w.res,
                              &err) == 0,
@@ -630,6 +693,7 @@ static Suite *engine_suite(void)
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, when_queued_skips_idle_calls);
     tcase_add_test(tc, progress_unread_same_results);
+    tcase_add_test(tc, queued_only_same_results);
     tcase_add_test(tc, measure_window);
     tcase_add_test(tc, packed_pair);
     tcase_add_test(tc, node_failure_and_straggler);

@@ -359,7 +359,7 @@ START_TEST(engine_gns_boundaries)
         const char *keys[] = {"out"}, *vals[] = {addr};
         policy_args_t args = {1, keys, vals, 0, NULL};
         policy_ops_t p = {"rec", "test", "records", "", oracle, MLS_CADENCE_EVENTS,
-                          rec_create_out, rec_schedule, NULL, NULL, 0};
+                          rec_create_out, rec_schedule, NULL, NULL, 0, NULL};
         world_t w;
         world_init(&w, FIX "adapt_table.json", "v100=1x1");
         add_job(&w, 1, "ResNet-18 (batch size 64)", 1, 782 * 40, 0, ADAPT_GNS);
@@ -462,7 +462,7 @@ START_TEST(suspend_resume)
         ck_assert(overheads_get(&o, "w0", OVH_SUSPEND) == (gandiva ? 0.25 : 5));
         w.cfg.overheads = &o;
         policy_ops_t lifo = {"lifo", "-", "-", "", 0, MLS_CADENCE_EVENTS, NULL, lifo_schedule,
-                             NULL,   NULL, 0};
+                             NULL,   NULL, 0, NULL};
         run(&w, &lifo);
         ck_assert(close_to(w.res.jobs[1].finish, 15, 1e-12));
         ck_assert_msg(close_to(w.res.jobs[0].finish, gandiva ? 105.25 : 110, 1e-12), "%.9f",
