@@ -244,8 +244,7 @@ static void busy_world(world_t *w)
         x = x * 6364136223846793005UL + 1442695040888963407UL;
         t += (double)((x >> 33) % 900);
         int gpus = 1 << ((x >> 20) % 3);
-        fixture_job(&w->trace, i, t, (int)((x >> 40) % 3), gpus,
-                    200 + (double)((x >> 10) % 40000));
+        fixture_job(&w->trace, i, t, (int)((x >> 40) % 3), gpus, 200 + (double)((x >> 10) % 40000));
     }
     w->perf = fixture_perf(3, rates);
     engine_config_defaults(&w->cfg);
@@ -267,8 +266,7 @@ START_TEST(queued_only_same_results)
         full.schedule_queued = NULL;
         run_policy(&a, names[k]);
         mls_err_t err = {{0}};
-        ck_assert(engine_run(&b.trace, &b.cluster, b.perf, &full, NULL, &b.cfg, &b.res, &err) ==
-                  0);
+        ck_assert(engine_run(&b.trace, &b.cluster, b.perf, &full, NULL, &b.cfg, &b.res, &err) == 0);
         ck_assert_int_eq((int)a.res.n_jobs, (int)b.res.n_jobs);
         for (size_t i = 0; i < a.res.n_jobs; i++) {
             const job_result_t *x = &a.res.jobs[i], *y = &b.res.jobs[i];
@@ -325,8 +323,8 @@ START_TEST(livelock_detected)
     three_jobs(&w, 20);
     w.cfg.round_len = 7;
     mls_err_t err = {{0}};
-    int rc = engine_run(&w.trace, &w.cluster, w.perf, policy_find("las"), NULL, &w.cfg, &w.res,
-                        &err);
+    int rc =
+        engine_run(&w.trace, &w.cluster, w.perf, policy_find("las"), NULL, &w.cfg, &w.res, &err);
     ck_assert_int_eq(rc, -1);
     ck_assert_msg(strstr(err.msg, "livelock"), "%s", err.msg);
     world_free(&w);
@@ -370,8 +368,8 @@ static void expect_rejected(const char *kind, const char *rule)
     world_t w;
     three_jobs(&w, 0);
     w.trace.jobs[2].submit = 0;
-    policy_ops_t bad = {"badpol",   "-",          "-", "", 0, MLS_CADENCE_EVENTS,
-                        bad_create, bad_schedule, free,     NULL, 0, NULL};
+    policy_ops_t bad = {"badpol",   "-",          "-",  "",   0, MLS_CADENCE_EVENTS,
+                        bad_create, bad_schedule, free, NULL, 0, NULL};
     const char *keys[] = {"kind"}, *vals[] = {kind};
     policy_args_t args = {1, keys, vals, 0, NULL};
     mls_err_t err = {{0}};
@@ -414,7 +412,7 @@ START_TEST(never_placed_named)
     w.trace.jobs[2].submit = 0;
     w.cfg.round_len = 60;
     policy_ops_t bad = {"badpol",   "-",          "-",  "",   0, MLS_CADENCE_ROUNDS,
-                        bad_create, bad_schedule, free, NULL, 0};
+                        bad_create, bad_schedule, free, NULL, 0, NULL};
     const char *keys[] = {"kind"}, *vals[] = {"4"};
     policy_args_t args = {1, keys, vals, 0, NULL};
     mls_err_t err = {{0}};
@@ -477,7 +475,7 @@ static int pack_schedule(void *st, const view_t *v, plan_t *p, char *err, size_t
     return 0;
 }
 
-static const policy_ops_t packer = {"packer", "-", "-", "", 0, MLS_CADENCE_EVENTS,
+static const policy_ops_t packer = {"packer", "-",           "-",  "",   0, MLS_CADENCE_EVENTS,
                                     NULL,     pack_schedule, NULL, NULL, 0, NULL};
 
 /* Space sharing on one GPU at 0.6 of solo speed: j0 (30 units) ends at 50;
@@ -497,8 +495,8 @@ START_TEST(packed_pair)
     w.cfg.round_len = 0;
     w.cfg.restart_overhead = 0;
     mls_err_t err = {{0}};
-    ck_assert_msg(engine_run(&w.trace, &w.cluster, w.perf, &packer, NULL, &w.cfg, &w.res,
-                             &err) == 0,
+    ck_assert_msg(engine_run(&w.trace, &w.cluster, w.perf, &packer, NULL, &w.cfg, &w.res, &err) ==
+                      0,
                   "%s", err.msg);
     double f[] = {50, 80};
     expect_finish(&w, f);
@@ -520,8 +518,8 @@ START_TEST(packed_pair_refused)
     w.perf = fixture_perf(3, rates);
     engine_config_defaults(&w.cfg);
     mls_err_t err = {{0}};
-    ck_assert_int_eq(
-        engine_run(&w.trace, &w.cluster, w.perf, &packer, NULL, &w.cfg, &w.res, &err), -1);
+    ck_assert_int_eq(engine_run(&w.trace, &w.cluster, w.perf, &packer, NULL, &w.cfg, &w.res, &err),
+                     -1);
     ck_assert_msg(strstr(err.msg, "space sharing"), "%s", err.msg);
     world_free(&w);
 }
@@ -601,11 +599,11 @@ START_TEST(overheads_by_kind)
     o.def[OVH_RESIZE] = 3;
     o.def[OVH_MIGRATE] = 4;
     w.cfg.overheads = &o;
-    policy_ops_t resizer = {"resizer", "-", "-", "", 0, MLS_CADENCE_EVENTS,
-                            NULL,      resize_schedule, NULL, NULL, 0, NULL};
+    policy_ops_t resizer = {"resizer",       "-",  "-",  "", 0,   MLS_CADENCE_EVENTS, NULL,
+                            resize_schedule, NULL, NULL, 0,  NULL};
     mls_err_t err = {{0}};
-    ck_assert_msg(engine_run(&w.trace, &w.cluster, w.perf, &resizer, NULL, &w.cfg, &w.res,
-                             &err) == 0,
+    ck_assert_msg(engine_run(&w.trace, &w.cluster, w.perf, &resizer, NULL, &w.cfg, &w.res, &err) ==
+                      0,
                   "%s", err.msg);
     double f[] = {58.5, 16};
     expect_finish(&w, f);
