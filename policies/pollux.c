@@ -1059,19 +1059,23 @@ static int cmp_int_desc(const void *pa, const void *pb)
 }
 
 /* Per type, the most GPUs one job can hold: its PX_MAX_NODES largest nodes
- * (up or not). */
+ * (up or not); reach[n_types]: the GPUs of the largest type (a job above it
+ * fits no type: the engine refuses it, a view may still show it). */
 static int *type_reach(const view_t *v)
 {
     int *reach = pu_alloc((size_t)v->n_types + 1, sizeof *reach);
     int *g = pu_alloc((size_t)v->n_nodes + 1, sizeof *g);
     for (int t = 0; t < v->n_types; t++) {
-        int n = 0;
+        int n = 0, all = 0;
         for (int k = 0; k < v->n_nodes; k++)
-            if (v->nodes[k].type == t)
+            if (v->nodes[k].type == t) {
                 g[n++] = v->nodes[k].gpus;
+                all += v->nodes[k].gpus;
+            }
         qsort(g, (size_t)n, sizeof *g, cmp_int_desc);
         for (int i = 0; i < n && i < PX_MAX_NODES; i++)
             reach[t] += g[i];
+        reach[v->n_types] = all > reach[v->n_types] ? all : reach[v->n_types];
     }
     free(g);
     return reach;
@@ -1111,7 +1115,8 @@ static void setup_job(px_round_t *r, int row, int fair)
     ever = j->max_gpus < ever ? j->max_gpus : ever;
     if (has_model && l.max_batch / l.min_local_batch < ever)
         ever = l.max_batch / l.min_local_batch;
-    pj->never = ever < pj->min ? ever : 0;
+    /* a job above every type is skipped, as by every policy (no row below) */
+    pj->never = ever < pj->min && pj->min <= r->reach[v->n_types] ? ever : 0;
     if (pj->cap < pj->min)
         pj->cap = pj->min - 1 > 0 ? pj->min - 1 : 0; /* cannot run: no row */
     size_t n = (size_t)v->n_types * (size_t)(pj->cap + 1) * 2;

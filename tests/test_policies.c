@@ -525,8 +525,13 @@ START_TEST(failed_node_shrinks_room)
     f.nodes[1].up = 0; /* half the GPUs */
     for (size_t i = 0; i < policy_count(); i++) {
         decide(&f, policy_at(i)->name, &p);
-        ck_assert_int_eq(on(&p, a), 0);
-        ck_assert_int_eq(on(&p, b), -1);
+        /* one of the two fits the room left; pollux may pick either (equal
+         * goodput, no arrival order), the others the first */
+        if (strcmp(policy_at(i)->name, "pollux")) {
+            ck_assert_int_eq(on(&p, a), 0);
+            ck_assert_int_eq(on(&p, b), -1);
+        } else
+            ck_assert_int_eq((on(&p, a) == 0) + (on(&p, b) == 0), 1);
     }
     plan_free(&p);
 }
