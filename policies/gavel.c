@@ -130,16 +130,31 @@ void gv_destroy(void *state)
 
 /* ---- assembling the LP ---------------------------------------------------- */
 
-/* Rate of view job j alone on type t for the policy's LP. */
+/* Rate of view job j alone on type t for the policy's LP (pu_rate, through
+ * the round state's memo). */
 static double single_rate(const gv_state_t *s, const view_t *v, int j, int t)
 {
     int g = v->jobs[j].gpus_requested;
     if (g <= 0 || g > v->types[t].total_gpus)
         return 0.0;
-    double r = pu_rate(v, j, t);
+    double r = gr_rate(s->round, v, j, t);
     if (s->kind == GV_MMF)
         return isnan(r) || r > 0 ? 1.0 : 0.0;
     return isnan(r) || r < 0 ? 0.0 : r;
+}
+
+/* pu_ever_fits() through the round state's rates. */
+static int ever_fits(const gv_state_t *s, const view_t *v, int j)
+{
+    int g = v->jobs[j].gpus_requested;
+    for (int t = 0; t < v->n_types && g > 0; t++) {
+        if (g > v->types[t].total_gpus)
+            continue;
+        double r = gr_rate(s->round, v, j, t);
+        if (isnan(r) || r > 0)
+            return 1;
+    }
+    return 0;
 }
 
 static void add_singles(const gv_state_t *s, const view_t *v, gv_problem_t *pb)
@@ -147,7 +162,7 @@ static void add_singles(const gv_state_t *s, const view_t *v, gv_problem_t *pb)
     int T = v->n_types;
     pb->view_of = pu_alloc((size_t)v->n_jobs, sizeof *pb->view_of);
     for (int j = 0; j < v->n_jobs; j++)
-        if (pu_ever_fits(v, j))
+        if (ever_fits(s, v, j))
             pb->view_of[pb->n_jobs++] = j;
     pb->rows = pu_alloc((size_t)pb->n_jobs, sizeof *pb->rows);
     pb->job_id = pu_alloc((size_t)pb->n_jobs, sizeof *pb->job_id);

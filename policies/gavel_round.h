@@ -113,6 +113,11 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
  * visit the types in a random order (Gavel's rule for agnostic policies). */
 void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types);
 
+/* pu_rate() of view job j on type t, as gr_fill asks it: once per call, or
+ * once for as long as the job's workload and batch stay the same when the
+ * perf model's rates are fixed (view_perf_t.rates_fixed). After gr_begin. */
+double gr_rate(gr_state_t *s, const view_t *v, int j, int t);
+
 /* For tests: the priority of job j's single row on type t at the last
  * gr_fill (NAN when the job has no row). */
 double gr_priority(const gr_state_t *s, int64_t job_id, int type);
