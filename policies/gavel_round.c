@@ -10,7 +10,13 @@
  * state; rates are asked only where a queue needs them; a type's queue is
  * not sorted when every entry it may take fits whatever the order (fifo-perf
  * between recomputes), and a policy that never runs priority-0 rows does not
- * build them. Every shortcut gives the plan the full computation gives. */
+ * build them; such a type's fill is then one pass over its rows (fill_fits).
+ * A job's rates are kept across calls while the perf model's rates are fixed
+ * (view_perf_t.rates_fixed) and its workload, batch and GPU count stay the
+ * same. A fill whose inputs are the last call's, less the jobs that left,
+ * gives the last fill's plan less those jobs (replay: most rounds between
+ * recomputes under fifo-perf). Every shortcut gives the plan the full
+ * computation gives. */
 #include "policies/gavel_round.h"
 #include "policies/policy_util.h"
 #include "policies/pyrandom.h"
@@ -102,7 +108,32 @@ struct gr_state {
     size_t rows_cap, row_mem_cap, pos_cap, alloc_ids_cap;
     void *rows_spare, *row_mem_spare, *carry_old, *carry_single;
     size_t rows_spare_cap, row_mem_spare_cap, carry_old_cap, carry_single_cap;
+    long rows_gen;  /* gr_set_allocation calls */
+    int pair_rows;  /* some row is a pair */
+    int view_same;  /* this call's view lists the last call's ids, in the same order */
+    struct gr_replay *rp; /* gr_fill's record of its last fill (replay) */
+    int *rp_now, *rp_at;  /* replay's scratch */
+    size_t rp_now_cap;
 };
+
+/* replay's marks per entry of a type's list */
+#define GR_BIT_POSITIVE 1 /* the row's priority was > 0 */
+#define GR_BIT_ACTIVE 2   /* its members were active */
+/* Views of up to this many jobs keep gavel_seq within an int. */
+#define GR_SEQ_JOBS 46000
+
+/* What a fill in which every type took its queue whole (fill_fits) chose,
+ * and what it depended on that may change by the next call (replay). */
+typedef struct gr_replay {
+    int ok;                 /* the record holds */
+    long call, gen;         /* the call it was made at; rows_gen then */
+    int skip_zero, shuffle; /* gr_fill's arguments */
+    int *order, *room0;     /* T each: the types' visit order, the GPUs up */
+    unsigned char *pos_bit; /* per entry of pos, type by type: GR_BIT_* */
+    int *pick;              /* per chosen, in the plan's order: its index into last */
+    int n, T, n_bits;
+    size_t order_cap, bits_cap, pick_cap;
+} gr_replay_t;
 
 /* What a job's rates were asked for: the perf model reads no other field of
  * the job when its rates are fixed. */
@@ -382,6 +413,7 @@ gr_state_t *gr_create(void)
     s->same_as_alloc = -1;
     s->synced_at = -1;
     s->rs = pu_alloc(2, sizeof *s->rs);
+    s->rp = pu_alloc(1, sizeof *s->rp);
     return s;
 }
 
@@ -426,6 +458,11 @@ void gr_destroy(gr_state_t *s)
     rates_free(&s->rs[0]);
     rates_free(&s->rs[1]);
     free(s->rs);
+    free(s->rp->order);
+    free(s->rp->pos_bit);
+    free(s->rp->pick);
+    free(s->rp);
+    free(s->rp_now);
     free(s->node_max);
     free(s->room0);
     free(s->room);
@@ -570,7 +607,8 @@ void gr_begin(gr_state_t *s, const view_t *v)
 {
     s->calls++;
     s->rates_fixed = v->perf && v->perf->rates_fixed;
-    int same = sync_view(s, v) && s->fill_call == s->calls - 1; /* last's idx hold */
+    s->view_same = sync_view(s, v);
+    int same = s->view_same && s->fill_call == s->calls - 1; /* last's idx hold */
     if (!s->rates_fixed || s->rate_T != v->n_types) { /* every rate asked anew */
         gr_rates_t *r = &s->rs[s->rs_cur];
         rates_room(r, v->n_jobs, v->n_types);
@@ -765,6 +803,10 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
     s->n_last = 0; /* rows were replaced: nothing to credit */
     s->same_as_alloc = -1;
     s->members_ok = 0;
+    s->rows_gen++;
+    s->pair_rows = 0;
+    for (int r = 0; r < n_rows; r++)
+        s->pair_rows |= s->rows[r].id[1] >= 0;
 }
 
 /* ---- filling ----------------------------------------------------------- */
@@ -1102,8 +1144,9 @@ static void sort_keys(chosen_key_t *a, chosen_key_t *tmp, int n)
 }
 
 /* Adds the chosen entries to the plan, in cmp_chosen's order (tmp: room for
- * n chosen). */
-static void emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
+ * n chosen). Returns 1 when that order was ch[k[0].i], ch[k[1].i], ... of
+ * ch as given, k at tmp. */
+static int emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
 {
     chosen_key_t *k = (chosen_key_t *)tmp; /* n keys and their sort's scratch fit in n chosen */
     int keyed = 1;
@@ -1131,6 +1174,7 @@ static void emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
             plan->allocs[ib].pack_with = a;
         }
     }
+    return keyed;
 }
 
 /* 1 when job id was active at the last recompute. */
@@ -1359,6 +1403,142 @@ static void fill_type(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t
     }
 }
 
+/* Replay: a fill whose inputs are the last call's, less the jobs that left,
+ * gives that fill's plan less those jobs. Made (record) when every type took
+ * its queue whole (fill_fits), under skip_zero (no leftovers: a job without a
+ * row never runs), without pairs and under fixed rates. It holds at the next
+ * call when the rows, the types' order and the GPUs up are the same; no row
+ * has a member now that it lacked then; every job of a row keeps the key its
+ * rates were asked for (so every usable check answers alike); and every
+ * priority of the types' lists is again positive where it was. Then each
+ * type's queue holds the same entries less those of jobs that left, which
+ * fit as before: the same ones are taken, in the same order. When each chosen
+ * job also again holds, or again does not hold, its type and count, and the
+ * chosen's keys (emit) are still ascending in the recorded order (view
+ * indices shift when jobs leave), emit would give them in that order. The
+ * priorities are written as a fill writes them, and last (the chosen, in
+ * fill order) keeps the jobs still there with their view indices and work
+ * marks now. Returns 0 when it does not hold (the priorities written alike). */
+static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle,
+                  const int *order)
+{
+    gr_replay_t *rp = s->rp;
+    int T = v->n_types;
+    if (!rp->ok || rp->call != s->calls - 1 || s->fill_call != s->calls - 1 ||
+        rp->gen != s->rows_gen || !s->rates_fixed || !s->pos || rp->skip_zero != skip_zero ||
+        rp->shuffle != shuffle || rp->T != T || s->n_types != T || v->n_jobs > GR_SEQ_JOBS)
+        return 0;
+    for (int t = 0; t < T; t++)
+        if (order[t] != rp->order[t] || s->room0[t] != rp->room0[t])
+            return 0;
+    const gr_rates_t *rt = &s->rs[s->rs_cur];
+    unsigned char *bit = rp->pos_bit;
+    double elapsed = v->now - s->reset_time;
+    int ok = 1;
+    for (int t = 0; t < T; t++) {
+        const int *pt = &s->pos[(size_t)t * ((size_t)s->n_rows + 1)];
+        for (int i = 0; i < pt[0]; i++) {
+            gr_row_t *row = &s->rows[pt[1 + i]];
+            double prio = prio_of(s, v, row->x[t], row->recv[t], elapsed);
+            int a = s->members[pt[1 + i]][0];
+            row->prio[t] = prio;
+            if (a < 0) {
+                bit[i] &= (unsigned char)~GR_BIT_ACTIVE; /* left: no longer a candidate */
+                continue;
+            }
+            const view_job_t *vj = &v->jobs[a];
+            const gr_rkey_t *key = &rt->key[a];
+            ok &= key->workload == vj->workload && key->batch == vj->batch_size &&
+                  key->gpus == vj->gpus_requested && (bit[i] & GR_BIT_ACTIVE) && !isnan(prio) &&
+                  (prio > 0) == !!(bit[i] & GR_BIT_POSITIVE);
+        }
+        bit += pt[0];
+    }
+    int *now = s->rp_now; /* per chosen: its view index now, -1 left */
+    uint64_t prev = 0;
+    for (int o = 0; o < rp->n && ok; o++) {
+        const gr_last_t *l = &s->last[rp->pick[o] >> 1];
+        int j = now[o] = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        if (j < 0)
+            continue;
+        int g = v->jobs[j].gpus_requested, kept = rp->pick[o] & 1;
+        int seq = s->opts.gavel_rules ? gavel_seq(v, j, -1) : l->row;
+        uint64_t key = (uint64_t)!kept << 63 | (uint64_t)(INT32_MAX - g) << 32 | (uint32_t)seq;
+        ok = holds_as(v, j, l->type, g) == kept && g >= 0 && seq >= 0 && key >= prev;
+        prev = key;
+    }
+    if (!ok)
+        return 0;
+    for (int o = 0; o < rp->n; o++)
+        if (now[o] >= 0)
+            plan_run(plan, now[o], s->last[rp->pick[o] >> 1].type, v->jobs[now[o]].gpus_requested);
+    int *at = s->rp_at, n_last = 0, n = 0; /* last's entries kept, and where they went */
+    for (int i = 0; i < s->n_last; i++) {
+        gr_last_t *l = &s->last[i];
+        int j = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        at[i] = j < 0 ? -1 : n_last;
+        if (j < 0)
+            continue;
+        gr_last_t *d = &s->last[n_last++];
+        if (d != l)
+            *d = *l;
+        d->idx[0] = j;
+        d->work0[0] = v->jobs[j].work_done;
+    }
+    for (int o = 0; o < rp->n; o++)
+        if (at[rp->pick[o] >> 1] >= 0)
+            rp->pick[n++] = at[rp->pick[o] >> 1] << 1 | (rp->pick[o] & 1);
+    rp->n = n;
+    s->n_last = n_last;
+    s->fill_call = rp->call = s->calls;
+    return 1;
+}
+
+/* Notes the fill just made for replay: its chosen ch[k[o].i] in the plan's
+ * order (ch in last's order). */
+static void record(gr_state_t *s, const view_t *v, int skip_zero, int shuffle, const int *order,
+                   const chosen_t *ch, const chosen_key_t *k, int n)
+{
+    gr_replay_t *rp = s->rp;
+    int T = v->n_types, n_bits = 0;
+    for (int t = 0; t < T; t++)
+        n_bits += s->pos[(size_t)t * ((size_t)s->n_rows + 1)];
+    void *p = rp->order;
+    rp->order = room_for(&p, &rp->order_cap, (2 * (size_t)T + 1) * sizeof *rp->order);
+    rp->room0 = rp->order + T;
+    p = rp->pos_bit;
+    rp->pos_bit = room_for(&p, &rp->bits_cap, (size_t)n_bits + 1);
+    p = rp->pick;
+    rp->pick = room_for(&p, &rp->pick_cap, ((size_t)n + 1) * sizeof *rp->pick);
+    if ((size_t)n + 1 > s->rp_now_cap) { /* replay's scratch: n chosen, and last */
+        free(s->rp_now);
+        s->rp_now_cap = (size_t)n + (size_t)n / 2 + 16;
+        s->rp_now = pu_alloc(2 * s->rp_now_cap, sizeof *s->rp_now);
+        s->rp_at = s->rp_now + s->rp_now_cap;
+    }
+    for (int t = 0; t < T; t++) {
+        rp->order[t] = order[t];
+        rp->room0[t] = s->room0[t];
+    }
+    unsigned char *bit = rp->pos_bit;
+    for (int t = 0; t < T; t++) {
+        const int *pt = &s->pos[(size_t)t * ((size_t)s->n_rows + 1)];
+        for (int i = 0; i < pt[0]; i++)
+            *bit++ = (unsigned char)((s->rows[pt[1 + i]].prio[t] > 0 ? GR_BIT_POSITIVE : 0) |
+                                     (s->members[pt[1 + i]][0] >= 0 ? GR_BIT_ACTIVE : 0));
+    }
+    for (int o = 0; o < n; o++)
+        rp->pick[o] = k[o].i << 1 | (ch[k[o].i].kept != 0);
+    rp->n = n;
+    rp->T = T;
+    rp->n_bits = n_bits;
+    rp->call = s->calls;
+    rp->gen = s->rows_gen;
+    rp->skip_zero = skip_zero;
+    rp->shuffle = shuffle;
+    rp->ok = 1;
+}
+
 void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
 {
     int J = v->n_jobs, T = v->n_types;
@@ -1381,11 +1561,15 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
     chosen_t *ch = (chosen_t *)(mem + off_ch);
     memset(taken, 0, (size_t)J * 2);
     visit_order(s, v, &c, shuffle_types, order);
-    int n_ch = 0;
+    if (replay(s, v, plan, skip_zero, shuffle_types, order))
+        return;
+    s->rp->ok = 0;
+    int n_ch = 0, all_fit_whole = skip_zero;
     for (int oi = 0; oi < T; oi++) {
         int t = order[oi], nan = 0;
         if (skip_zero && fill_fits(s, v, &c, t, taken, mark, &room, order + T, ch, &n_ch))
             continue;
+        all_fit_whole = 0;
         int nq = build_queue(s, v, &c, t, s->has_single, skip_zero, q, &nan);
         if (nan && skip_zero) /* the whole queue, as always */
             nq = build_queue(s, v, &c, t, s->has_single, 0, q, &nan);
@@ -1406,7 +1590,9 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
                                  {a, b},
                                  {v->jobs[a].work_done, b >= 0 ? v->jobs[b].work_done : 0}};
     }
-    emit(ch, ch + n_ch, n_ch, plan);
+    if (emit(ch, ch + n_ch, n_ch, plan) && all_fit_whole && s->rates_fixed && !s->pair_rows &&
+        s->pos && s->n_types == T)
+        record(s, v, skip_zero, shuffle_types, order, ch, (const chosen_key_t *)(ch + n_ch), n_ch);
 }
 
 static const gr_row_t *single_row(const gr_state_t *s, int64_t job_id)
