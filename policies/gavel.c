@@ -100,7 +100,8 @@ typedef struct gv_problem {
 } gv_problem_t;
 
 static const char *const known_params[] = {"recompute_interval", "pair_candidates", "warm_start",
-                                           "new_jobs", "received_start", "rules", "bisect", NULL};
+                                           "new_jobs", "received_start", "rules", "bisect",
+                                           "shortcuts", NULL};
 
 int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_t *args,
                      char *err, size_t errlen)

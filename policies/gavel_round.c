@@ -393,6 +393,14 @@ int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, c
     }
     o->new_jobs_wait = strcmp(nj, "wait") == 0;
     o->half_round = strcmp(rs, "half_round") == 0;
+    long sc;
+    if (policy_arg_long(args, "shortcuts", 1, &sc, err, errlen))
+        return -1;
+    if (sc != 0 && sc != 1) {
+        snprintf(err, errlen, "%s: shortcuts must be 0 or 1 (got %ld)", policy, sc);
+        return -1;
+    }
+    o->no_shortcuts = sc == 0;
     return 0;
 }
 
@@ -606,7 +614,7 @@ static void note_nodes(gr_state_t *s, const view_t *v)
 void gr_begin(gr_state_t *s, const view_t *v)
 {
     s->calls++;
-    s->rates_fixed = v->perf && v->perf->rates_fixed;
+    s->rates_fixed = !s->opts.no_shortcuts && v->perf && v->perf->rates_fixed;
     s->view_same = sync_view(s, v);
     int same = s->view_same && s->fill_call == s->calls - 1; /* last's idx hold */
     if (!s->rates_fixed || s->rate_T != v->n_types) { /* every rate asked anew */
@@ -1561,13 +1569,14 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
     chosen_t *ch = (chosen_t *)(mem + off_ch);
     memset(taken, 0, (size_t)J * 2);
     visit_order(s, v, &c, shuffle_types, order);
-    if (replay(s, v, plan, skip_zero, shuffle_types, order))
+    int fast = !s->opts.no_shortcuts;
+    if (fast && replay(s, v, plan, skip_zero, shuffle_types, order))
         return;
     s->rp->ok = 0;
-    int n_ch = 0, all_fit_whole = skip_zero;
+    int n_ch = 0, all_fit_whole = skip_zero && fast;
     for (int oi = 0; oi < T; oi++) {
         int t = order[oi], nan = 0;
-        if (skip_zero && fill_fits(s, v, &c, t, taken, mark, &room, order + T, ch, &n_ch))
+        if (fast && skip_zero && fill_fits(s, v, &c, t, taken, mark, &room, order + T, ch, &n_ch))
             continue;
         all_fit_whole = 0;
         int nq = build_queue(s, v, &c, t, s->has_single, skip_zero, q, &nan);

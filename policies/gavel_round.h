@@ -79,10 +79,13 @@ gr_state_t *gr_create(void);
 typedef struct gr_opts {
     int new_jobs_wait;
     int half_round;
-    int gavel_rules; /* rules=gavel */
+    int gavel_rules;  /* rules=gavel */
+    int no_shortcuts; /* shortcuts=0: no replay, no rates kept across calls, every queue built
+                         (the same plans, slower: for tests) */
 } gr_opts_t;
 
-/* Parses the options (defaults run, zero); -1 with err set on a bad value. */
+/* Parses the options (defaults run, zero, paper, shortcuts=1); -1 with err
+ * set on a bad value. */
 int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
                   size_t errlen);
 void gr_set_opts(gr_state_t *s, const gr_opts_t *o);
