@@ -108,9 +108,9 @@ struct gr_state {
     size_t rows_cap, row_mem_cap, pos_cap, alloc_ids_cap;
     void *rows_spare, *row_mem_spare, *carry_old, *carry_single;
     size_t rows_spare_cap, row_mem_spare_cap, carry_old_cap, carry_single_cap;
-    long rows_gen;  /* gr_set_allocation calls */
-    int pair_rows;  /* some row is a pair */
-    int view_same;  /* this call's view lists the last call's ids, in the same order */
+    long rows_gen;        /* gr_set_allocation calls */
+    int pair_rows;        /* some row is a pair */
+    int view_same;        /* this call's view lists the last call's ids, in the same order */
     struct gr_replay *rp; /* gr_fill's record of its last fill (replay) */
     int *rp_now, *rp_at;  /* replay's scratch */
     size_t rp_now_cap;
@@ -617,7 +617,8 @@ void gr_begin(gr_state_t *s, const view_t *v)
     s->rates_fixed = !s->opts.no_shortcuts && v->perf && v->perf->rates_fixed;
     s->view_same = sync_view(s, v);
     int same = s->view_same && s->fill_call == s->calls - 1; /* last's idx hold */
-    if (!s->rates_fixed || s->rate_T != v->n_types) { /* every rate asked anew */
+    /* every rate asked anew */
+    if (!s->rates_fixed || s->rate_T != v->n_types) {
         gr_rates_t *r = &s->rs[s->rs_cur];
         rates_room(r, v->n_jobs, v->n_types);
         memset(r->known, 0, (size_t)v->n_jobs * (size_t)v->n_types);
@@ -1471,8 +1472,10 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
             continue;
         int g = v->jobs[j].gpus_requested, kept = rp->pick[o] & 1;
         int seq = s->opts.gavel_rules ? gavel_seq(v, j, -1) : l->row;
-        uint64_t key = (uint64_t)!kept << 63 | (uint64_t)(INT32_MAX - g) << 32 | (uint32_t)seq;
-        ok = holds_as(v, j, l->type, g) == kept && g >= 0 && seq >= 0 && key >= prev;
+        ok = holds_as(v, j, l->type, g) == kept && g >= 0 && seq >= 0;
+        uint64_t key = ok ? (uint64_t)!kept << 63 | (uint64_t)(INT32_MAX - g) << 32 | (uint32_t)seq
+                          : 0;
+        ok = ok && key >= prev;
         prev = key;
     }
     if (!ok)
