@@ -42,6 +42,9 @@ typedef struct ftf_mem {
     double iso_rate;  /* iso_j at the last recompute */
 } ftf_mem_t;
 
+/* compute_allocation's arrays (gv_buf). */
+enum { GB_VIEW_OF, GB_ROWS, GB_JOB_ID, GB_RATE, GB_CAP, GB_X, GB_JOBS, GB_W, GB_N };
+
 typedef struct gv_state {
     gv_kind_t kind;
     const char *name;
@@ -53,7 +56,36 @@ typedef struct gv_state {
     gl_warm_t *warm; /* the last LP's basis (NULL: every recompute starts cold) */
     int gavel_rules; /* rules=gavel (gavel_round.h) */
     int bisect;      /* min-total-duration: bisect=1, Gavel's T and X (gavel_center.c) */
+    void *buf[GB_N]; /* compute_allocation's arrays, kept between recomputes */
+    size_t buf_cap[GB_N];
 } gv_state_t;
+
+/* Buffer k of s with n bytes, zeroed. */
+static void *gv_buf(gv_state_t *s, int k, size_t n)
+{
+    if (n > s->buf_cap[k]) {
+        free(s->buf[k]);
+        s->buf_cap[k] = n + n / 2 + 64;
+        s->buf[k] = pu_alloc(s->buf_cap[k], 1);
+    }
+    memset(s->buf[k], 0, n);
+    return s->buf[k];
+}
+
+/* Buffer k of s with room for n bytes, its contents kept. */
+static void *gv_grow(gv_state_t *s, int k, size_t n)
+{
+    if (n > s->buf_cap[k]) {
+        void *p = realloc(s->buf[k], n);
+        if (!p) {
+            fprintf(stderr, "mlsched: out of memory in %s\n", s->name);
+            abort();
+        }
+        s->buf[k] = p;
+        s->buf_cap[k] = n;
+    }
+    return s->buf[k];
+}
 
 /* The LP's jobs (view indices), rows and rates being assembled. */
 typedef struct gv_problem {
@@ -68,7 +100,8 @@ typedef struct gv_problem {
 } gv_problem_t;
 
 static const char *const known_params[] = {"recompute_interval", "pair_candidates", "warm_start",
-                                           "new_jobs", "received_start", "rules", "bisect", NULL};
+                                           "new_jobs", "received_start", "rules", "bisect",
+                                           "shortcuts", NULL};
 
 int gv_create(gv_kind_t kind, const char *name, void **state, const policy_args_t *args,
                      char *err, size_t errlen)
@@ -125,33 +158,50 @@ void gv_destroy(void *state)
     gr_destroy(s->round);
     gl_warm_free(s->warm);
     free(s->mem);
+    for (int k = 0; k < GB_N; k++)
+        free(s->buf[k]);
     free(s);
 }
 
 /* ---- assembling the LP ---------------------------------------------------- */
 
-/* Rate of view job j alone on type t for the policy's LP. */
+/* Rate of view job j alone on type t for the policy's LP (pu_rate, through
+ * the round state's memo). */
 static double single_rate(const gv_state_t *s, const view_t *v, int j, int t)
 {
     int g = v->jobs[j].gpus_requested;
     if (g <= 0 || g > v->types[t].total_gpus)
         return 0.0;
-    double r = pu_rate(v, j, t);
+    double r = gr_rate(s->round, v, j, t);
     if (s->kind == GV_MMF)
         return isnan(r) || r > 0 ? 1.0 : 0.0;
     return isnan(r) || r < 0 ? 0.0 : r;
 }
 
-static void add_singles(const gv_state_t *s, const view_t *v, gv_problem_t *pb)
+/* pu_ever_fits() through the round state's rates. */
+static int ever_fits(const gv_state_t *s, const view_t *v, int j)
+{
+    int g = v->jobs[j].gpus_requested;
+    for (int t = 0; t < v->n_types && g > 0; t++) {
+        if (g > v->types[t].total_gpus)
+            continue;
+        double r = gr_rate(s->round, v, j, t);
+        if (isnan(r) || r > 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void add_singles(gv_state_t *s, const view_t *v, gv_problem_t *pb)
 {
     int T = v->n_types;
-    pb->view_of = pu_alloc((size_t)v->n_jobs, sizeof *pb->view_of);
+    pb->view_of = gv_buf(s, GB_VIEW_OF, (size_t)v->n_jobs * sizeof *pb->view_of);
     for (int j = 0; j < v->n_jobs; j++)
-        if (pu_ever_fits(v, j))
+        if (ever_fits(s, v, j))
             pb->view_of[pb->n_jobs++] = j;
-    pb->rows = pu_alloc((size_t)pb->n_jobs, sizeof *pb->rows);
-    pb->job_id = pu_alloc((size_t)pb->n_jobs, sizeof *pb->job_id);
-    pb->rate = pu_alloc((size_t)pb->n_jobs * T * 2, sizeof *pb->rate);
+    pb->rows = gv_buf(s, GB_ROWS, (size_t)pb->n_jobs * sizeof *pb->rows);
+    pb->job_id = gv_buf(s, GB_JOB_ID, (size_t)pb->n_jobs * sizeof *pb->job_id);
+    pb->rate = gv_buf(s, GB_RATE, (size_t)pb->n_jobs * T * 2 * sizeof *pb->rate);
     for (int i = 0; i < pb->n_jobs; i++) {
         int j = pb->view_of[i];
         pb->rows[i] = (gl_row_t){{i, -1}, v->jobs[j].gpus_requested};
@@ -160,7 +210,7 @@ static void add_singles(const gv_state_t *s, const view_t *v, gv_problem_t *pb)
             pb->rate[(i * T + t) * 2] = single_rate(s, v, j, t);
     }
     pb->n_rows = pb->n_jobs;
-    pb->cap = pu_alloc((size_t)T, sizeof *pb->cap);
+    pb->cap = gv_buf(s, GB_CAP, (size_t)T * sizeof *pb->cap);
     pu_room_t room;
     pu_room_init(&room, v);
     for (int t = 0; t < T; t++)
@@ -207,7 +257,7 @@ static double pair_score(const view_t *v, const gv_problem_t *pb, int i, int k, 
 
 /* Pair rows: each job's pair_candidates best partners with the same GPU
  * count whose combined normalised throughput exceeds 1. */
-static void add_pairs(const gv_state_t *s, const view_t *v, gv_problem_t *pb)
+static void add_pairs(gv_state_t *s, const view_t *v, gv_problem_t *pb)
 {
     int n = pb->n_jobs, T = v->n_types, K = (int)s->pair_candidates;
     if (K <= 0 || !v->perf || !v->perf->pair_throughput || n < 2)
@@ -234,12 +284,8 @@ static void add_pairs(const gv_state_t *s, const view_t *v, gv_problem_t *pb)
             }
         }
     }
-    pb->rows = realloc(pb->rows, (size_t)(n + n_pairs) * sizeof *pb->rows);
-    pb->rate = realloc(pb->rate, (size_t)(n + n_pairs) * T * 2 * sizeof *pb->rate);
-    if (!pb->rows || !pb->rate) {
-        fprintf(stderr, "mlsched: out of memory in %s\n", s->name);
-        abort();
-    }
+    pb->rows = gv_grow(s, GB_ROWS, (size_t)(n + n_pairs) * sizeof *pb->rows);
+    pb->rate = gv_grow(s, GB_RATE, (size_t)(n + n_pairs) * T * 2 * sizeof *pb->rate);
     for (int lo = 0; lo < n; lo++)
         for (int hi = lo + 1; hi < n; hi++)
             if (chosen[(size_t)lo * n + hi]) {
@@ -250,15 +296,6 @@ static void add_pairs(const gv_state_t *s, const view_t *v, gv_problem_t *pb)
     free(chosen);
     free(tmp);
     free(cand);
-}
-
-static void problem_free(gv_problem_t *pb)
-{
-    free(pb->view_of);
-    free(pb->job_id);
-    free(pb->rows);
-    free(pb->rate);
-    free(pb->cap);
 }
 
 static void problem_link(gv_problem_t *pb, int n_types, gl_warm_t *warm)
@@ -468,9 +505,9 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
     int T = v->n_types, rc = 0, n_pairs = 0;
     /* fifo-packed adds its pairs after the LP's rows */
     int n_max = pb.n_rows + (s->kind == GV_FIFO_PACKED ? pb.n_jobs : 0);
-    double *x = pu_alloc((size_t)n_max * T + 1, sizeof *x);
-    int(*jobs)[2] = pu_alloc((size_t)n_max + 1, sizeof *jobs);
-    double *w = pu_alloc((size_t)pb.n_jobs, sizeof *w);
+    double *x = gv_buf(s, GB_X, ((size_t)n_max * T + 1) * sizeof *x);
+    int(*jobs)[2] = gv_buf(s, GB_JOBS, ((size_t)n_max + 1) * sizeof *jobs);
+    double *w = gv_buf(s, GB_W, (size_t)pb.n_jobs * sizeof *w);
     if (pb.n_jobs > 0) {
         switch (s->kind) {
         case GV_MMF:
@@ -521,10 +558,7 @@ static int compute_allocation(gv_state_t *s, const view_t *v, char *err, size_t 
         snprintf(msg, sizeof msg, "%s", err);
         snprintf(err, errlen, "%s at t=%.0f s: %s", s->name, v->now, msg);
     }
-    free(jobs);
-    free(w);
-    free(x);
-    problem_free(&pb);
+
     return rc;
 }
 

@@ -71,7 +71,7 @@ typedef struct gf_state {
 int gavel_fifo_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
     static const char *const known[] = {"recompute_interval", "new_jobs", "received_start", "rules",
-                                        NULL};
+                                        "shortcuts", NULL};
     *state = NULL;
     double interval;
     gr_opts_t opts;

@@ -10,7 +10,13 @@
  * state; rates are asked only where a queue needs them; a type's queue is
  * not sorted when every entry it may take fits whatever the order (fifo-perf
  * between recomputes), and a policy that never runs priority-0 rows does not
- * build them. Every shortcut gives the plan the full computation gives. */
+ * build them; such a type's fill is then one pass over its rows (fill_fits).
+ * A job's rates are kept across calls while the perf model's rates are fixed
+ * (view_perf_t.rates_fixed) and its workload, batch and GPU count stay the
+ * same. A fill whose inputs are the last call's, less the jobs that left,
+ * gives the last fill's plan less those jobs (replay: most rounds between
+ * recomputes under fifo-perf). Every shortcut gives the plan the full
+ * computation gives. */
 #include "policies/gavel_round.h"
 #include "policies/policy_util.h"
 #include "policies/pyrandom.h"
@@ -59,7 +65,7 @@ struct gr_state {
     int n_alloc_ids;
     long alloc_batch_changes; /* the active jobs' batch changes then, summed */
     gr_last_t *last;          /* what the previous fill scheduled */
-    int n_last;
+    int n_last, last_cap;
     long calls, fill_call; /* gr_begin calls; the one whose fill made `last` */
     double last_call;      /* NAN before the first call */
     double recv0;          /* where rows' received time starts: half a round under rules=gavel and
@@ -84,7 +90,91 @@ struct gr_state {
     int members_cap, single_cap;
     void *scratch; /* gr_fill's arrays, grown as needed */
     size_t scratch_cap;
+    long synced_at; /* the call whose view seen_ids hold (sync_view), -1 none */
+    /* rates (rate_of): per view index j and type t, rate[j * rate_T + t] once
+     * known[j * rate_T + t]; kept across calls while the perf model's rates
+     * are fixed (view_perf_t.rates_fixed) and the job's key is the one they
+     * were asked for, moved with the view's indices (move_rates); forgotten at
+     * every call otherwise */
+    struct gr_rates *rs; /* two sets: the view's now, and a spare one for move_rates */
+    int rs_cur, rate_T, rates_fixed;
+    int *node_max, *room0, *room; /* per type: the largest node's GPUs; GPUs up; the fill's room */
+    int types_cap;
+    char **order_names; /* gavel_order's memo: the type names it was made for */
+    int *order_memo, n_order_memo;
+    /* gr_set_allocation's arrays, kept for the next one (byte capacities):
+     * rows and row_mem in use, the last ones spare; pos; alloc_ids; and
+     * carry_deficits' scratch */
+    size_t rows_cap, row_mem_cap, pos_cap, alloc_ids_cap;
+    void *rows_spare, *row_mem_spare, *carry_old, *carry_single;
+    size_t rows_spare_cap, row_mem_spare_cap, carry_old_cap, carry_single_cap;
+    long rows_gen;        /* gr_set_allocation calls */
+    int pair_rows;        /* some row is a pair */
+    int view_same;        /* this call's view lists the last call's ids, in the same order */
+    struct gr_replay *rp; /* gr_fill's record of its last fill (replay) */
+    int *rp_now, *rp_at;  /* replay's scratch */
+    size_t rp_now_cap;
 };
+
+/* replay's marks per entry of a type's list */
+#define GR_BIT_POSITIVE 1 /* the row's priority was > 0 */
+#define GR_BIT_ACTIVE 2   /* its members were active */
+/* Views of up to this many jobs keep gavel_seq within an int. */
+#define GR_SEQ_JOBS 46000
+
+/* What a fill in which every type took its queue whole (fill_fits) chose,
+ * and what it depended on that may change by the next call (replay). */
+typedef struct gr_replay {
+    int ok;                 /* the record holds */
+    long call, gen;         /* the call it was made at; rows_gen then */
+    int skip_zero, shuffle; /* gr_fill's arguments */
+    int *order, *room0;     /* T each: the types' visit order, the GPUs up */
+    unsigned char *pos_bit; /* per entry of pos, type by type: GR_BIT_* */
+    int *pick;              /* per chosen, in the plan's order: its index into last */
+    int n, T, n_bits;
+    size_t order_cap, bits_cap, pick_cap;
+} gr_replay_t;
+
+/* What a job's rates were asked for: the perf model reads no other field of
+ * the job when its rates are fixed. */
+typedef struct gr_rkey {
+    int workload, batch, gpus;
+} gr_rkey_t;
+
+/* Rates by view index (see gr_state). */
+typedef struct gr_rates {
+    double *rate;         /* cap x T */
+    unsigned char *known; /* cap x T */
+    gr_rkey_t *key;       /* cap */
+    int cap, T;
+} gr_rates_t;
+
+static gr_rkey_t rkey_of(const view_job_t *j)
+{
+    return (gr_rkey_t){j->workload, j->batch_size, j->gpus_requested};
+}
+
+/* Room in r for n jobs of T types (contents lost when it grows). */
+static void rates_room(gr_rates_t *r, int n, int T)
+{
+    if (n <= r->cap && T == r->T)
+        return;
+    free(r->rate);
+    free(r->known);
+    free(r->key);
+    r->cap = n + n / 2 + 16;
+    r->T = T;
+    r->rate = pu_alloc((size_t)r->cap * (size_t)(T > 0 ? T : 1), sizeof *r->rate);
+    r->known = pu_alloc((size_t)r->cap * (size_t)(T > 0 ? T : 1), 1);
+    r->key = pu_alloc((size_t)r->cap, sizeof *r->key);
+}
+
+static void rates_free(gr_rates_t *r)
+{
+    free(r->rate);
+    free(r->known);
+    free(r->key);
+}
 
 typedef struct id_idx {
     int64_t id;
@@ -131,15 +221,52 @@ static void ensure_map(gr_state_t *s)
     s->map_ok = 1;
 }
 
+static int find_job(const gr_state_t *s, int64_t id);
+
+/* The view's jobs' rates, from the last sync's (before seen_ids and the
+ * slots move on): a job's row moves to its new view index under fixed rates,
+ * else starts unknown. */
+static void move_rates(gr_state_t *s, const view_t *v)
+{
+    int J = v->n_jobs, T = v->n_types, keep = s->rates_fixed && s->rate_T == T;
+    gr_rates_t *o = &s->rs[s->rs_cur], *n = &s->rs[!s->rs_cur];
+    rates_room(n, J, T);
+    if (keep && !s->use_slots)
+        ensure_map(s); /* the last sync's ids, for find_job */
+    for (int j = 0; j < J;) {
+        int k = keep ? find_job(s, v->jobs[j].id) : -1, m = 1;
+        if (k < 0) {
+            memset(n->known + (size_t)j * T, 0, (size_t)T);
+            n->key[j] = rkey_of(&v->jobs[j]);
+            j++;
+            continue;
+        }
+        while (j + m < J && k + m < s->n_seen && s->seen_ids[k + m] == v->jobs[j + m].id)
+            m++; /* a run of jobs in the same order: one copy */
+        size_t jt = (size_t)j * T, kt = (size_t)k * T, mt = (size_t)m * T;
+        memcpy(n->rate + jt, o->rate + kt, mt * sizeof *n->rate);
+        memcpy(n->known + jt, o->known + kt, mt);
+        memcpy(n->key + j, o->key + k, (size_t)m * sizeof *n->key);
+        j += m;
+    }
+    s->rs_cur = !s->rs_cur;
+    s->rate_T = T;
+}
+
 /* Notes the view's job ids and where each is (s->slot, or s->map); 1 when
- * they are the last sync's, in the same order. */
+ * they are the last sync's, in the same order (at once when this call
+ * synced already: the view does not change within a call). */
 static int sync_view(gr_state_t *s, const view_t *v)
 {
+    if (s->synced_at == s->calls)
+        return 1;
+    s->synced_at = s->calls;
     int same = s->n_seen == v->n_jobs;
     for (int j = 0; j < v->n_jobs && same; j++)
         same = s->seen_ids[j] == v->jobs[j].id;
     if (same)
         return 1;
+    move_rates(s, v);
     for (int j = 0; j < s->n_seen && s->use_slots; j++)
         s->slot[s->seen_ids[j]] = -1;
     if (v->n_jobs > s->seen_cap) {
@@ -196,7 +323,7 @@ void gr_set_python_shuffle(gr_state_t *s, uint64_t seed)
 
 /* Gavel's list of types (scheduler.py: v100, p100, k80, those present),
  * then any other type in index order. */
-static void gavel_order(const view_t *v, int *order)
+static void gavel_order_of(const view_t *v, int *order)
 {
     static const char *const gavel[] = {"v100", "p100", "k80"};
     int n = 0;
@@ -213,10 +340,35 @@ static void gavel_order(const view_t *v, int *order)
     }
 }
 
+/* gavel_order_of(), kept while the types have the same names (one
+ * comparison per type instead of up to four). */
+static void gavel_order(gr_state_t *s, const view_t *v, int *order)
+{
+    int T = v->n_types, same = s->order_memo && s->n_order_memo == T;
+    for (int t = 0; t < T && same; t++)
+        same = !strcmp(s->order_names[t], v->types[t].name);
+    if (!same) {
+        for (int t = 0; t < s->n_order_memo; t++)
+            free(s->order_names[t]);
+        free(s->order_names);
+        free(s->order_memo);
+        s->order_names = pu_alloc((size_t)T + 1, sizeof *s->order_names);
+        s->order_memo = pu_alloc((size_t)T + 1, sizeof *s->order_memo);
+        for (int t = 0; t < T; t++) {
+            size_t len = strlen(v->types[t].name) + 1;
+            s->order_names[t] = memcpy(pu_alloc(len, 1), v->types[t].name, len);
+        }
+        gavel_order_of(v, s->order_memo);
+        s->n_order_memo = T;
+    }
+    if (T)
+        memcpy(order, s->order_memo, (size_t)T * sizeof *order);
+}
+
 /* gavel_order() shuffled by Python's shuffle. */
 static void python_order(gr_state_t *s, const view_t *v, int *order)
 {
-    gavel_order(v, order);
+    gavel_order(s, v, order);
     pyrandom_shuffle(s->py, order, v->n_types);
 }
 
@@ -241,6 +393,14 @@ int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, c
     }
     o->new_jobs_wait = strcmp(nj, "wait") == 0;
     o->half_round = strcmp(rs, "half_round") == 0;
+    long sc;
+    if (policy_arg_long(args, "shortcuts", 1, &sc, err, errlen))
+        return -1;
+    if (sc != 0 && sc != 1) {
+        snprintf(err, errlen, "%s: shortcuts must be 0 or 1 (got %ld)", policy, sc);
+        return -1;
+    }
+    o->no_shortcuts = sc == 0;
     return 0;
 }
 
@@ -259,6 +419,9 @@ gr_state_t *gr_create(void)
     gr_state_t *s = pu_alloc(1, sizeof *s);
     s->last_call = NAN;
     s->same_as_alloc = -1;
+    s->synced_at = -1;
+    s->rs = pu_alloc(2, sizeof *s->rs);
+    s->rp = pu_alloc(1, sizeof *s->rp);
     return s;
 }
 
@@ -267,6 +430,10 @@ static void free_rows(gr_state_t *s)
     free(s->row_mem);
     free(s->rows);
     free(s->pos);
+    free(s->rows_spare);
+    free(s->row_mem_spare);
+    free(s->carry_old);
+    free(s->carry_single);
     s->rows = NULL;
     s->row_mem = NULL;
     s->pos = NULL;
@@ -296,6 +463,21 @@ void gr_destroy(gr_state_t *s)
     free(s->members);
     free(s->has_single);
     free(s->scratch);
+    rates_free(&s->rs[0]);
+    rates_free(&s->rs[1]);
+    free(s->rs);
+    free(s->rp->order);
+    free(s->rp->pos_bit);
+    free(s->rp->pick);
+    free(s->rp);
+    free(s->rp_now);
+    free(s->node_max);
+    free(s->room0);
+    free(s->room);
+    for (int t = 0; t < s->n_order_memo; t++)
+        free(s->order_names[t]);
+    free(s->order_names);
+    free(s->order_memo);
     if (s->rng)
         gsl_rng_free(s->rng);
     free(s->py);
@@ -402,10 +584,49 @@ static void pm_reset(gr_state_t *s, double elapsed)
     s->n_pm = k;
 }
 
+/* Each type's largest node and GPUs up (as pu_room_init counts them), for
+ * this call. */
+static void note_nodes(gr_state_t *s, const view_t *v)
+{
+    int T = v->n_types;
+    if (T > s->types_cap) {
+        free(s->node_max);
+        free(s->room0);
+        free(s->room);
+        s->types_cap = T;
+        s->node_max = pu_alloc((size_t)T, sizeof *s->node_max);
+        s->room0 = pu_alloc((size_t)T, sizeof *s->room0);
+        s->room = pu_alloc((size_t)T, sizeof *s->room);
+    }
+    for (int t = 0; t < T; t++) {
+        s->node_max[t] = 0;
+        s->room0[t] = v->n_nodes <= 0 || !v->nodes ? v->types[t].total_gpus : 0;
+    }
+    for (int k = 0; k < v->n_nodes && v->nodes; k++) {
+        const view_node_t *nd = &v->nodes[k];
+        if (nd->type >= 0 && nd->type < T && nd->gpus > s->node_max[nd->type])
+            s->node_max[nd->type] = nd->gpus;
+        if (nd->up && nd->type >= 0 && nd->type < T)
+            s->room0[nd->type] += nd->gpus;
+    }
+}
+
 void gr_begin(gr_state_t *s, const view_t *v)
 {
-    int same = sync_view(s, v) && s->fill_call == s->calls; /* last's idx hold */
     s->calls++;
+    s->rates_fixed = !s->opts.no_shortcuts && v->perf && v->perf->rates_fixed;
+    s->view_same = sync_view(s, v);
+    int same = s->view_same && s->fill_call == s->calls - 1; /* last's idx hold */
+    /* every rate asked anew */
+    if (!s->rates_fixed || s->rate_T != v->n_types) {
+        gr_rates_t *r = &s->rs[s->rs_cur];
+        rates_room(r, v->n_jobs, v->n_types);
+        memset(r->known, 0, (size_t)v->n_jobs * (size_t)v->n_types);
+        for (int j = 0; j < v->n_jobs; j++)
+            r->key[j] = rkey_of(&v->jobs[j]);
+        s->rate_T = v->n_types;
+    }
+    note_nodes(s, v);
     double dt = isnan(s->last_call) ? 0.0 : v->now - s->last_call;
     for (int k = 0; k < s->n_last && dt > 0; k++) {
         const gr_last_t *l = &s->last[k];
@@ -490,8 +711,11 @@ static void carry_deficits(gr_state_t *s, const view_t *v, gr_row_t *rows, int n
                            const int (*jobs)[2], double now)
 {
     int T = s->n_types, n = 0;
-    gr_deficit_t *old = pu_alloc(2 * (size_t)s->n_rows + 1, sizeof *old);    /* and sort scratch */
-    const double **single = pu_alloc((size_t)v->n_jobs + 1, sizeof *single); /* by view index */
+    gr_deficit_t *old = room_for(&s->carry_old, &s->carry_old_cap, /* and sort scratch */
+                                 (2 * (size_t)s->n_rows + 1) * sizeof *old);
+    const double **single = room_for(&s->carry_single, &s->carry_single_cap, /* by view index */
+                                     ((size_t)v->n_jobs + 1) * sizeof *single);
+    memset(single, 0, ((size_t)v->n_jobs + 1) * sizeof *single);
     for (int r = 0; r < s->n_rows; r++) {
         gr_row_t *o = &s->rows[r];
         for (int t = 0; t < T && o->deficit; t++)
@@ -522,8 +746,6 @@ static void carry_deficits(gr_state_t *s, const view_t *v, gr_row_t *rows, int n
         if (hit)
             memcpy(rows[r].deficit, hit->d, (size_t)T * sizeof *rows[r].deficit);
     }
-    free(single);
-    free(old);
 }
 
 void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*jobs)[2],
@@ -531,14 +753,18 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
 {
     sync_view(s, v);
     int T = v->n_types;
-    gr_row_t *rows = pu_alloc((size_t)n_rows + 1, sizeof *rows);
-    double *mem = pu_alloc((size_t)n_rows * 4 * (size_t)T + 1, sizeof *mem);
+    size_t mem_n = ((size_t)n_rows * 4 * (size_t)T + 1) * sizeof(double);
+    gr_row_t *rows =
+        room_for(&s->rows_spare, &s->rows_spare_cap, ((size_t)n_rows + 1) * sizeof *rows);
+    double *mem = room_for(&s->row_mem_spare, &s->row_mem_spare_cap, mem_n);
+    memset(mem, 0, mem_n);
     for (int r = 0; r < n_rows; r++) {
         rows[r].id[0] = v->jobs[jobs[r][0]].id;
         rows[r].id[1] = jobs[r][1] >= 0 ? v->jobs[jobs[r][1]].id : -1;
         rows[r].x = mem + (size_t)r * 4 * (size_t)T; /* x, recv, prio, deficit */
         rows[r].recv = rows[r].x + T;
         rows[r].prio = rows[r].x + 2 * (size_t)T;
+        rows[r].deficit = NULL; /* carry_deficits' */
     }
     if (s->opts.gavel_rules && (s->n_types == v->n_types || !s->n_rows)) {
         s->n_types = v->n_types;
@@ -546,12 +772,23 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
         pm_reset(s, v->now - s->reset_time);
     }
     s->recv0 = s->opts.gavel_rules && s->opts.half_round ? v->round_len / 2 : 0;
-    free_rows(s);
+    /* the new rows in use, the old ones spare */
+    void *old_rows = s->rows, *old_mem = s->row_mem;
+    size_t old_rows_cap = s->rows_cap, old_mem_cap = s->row_mem_cap;
     s->rows = rows;
+    s->rows_cap = s->rows_spare_cap;
     s->row_mem = mem;
+    s->row_mem_cap = s->row_mem_spare_cap;
+    s->rows_spare = old_rows;
+    s->rows_spare_cap = old_rows_cap;
+    s->row_mem_spare = old_mem;
+    s->row_mem_spare_cap = old_mem_cap;
     s->n_types = T;
     s->n_rows = n_rows;
-    s->pos = pu_alloc((size_t)T * ((size_t)n_rows + 1) + 1, sizeof *s->pos);
+    void *p = s->pos;
+    s->pos = room_for(&p, &s->pos_cap, ((size_t)T * ((size_t)n_rows + 1) + 1) * sizeof *s->pos);
+    for (int t = 0; t < T; t++)
+        s->pos[(size_t)t * ((size_t)n_rows + 1)] = 0;
     for (int r = 0; r < n_rows; r++) {
         gr_row_t *row = &s->rows[r];
         for (int t = 0; t < T; t++)
@@ -563,8 +800,8 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
                 pt[1 + pt[0]++] = r;
         }
     }
-    free(s->alloc_ids);
-    s->alloc_ids = pu_alloc((size_t)v->n_jobs + 1, sizeof *s->alloc_ids);
+    p = s->alloc_ids;
+    s->alloc_ids = room_for(&p, &s->alloc_ids_cap, ((size_t)v->n_jobs + 1) * sizeof *s->alloc_ids);
     ensure_map(s);
     for (int j = 0; j < v->n_jobs; j++) /* the map is the view's ids, sorted */
         s->alloc_ids[j] = s->map[j].id;
@@ -575,6 +812,10 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
     s->n_last = 0; /* rows were replaced: nothing to credit */
     s->same_as_alloc = -1;
     s->members_ok = 0;
+    s->rows_gen++;
+    s->pair_rows = 0;
+    for (int r = 0; r < n_rows; r++)
+        s->pair_rows |= s->rows[r].id[1] >= 0;
 }
 
 /* ---- filling ----------------------------------------------------------- */
@@ -599,30 +840,58 @@ static int cmp_entry(const void *pa, const void *pb)
     return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-/* One fill's view of the jobs: each job's pu_rate() on each type, asked once
- * and only when a queue needs it; each allocation row's members' view
- * indices. */
+/* One fill's view of the jobs: the round state (its rates) and each
+ * allocation row's members' view indices. */
 typedef struct fill_ctx {
-    const int *node_max;  /* per type: GPUs of its largest node (pu_room_t) */
-    double *rate;         /* n_jobs x n_types */
-    unsigned char *known; /* n_jobs x n_types: rate asked */
-    int (*members)[2];    /* per row: view indices, -1 not active (or no second) */
+    gr_state_t *s;
+    int (*members)[2]; /* per row: view indices, -1 not active (or no second) */
 } fill_ctx_t;
 
 /* pu_rate() of job j on type t: the fewest nodes from the type's largest
- * node (as pu_min_nodes finds it), asked at the first need. */
+ * node (as pu_min_nodes finds it), asked at the first need in this call, or
+ * kept from an earlier call (see gr_state). */
+static double ask_rate(gr_state_t *s, const view_t *v, int j, int t)
+{
+    gr_rates_t *r = &s->rs[s->rs_cur];
+    const view_job_t *vj = &v->jobs[j];
+    size_t T = (size_t)v->n_types, k = (size_t)j * T + (size_t)t;
+    gr_rkey_t *key = &r->key[j];
+    if (key->workload != vj->workload || key->batch != vj->batch_size ||
+        key->gpus != vj->gpus_requested) {
+        memset(r->known + (size_t)j * T, 0, T);
+        *key = rkey_of(vj);
+    }
+    if (!r->known[k]) {
+        int g = vj->gpus_requested, big = s->node_max[t];
+        int nodes = big <= 0 || g <= big ? 1 : (g + big - 1) / big;
+        r->rate[k] = v->perf && v->perf->throughput
+                         ? v->perf->throughput(v->perf->ctx, vj, t, g, nodes, 0)
+                         : NAN;
+        r->known[k] = 1;
+    }
+    return r->rate[k];
+}
+
+static inline double state_rate(gr_state_t *s, const view_t *v, int j, int t)
+{
+    const gr_rates_t *r = &s->rs[s->rs_cur];
+    const view_job_t *vj = &v->jobs[j];
+    size_t k = (size_t)j * (size_t)v->n_types + (size_t)t;
+    const gr_rkey_t *key = &r->key[j];
+    if (r->known[k] && key->workload == vj->workload && key->batch == vj->batch_size &&
+        key->gpus == vj->gpus_requested)
+        return r->rate[k];
+    return ask_rate(s, v, j, t);
+}
+
+double gr_rate(gr_state_t *s, const view_t *v, int j, int t)
+{
+    return state_rate(s, v, j, t);
+}
+
 static double rate_of(const view_t *v, const fill_ctx_t *c, int j, int t)
 {
-    size_t k = (size_t)j * (size_t)v->n_types + (size_t)t;
-    if (!c->known[k]) {
-        int g = v->jobs[j].gpus_requested, big = c->node_max[t];
-        int nodes = big <= 0 || g <= big ? 1 : (g + big - 1) / big;
-        c->rate[k] = v->perf && v->perf->throughput
-                         ? v->perf->throughput(v->perf->ctx, &v->jobs[j], t, g, nodes, 0)
-                         : NAN;
-        c->known[k] = 1;
-    }
-    return c->rate[k];
+    return state_rate(c->s, v, j, t);
 }
 
 /* A single job may run on a type when it fits and its rate is not known 0. */
@@ -699,6 +968,21 @@ static int entry_less(const entry_t *a, const entry_t *b)
  * result is qsort's */
 PU_DEFINE_MERGE_SORT(sort_entries, entry_t, entry_less)
 
+/* A row's priority on a type from its allocation x and received time
+ * (recv_raw: row->recv[t], from recv0). */
+static inline double prio_of(const gr_state_t *s, const view_t *v, double x, double recv_raw,
+                             double elapsed)
+{
+    double recv = recv_raw - s->recv0;
+    if (x > 0 && s->opts.half_round && s->recv0 > 0) /* Gavel's sum, from half a round */
+        return x / recv_raw;
+    if (x > 0 && s->opts.half_round) /* the share's denominator is common to all rows */
+        return x / (recv + v->round_len / 2);
+    if (x > 0)
+        return recv > 0 && elapsed > 0 ? x / (recv / elapsed) : x * GR_NEW_PRIORITY;
+    return 0.0;
+}
+
 /* The queue of type t, unsorted: allocation rows with every member active,
  * then every active job without a single row of its own (priority 0).
  * Entries of priority 0 are left out under skip_zero (they are never taken).
@@ -719,13 +1003,7 @@ static int build_queue(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int 
         int a = c->members[r][0], b = c->members[r][1];
         double x = t < s->n_types ? row->x[t] : 0.0;
         double recv = t < s->n_types ? row->recv[t] - s->recv0 : 0.0;
-        double prio = 0.0;
-        if (x > 0 && s->opts.half_round && s->recv0 > 0) /* Gavel's sum, from half a round */
-            prio = x / row->recv[t];
-        else if (x > 0 && s->opts.half_round) /* the share's denominator is common to all rows */
-            prio = x / (recv + v->round_len / 2);
-        else if (x > 0)
-            prio = recv > 0 && elapsed > 0 ? x / (recv / elapsed) : x * GR_NEW_PRIORITY;
+        double prio = t < s->n_types ? prio_of(s, v, x, row->recv[t], elapsed) : 0.0;
         if (t < s->n_types)
             row->prio[t] = prio;
         if (a < 0 || (row->id[1] >= 0 && b < 0))
@@ -819,17 +1097,19 @@ static int chosen_less(const chosen_t *a, const chosen_t *b)
 /* stable, as glibc's qsort (a merge sort): the same order where seq ties */
 PU_DEFINE_MERGE_SORT(sort_chosen, chosen_t, chosen_less)
 
-/* 1 when every member already holds exactly this type and count. */
-static int keeps(const view_t *v, const entry_t *e, int type, int gpus)
+/* 1 when job j (-1: none) holds exactly this type and count. */
+static inline int holds_as(const view_t *v, int j, int type, int gpus)
 {
-    for (int k = 0; k < 2; k++) {
-        if (e->job[k] < 0)
-            continue;
-        const view_job_t *j = &v->jobs[e->job[k]];
-        if (!pu_holds(j) || j->cur_type != type || j->cur_gpus != gpus)
-            return 0;
-    }
-    return 1;
+    if (j < 0)
+        return 1;
+    const view_job_t *vj = &v->jobs[j];
+    return pu_holds(vj) && vj->cur_type == type && vj->cur_gpus == gpus;
+}
+
+/* 1 when every member already holds exactly this type and count. */
+static inline int keeps(const view_t *v, const entry_t *e, int type, int gpus)
+{
+    return holds_as(v, e->job[0], type, gpus) && holds_as(v, e->job[1], type, gpus);
 }
 
 /* cmp_chosen's order as one number (kept first, GPUs descending, seq
@@ -844,12 +1124,38 @@ static int key_less(const chosen_key_t *a, const chosen_key_t *b)
     return a->key < b->key;
 }
 
-/* stable: equal keys keep their order, as sort_chosen's equal entries */
-PU_DEFINE_MERGE_SORT(sort_keys, chosen_key_t, key_less)
+/* A stable sort of a[0..n) (equal keys keep their order, as sort_chosen's
+ * equal entries) for input made of a few ascending runs, as the chosen are
+ * (one per type, in queue order): each pass merges neighbouring runs, ties
+ * from the left one, until one is left: one pass over sorted input. tmp:
+ * room for n. */
+static void sort_keys(chosen_key_t *a, chosen_key_t *tmp, int n)
+{
+    for (int runs = 2; runs > 1;) {
+        runs = 0;
+        for (int i = 0; i < n; runs++) {
+            int m = i + 1, e;
+            while (m < n && !key_less(&a[m], &a[m - 1]))
+                m++;
+            for (e = m < n ? m + 1 : n; e < n && !key_less(&a[e], &a[e - 1]);)
+                e++;
+            if (m < n) { /* merge a[i..m) and a[m..e) */
+                int l = 0, h = m - i, r = m, o = i;
+                memcpy(tmp, a + i, sizeof *a * (size_t)h);
+                while (l < h && r < e)
+                    a[o++] = key_less(&a[r], &tmp[l]) ? a[r++] : tmp[l++];
+                while (l < h)
+                    a[o++] = tmp[l++];
+            }
+            i = e;
+        }
+    }
+}
 
 /* Adds the chosen entries to the plan, in cmp_chosen's order (tmp: room for
- * n chosen). */
-static void emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
+ * n chosen). Returns 1 when that order was ch[k[0].i], ch[k[1].i], ... of
+ * ch as given, k at tmp. */
+static int emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
 {
     chosen_key_t *k = (chosen_key_t *)tmp; /* n keys and their sort's scratch fit in n chosen */
     int keyed = 1;
@@ -877,6 +1183,7 @@ static void emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
             plan->allocs[ib].pack_with = a;
         }
     }
+    return keyed;
 }
 
 /* 1 when job id was active at the last recompute. */
@@ -981,7 +1288,7 @@ static void visit_order(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int
         return;
     }
     if (s->opts.gavel_rules && !shuffle_types)
-        gavel_order(v, order); /* Gavel's code: fixed for its Perf and Packing policies */
+        gavel_order(s, v, order); /* Gavel's code: fixed for its Perf and Packing policies */
     else
         type_order(v, c, order);
     if (shuffle_types && v->n_types > 1) {
@@ -995,6 +1302,75 @@ static void visit_order(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int
         }
         gsl_ran_shuffle(s->rng, order, (size_t)v->n_types, sizeof *order);
     }
+}
+
+/* Under skip_zero, type t's fill in one pass over its rows with x > 0, for
+ * the common case: the entries its queue would hold that it may take
+ * (members active and not taken yet, a positive priority, usable on t) have
+ * distinct jobs, each asking for GPUs, and together fit the room. fill_type
+ * then takes every one of them in queue order (all_fit), which is row order;
+ * so does this, writing the rows' priorities as build_queue does. Returns 0
+ * when that does not hold, or a priority is NAN, having changed nothing but
+ * those priorities (which build_queue then writes alike): the caller builds
+ * the queue. cand: room for the rows. */
+static int fill_fits(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t,
+                     unsigned char *taken, unsigned char *mark, pu_room_t *room, int *cand,
+                     chosen_t *ch, int *n_ch)
+{
+    if (!(t < s->n_types && s->pos))
+        return 0;
+    const int *look = &s->pos[(size_t)t * ((size_t)s->n_rows + 1)];
+    int n_look = *look++, n = 0, ok = 1;
+    long want = 0;
+    double elapsed = v->now - s->reset_time;
+    for (int i = 0; i < n_look && ok; i++) {
+        int r = look[i];
+        gr_row_t *row = &s->rows[r];
+        int a = c->members[r][0], b = c->members[r][1];
+        double x = row->x[t], prio = prio_of(s, v, x, row->recv[t], elapsed);
+        row->prio[t] = prio;
+        if (a < 0 || (row->id[1] >= 0 && b < 0))
+            continue;
+        if (isnan(prio))
+            ok = 0;
+        else if (!(prio > 0) ||
+                 (b < 0 ? !single_usable(v, c, a, t) : !(x > 0) || !pair_usable(v, a, b, t)) ||
+                 taken[a] || (b >= 0 && taken[b]))
+            continue;
+        int g = v->jobs[a].gpus_requested; /* as all_fit */
+        ok = ok && g > 0 && !mark[a] && (b < 0 || !mark[b]);
+        mark[a] = 1;
+        if (b >= 0)
+            mark[b] = 1;
+        want += g;
+        ok = ok && want <= room->room[t];
+        cand[n++] = r;
+    }
+    for (int k = 0; k < n; k++) {
+        int r = cand[k], a = c->members[r][0], b = c->members[r][1];
+        mark[a] = 0;
+        if (b >= 0)
+            mark[b] = 0;
+        if (!ok)
+            continue;
+        int g = v->jobs[a].gpus_requested;
+        taken[a] = 1;
+        if (b >= 0)
+            taken[b] = 1;
+        room->room[t] -= g;
+        chosen_t *o = &ch[(*n_ch)++];
+        o->e.row = r;
+        o->e.job[0] = a;
+        o->e.job[1] = b;
+        o->e.prio = s->rows[r].prio[t];
+        o->e.deficit = 0.0;
+        o->e.x = s->rows[r].x[t];
+        o->e.seq = s->opts.gavel_rules ? gavel_seq(v, a, b) : r;
+        o->type = t;
+        o->gpus = g;
+        o->kept = holds_as(v, a, t, g) && (b < 0 || holds_as(v, b, t, g));
+    }
+    return ok;
 }
 
 /* Fills type t from its queue q[0..nq) (unsorted; q has room for 2 nq). */
@@ -1036,40 +1412,185 @@ static void fill_type(gr_state_t *s, const view_t *v, const fill_ctx_t *c, int t
     }
 }
 
+/* Replay: a fill whose inputs are the last call's, less the jobs that left,
+ * gives that fill's plan less those jobs. Made (record) when every type took
+ * its queue whole (fill_fits), under skip_zero (no leftovers: a job without a
+ * row never runs), without pairs and under fixed rates. It holds at the next
+ * call when the rows, the types' order and the GPUs up are the same; no row
+ * has a member now that it lacked then; every job of a row keeps the key its
+ * rates were asked for (so every usable check answers alike); and every
+ * priority of the types' lists is again positive where it was. Then each
+ * type's queue holds the same entries less those of jobs that left, which
+ * fit as before: the same ones are taken, in the same order. When each chosen
+ * job also again holds, or again does not hold, its type and count, and the
+ * chosen's keys (emit) are still ascending in the recorded order (view
+ * indices shift when jobs leave), emit would give them in that order. The
+ * priorities are written as a fill writes them, and last (the chosen, in
+ * fill order) keeps the jobs still there with their view indices and work
+ * marks now. Returns 0 when it does not hold (the priorities written alike). */
+static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle,
+                  const int *order)
+{
+    gr_replay_t *rp = s->rp;
+    int T = v->n_types;
+    if (!rp->ok || rp->call != s->calls - 1 || s->fill_call != s->calls - 1 ||
+        rp->gen != s->rows_gen || !s->rates_fixed || !s->pos || rp->skip_zero != skip_zero ||
+        rp->shuffle != shuffle || rp->T != T || s->n_types != T || v->n_jobs > GR_SEQ_JOBS)
+        return 0;
+    for (int t = 0; t < T; t++)
+        if (order[t] != rp->order[t] || s->room0[t] != rp->room0[t])
+            return 0;
+    const gr_rates_t *rt = &s->rs[s->rs_cur];
+    unsigned char *bit = rp->pos_bit;
+    double elapsed = v->now - s->reset_time;
+    int ok = 1;
+    for (int t = 0; t < T; t++) {
+        const int *pt = &s->pos[(size_t)t * ((size_t)s->n_rows + 1)];
+        for (int i = 0; i < pt[0]; i++) {
+            gr_row_t *row = &s->rows[pt[1 + i]];
+            double prio = prio_of(s, v, row->x[t], row->recv[t], elapsed);
+            int a = s->members[pt[1 + i]][0];
+            row->prio[t] = prio;
+            if (a < 0) {
+                bit[i] &= (unsigned char)~GR_BIT_ACTIVE; /* left: no longer a candidate */
+                continue;
+            }
+            const view_job_t *vj = &v->jobs[a];
+            const gr_rkey_t *key = &rt->key[a];
+            ok &= key->workload == vj->workload && key->batch == vj->batch_size &&
+                  key->gpus == vj->gpus_requested && (bit[i] & GR_BIT_ACTIVE) && !isnan(prio) &&
+                  (prio > 0) == !!(bit[i] & GR_BIT_POSITIVE);
+        }
+        bit += pt[0];
+    }
+    int *now = s->rp_now; /* per chosen: its view index now, -1 left */
+    uint64_t prev = 0;
+    for (int o = 0; o < rp->n && ok; o++) {
+        const gr_last_t *l = &s->last[rp->pick[o] >> 1];
+        int j = now[o] = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        if (j < 0)
+            continue;
+        int g = v->jobs[j].gpus_requested, kept = rp->pick[o] & 1;
+        int seq = s->opts.gavel_rules ? gavel_seq(v, j, -1) : l->row;
+        ok = holds_as(v, j, l->type, g) == kept && g >= 0 && seq >= 0;
+        uint64_t key = ok ? (uint64_t)!kept << 63 | (uint64_t)(INT32_MAX - g) << 32 | (uint32_t)seq
+                          : 0;
+        ok = ok && key >= prev;
+        prev = key;
+    }
+    if (!ok)
+        return 0;
+    for (int o = 0; o < rp->n; o++)
+        if (now[o] >= 0)
+            plan_run(plan, now[o], s->last[rp->pick[o] >> 1].type, v->jobs[now[o]].gpus_requested);
+    int *at = s->rp_at, n_last = 0, n = 0; /* last's entries kept, and where they went */
+    for (int i = 0; i < s->n_last; i++) {
+        gr_last_t *l = &s->last[i];
+        int j = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        at[i] = j < 0 ? -1 : n_last;
+        if (j < 0)
+            continue;
+        gr_last_t *d = &s->last[n_last++];
+        if (d != l)
+            *d = *l;
+        d->idx[0] = j;
+        d->work0[0] = v->jobs[j].work_done;
+    }
+    for (int o = 0; o < rp->n; o++)
+        if (at[rp->pick[o] >> 1] >= 0)
+            rp->pick[n++] = at[rp->pick[o] >> 1] << 1 | (rp->pick[o] & 1);
+    rp->n = n;
+    s->n_last = n_last;
+    s->fill_call = rp->call = s->calls;
+    return 1;
+}
+
+/* Notes the fill just made for replay: its chosen ch[k[o].i] in the plan's
+ * order (ch in last's order). */
+static void record(gr_state_t *s, const view_t *v, int skip_zero, int shuffle, const int *order,
+                   const chosen_t *ch, const chosen_key_t *k, int n)
+{
+    gr_replay_t *rp = s->rp;
+    int T = v->n_types, n_bits = 0;
+    for (int t = 0; t < T; t++)
+        n_bits += s->pos[(size_t)t * ((size_t)s->n_rows + 1)];
+    void *p = rp->order;
+    rp->order = room_for(&p, &rp->order_cap, (2 * (size_t)T + 1) * sizeof *rp->order);
+    rp->room0 = rp->order + T;
+    p = rp->pos_bit;
+    rp->pos_bit = room_for(&p, &rp->bits_cap, (size_t)n_bits + 1);
+    p = rp->pick;
+    rp->pick = room_for(&p, &rp->pick_cap, ((size_t)n + 1) * sizeof *rp->pick);
+    if ((size_t)n + 1 > s->rp_now_cap) { /* replay's scratch: n chosen, and last */
+        free(s->rp_now);
+        s->rp_now_cap = (size_t)n + (size_t)n / 2 + 16;
+        s->rp_now = pu_alloc(2 * s->rp_now_cap, sizeof *s->rp_now);
+        s->rp_at = s->rp_now + s->rp_now_cap;
+    }
+    for (int t = 0; t < T; t++) {
+        rp->order[t] = order[t];
+        rp->room0[t] = s->room0[t];
+    }
+    unsigned char *bit = rp->pos_bit;
+    for (int t = 0; t < T; t++) {
+        const int *pt = &s->pos[(size_t)t * ((size_t)s->n_rows + 1)];
+        for (int i = 0; i < pt[0]; i++)
+            *bit++ = (unsigned char)((s->rows[pt[1 + i]].prio[t] > 0 ? GR_BIT_POSITIVE : 0) |
+                                     (s->members[pt[1 + i]][0] >= 0 ? GR_BIT_ACTIVE : 0));
+    }
+    for (int o = 0; o < n; o++)
+        rp->pick[o] = k[o].i << 1 | (ch[k[o].i].kept != 0);
+    rp->n = n;
+    rp->T = T;
+    rp->n_bits = n_bits;
+    rp->call = s->calls;
+    rp->gen = s->rows_gen;
+    rp->skip_zero = skip_zero;
+    rp->shuffle = shuffle;
+    rp->ok = 1;
+}
+
 void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types)
 {
     int J = v->n_jobs, T = v->n_types;
     find_members(s, v);
-    /* scratch: rates, known, taken + mark, order, queue (and its sort's room), chosen (and its) */
-    size_t n_q = (size_t)(s->n_rows + J) * 2 + 1, JT = (size_t)J * (size_t)T;
-    size_t off_known = JT * sizeof(double);
-    size_t off_taken = off_known + (JT + 15) / 16 * 16;
-    size_t off_order = off_taken + ((size_t)J * 2 + 15) / 16 * 16;
-    size_t off_q = off_order + ((size_t)T * sizeof(int) + 15) / 16 * 16;
+    /* scratch: taken + mark, order and fill_fits' rows, queue (and its sort's room), chosen
+     * (and its) */
+    size_t n_q = (size_t)(s->n_rows + J) * 2 + 1;
+    size_t off_order = ((size_t)J * 2 + 15) / 16 * 16;
+    size_t off_q = off_order + (((size_t)T + (size_t)s->n_rows) * sizeof(int) + 15) / 16 * 16;
     size_t off_ch = off_q + n_q * sizeof(entry_t);
     size_t need = off_ch + ((size_t)J * 2 + 1) * sizeof(chosen_t);
     char *mem = room_for(&s->scratch, &s->scratch_cap, need);
-    pu_room_t room;
-    pu_room_init(&room, v);
-    fill_ctx_t c = {room.node_max, (double *)mem, (unsigned char *)(mem + off_known), s->members};
-    unsigned char *taken = (unsigned char *)(mem + off_taken), *mark = taken + J;
+    if (T)
+        memcpy(s->room, s->room0, (size_t)T * sizeof *s->room);
+    pu_room_t room = {T, s->room, s->node_max};
+    fill_ctx_t c = {s, s->members};
+    unsigned char *taken = (unsigned char *)mem, *mark = taken + J;
     int *order = (int *)(mem + off_order);
     entry_t *q = (entry_t *)(mem + off_q);
     chosen_t *ch = (chosen_t *)(mem + off_ch);
-    memset(c.known, 0, JT);
     memset(taken, 0, (size_t)J * 2);
     visit_order(s, v, &c, shuffle_types, order);
-    int n_ch = 0;
+    int fast = !s->opts.no_shortcuts;
+    if (fast && replay(s, v, plan, skip_zero, shuffle_types, order))
+        return;
+    s->rp->ok = 0;
+    int n_ch = 0, all_fit_whole = skip_zero && fast;
     for (int oi = 0; oi < T; oi++) {
         int t = order[oi], nan = 0;
+        if (fast && skip_zero && fill_fits(s, v, &c, t, taken, mark, &room, order + T, ch, &n_ch))
+            continue;
+        all_fit_whole = 0;
         int nq = build_queue(s, v, &c, t, s->has_single, skip_zero, q, &nan);
         if (nan && skip_zero) /* the whole queue, as always */
             nq = build_queue(s, v, &c, t, s->has_single, 0, q, &nan);
         fill_type(s, v, &c, t, q, nq, nan, skip_zero, taken, mark, &room, ch, &n_ch);
     }
-    if (n_ch > s->n_last) {
+    if (n_ch > s->last_cap) {
         free(s->last);
-        s->last = pu_alloc((size_t)n_ch, sizeof *s->last);
+        s->last_cap = n_ch + n_ch / 2 + 16;
+        s->last = pu_alloc((size_t)s->last_cap, sizeof *s->last);
     }
     s->n_last = n_ch;
     s->fill_call = s->calls;
@@ -1081,8 +1602,9 @@ void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int sh
                                  {a, b},
                                  {v->jobs[a].work_done, b >= 0 ? v->jobs[b].work_done : 0}};
     }
-    emit(ch, ch + n_ch, n_ch, plan);
-    pu_room_free(&room);
+    if (emit(ch, ch + n_ch, n_ch, plan) && all_fit_whole && s->rates_fixed && !s->pair_rows &&
+        s->pos && s->n_types == T)
+        record(s, v, skip_zero, shuffle_types, order, ch, (const chosen_key_t *)(ch + n_ch), n_ch);
 }
 
 static const gr_row_t *single_row(const gr_state_t *s, int64_t job_id)

@@ -79,10 +79,13 @@ gr_state_t *gr_create(void);
 typedef struct gr_opts {
     int new_jobs_wait;
     int half_round;
-    int gavel_rules; /* rules=gavel */
+    int gavel_rules;  /* rules=gavel */
+    int no_shortcuts; /* shortcuts=0: no replay, no rates kept across calls, every queue built
+                         (the same plans, slower: for tests) */
 } gr_opts_t;
 
-/* Parses the options (defaults run, zero); -1 with err set on a bad value. */
+/* Parses the options (defaults run, zero, paper, shortcuts=1); -1 with err
+ * set on a bad value. */
 int gr_opts_parse(const policy_args_t *args, const char *policy, gr_opts_t *o, char *err,
                   size_t errlen);
 void gr_set_opts(gr_state_t *s, const gr_opts_t *o);
@@ -112,6 +115,11 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
  * priority 0 are never scheduled (Gavel's rule for FIFO). shuffle_types:
  * visit the types in a random order (Gavel's rule for agnostic policies). */
 void gr_fill(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, int shuffle_types);
+
+/* pu_rate() of view job j on type t, as gr_fill asks it: once per call, or
+ * once for as long as the job's workload and batch stay the same when the
+ * perf model's rates are fixed (view_perf_t.rates_fixed). After gr_begin. */
+double gr_rate(gr_state_t *s, const view_t *v, int j, int t);
 
 /* For tests: the priority of job j's single row on type t at the last
  * gr_fill (NAN when the job has no row). */

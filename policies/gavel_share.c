@@ -79,8 +79,8 @@ int gs_wanted(const policy_args_t *args, const char *policy, char *err, size_t e
 gs_state_t *gs_create(int gandiva, const policy_args_t *args, const char *policy, char *err,
                       size_t errlen)
 {
-    static const char *const known[] = {"mechanism",      "recompute_interval", "new_jobs",
-                                        "received_start", "rules",              NULL};
+    static const char *const known[] = {"mechanism", "recompute_interval", "new_jobs",
+                                        "received_start", "rules", "shortcuts", NULL};
     double interval;
     gr_opts_t opts;
     if (policy_args_check(args, known, policy, err, errlen) ||

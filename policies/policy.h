@@ -207,6 +207,12 @@ typedef struct view_perf {
      * scheduler sees only the batch changes as they happen (batch_changes,
      * MLS_WHY_BATCH_CHANGE), and predicts the rest itself (Shockwave §4). */
     int (*batch_schedule)(void *ctx, const view_job_t *j, view_batch_step_t *out, int max);
+    /* 1 when `throughput` depends only on its arguments and the job's
+     * workload and batch size, never on the job's progress (a perf model
+     * without goodput: the table and curves backends), so a policy may keep
+     * an answer for as long as those stay the same; 0 (a zeroed struct's)
+     * when it may change as the job runs (the pollux backend). */
+    int rates_fixed;
 } view_perf_t;
 
 typedef struct view {

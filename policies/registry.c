@@ -26,7 +26,7 @@
     "(Gavel's and Shockwave's placement); "                                                        \
     "received_start=zero: received time at a recompute, or half_round (Gavel's code); "            \
     "rules=paper: or gavel, the rules of Gavel's simulator its paper does not state "              \
-    "(policies/gavel_round.h)"
+    "(policies/gavel_round.h); shortcuts=1: 0 computes every round in full (same plans, slower)"
 
 static const policy_ops_t table[] = {
     {"fifo", "Gu et al., NSDI 2019 (YARN-CS baseline); Narayanan et al., OSDI 2020",

@@ -258,6 +258,9 @@ EXTRA_DIST += tests/gavel_rounds.sh
 # Gavel rounds: job lookup by id table and by sorted map give the same schedule.
 TESTS += tests/gavel_round_ids.sh
 EXTRA_DIST += tests/gavel_round_ids.sh
+# Gavel rounds: the same schedules with and without the mechanism's shortcuts (-P shortcuts=0).
+TESTS += tests/gavel_shortcuts.sh
+EXTRA_DIST += tests/gavel_shortcuts.sh
 
 # Pollux measured-rates mode (simulate --measured-rates)
 TESTS += tests/pollux_measured.sh
