@@ -25,7 +25,11 @@
  * copies of the measured 8-GPU job). At M and below nothing changes.
  *
  * A pair entry of 0 means the pair cannot share (Gavel: out of memory).
- * Lookups are array reads for isolated rates and one hash probe for pairs.
+ * Lookups are one array read for isolated rates (every answer up to MAX_SF
+ * GPUs is worked out at load, per workload, type and one node or several:
+ * the engine and the policies ask for the same allocations of every job at
+ * every event; another batch size of the model is a walk over its few
+ * batch sizes, linked at load) and one hash probe for pairs.
  *
  * GPU multiplexing (DeepPool): an optional top-level key "multiplex" (a
  * reserved name, never a GPU type) marks foreground workloads:
@@ -70,6 +74,9 @@ typedef struct table {
     char (*model)[96]; /* model name of each workload ("ResNet-50") */
     int *batch;        /* its batch size, 0 when the name has none */
     int *largest;      /* [type][workload]: the largest measured scale factor, 0 none */
+    int *sibling;      /* next workload of the same model (larger index), -1 none */
+    int *first;        /* the first workload (lowest index) of each workload's model */
+    double *rate;      /* [workload][type][nodes > 1][gpus 0..MAX_SF]: t_throughput's answer */
     double *idle;      /* [type][workload][sf]: multiplex idle fraction, NAN = none */
     double interference;
 } table_t;
@@ -238,6 +245,29 @@ static int read_entry(table_t *tb, const cJSON *entry, int t, int uncons, const 
     return 0;
 }
 
+/* Links the workloads of each model (the same name before " (batch size"),
+ * in index order, for with_batch(). */
+static void link_siblings(table_t *tb)
+{
+    size_t n = tb->workloads.n;
+    tb->sibling = xmalloc(n * sizeof *tb->sibling);
+    tb->first = xmalloc(n * sizeof *tb->first);
+    for (size_t w = 0; w < n; w++) {
+        tb->sibling[w] = -1;
+        tb->first[w] = (int)w;
+        for (size_t k = 0; k < w; k++)
+            if (!strcmp(tb->model[k], tb->model[w])) {
+                tb->first[w] = tb->first[k];
+                break;
+            }
+        int last = -1;
+        for (int k = tb->first[w]; k >= 0 && k < (int)w; k = tb->sibling[k])
+            last = k;
+        if (last >= 0)
+            tb->sibling[last] = (int)w;
+    }
+}
+
 static void parse_model_names(table_t *tb)
 {
     size_t n = tb->workloads.n;
@@ -253,18 +283,21 @@ static void parse_model_names(table_t *tb)
         tb->model[w][ml] = '\0';
         tb->batch[w] = b ? atoi(b + 13) : 0;
     }
+    link_siblings(tb);
 }
 
 /* ---- ops ------------------------------------------------------------------------ */
 
-/* The sibling workload of w at another batch size, or w. */
+/* The sibling workload of w at another batch size, or w: the first, in
+ * index order, of w's model with that batch (a walk over the model's few
+ * batch sizes, linked at load). */
 static int with_batch(const table_t *tb, int w, int batch)
 {
     if (batch <= 0 || batch == tb->batch[w])
         return w;
-    for (size_t k = 0; k < tb->workloads.n; k++)
-        if (tb->batch[k] == batch && !strcmp(tb->model[k], tb->model[w]))
-            return (int)k;
+    for (int k = tb->first[w]; k >= 0; k = tb->sibling[k])
+        if (tb->batch[k] == batch)
+            return k;
     return w;
 }
 
@@ -316,12 +349,10 @@ static double beyond_measured(const table_t *tb, int t, int w, int gpus, int nod
     return per * gpus;
 }
 
-static double t_throughput(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch)
+/* The rate of w (batch already resolved) on `gpus` GPUs of type t over
+ * `nodes` nodes, by the rules of the file's comment. */
+static double rule_rate(const table_t *tb, int w, int t, int gpus, int nodes)
 {
-    const table_t *tb = (const table_t *)pm;
-    if (w < 0 || t < 0 || gpus < 1 || (size_t)w >= tb->workloads.n || (size_t)t >= tb->types.n)
-        return 0;
-    w = with_batch(tb, w, batch);
     int m = largest_sf(tb, t, w);
     if (m > 0 && gpus > m)
         return beyond_measured(tb, t, w, gpus, nodes, m);
@@ -331,6 +362,39 @@ static double t_throughput(const mls_perf_t *pm, int w, int t, int gpus, int nod
     if (isnan(r))
         r = rate_at(tb, t, 0, w, gpus);
     return isnan(r) ? 0 : r;
+}
+
+static const double *rate_row(const table_t *tb, int w, int t, int multi)
+{
+    return &tb->rate[(((size_t)w * tb->types.n + (size_t)t) * 2 + (size_t)multi) * (MAX_SF + 1)];
+}
+
+/* rule_rate() of every workload, type, one node or several (the rule reads
+ * only whether nodes > 1) and count up to MAX_SF, so that a lookup is one
+ * read: the policies and the engine ask for the same few allocations of
+ * every job at every event. */
+static void fill_rates(table_t *tb)
+{
+    size_t nw = tb->workloads.n, nt = tb->types.n;
+    tb->rate = xcalloc(nw * nt * 2 * (MAX_SF + 1), sizeof *tb->rate);
+    for (size_t w = 0; w < nw; w++)
+        for (size_t t = 0; t < nt; t++)
+            for (int multi = 0; multi < 2; multi++) {
+                double *row = (double *)rate_row(tb, (int)w, (int)t, multi);
+                for (int g = 1; g <= MAX_SF; g++)
+                    row[g] = rule_rate(tb, (int)w, (int)t, g, multi ? 2 : 1);
+            }
+}
+
+static double t_throughput(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch)
+{
+    const table_t *tb = (const table_t *)pm;
+    if (w < 0 || t < 0 || gpus < 1 || (size_t)w >= tb->workloads.n || (size_t)t >= tb->types.n)
+        return 0;
+    w = with_batch(tb, w, batch);
+    if (gpus <= MAX_SF)
+        return rate_row(tb, w, t, nodes > 1)[gpus];
+    return rule_rate(tb, w, t, gpus, nodes);
 }
 
 static int t_pair(const mls_perf_t *pm, int a, int b, int t, int gpus, double out[2])
@@ -354,6 +418,9 @@ static void t_destroy(mls_perf_t *pm)
     free(tb->model);
     free(tb->batch);
     free(tb->largest);
+    free(tb->sibling);
+    free(tb->first);
+    free(tb->rate);
     free(tb->idle);
     perf_named_free(&tb->base, &tb->workloads, &tb->types);
     free(tb);
@@ -481,6 +548,7 @@ static int fill(table_t *tb, const cJSON *root, const char *path, mls_err_t *err
     for (size_t t = 0; t < tb->types.n; t++)
         for (size_t w = 0; w < tb->workloads.n; w++)
             tb->largest[t * tb->workloads.n + w] = scan_largest_sf(tb, (int)t, (int)w);
+    fill_rates(tb);
     return read_multiplex(tb, cJSON_GetObjectItemCaseSensitive(root, MUX_KEY), path, err);
 }
 

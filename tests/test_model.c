@@ -149,6 +149,36 @@ START_TEST(table_lookups)
 }
 END_TEST
 
+/* Another batch size of the same model is the first such workload in the
+ * table's order (the sibling links made at load), never another model's;
+ * counts up to 64 (read from the rates worked out at load) and above (the
+ * rule, each call) agree with the extrapolation rule. */
+START_TEST(table_siblings)
+{
+    mls_perf_t *pm;
+    mls_err_t err = {{0}};
+    ck_assert_msg(perf_load(&pm, FIX "sibling_table.json", &err) == 0, "%s", err.msg);
+    int a32 = perf_workload_index(pm, "A (batch size 32)");
+    int a64 = perf_workload_index(pm, "A (batch size 64)");
+    int b32 = perf_workload_index(pm, "B (batch size 32)"), v = perf_gpu_type_index(pm, "v100");
+    ck_assert(a32 >= 0 && a64 >= 0 && b32 >= 0 && v >= 0);
+    ck_assert(perf_throughput(pm, a32, v, 1, 1, 64) == 3.0);  /* not 'batch size 064' */
+    ck_assert(perf_throughput(pm, b32, v, 1, 1, 64) == 5.0);  /* B's, not A's */
+    ck_assert(perf_throughput(pm, a64, v, 1, 1, 32) == 1.0);
+    ck_assert(perf_throughput(pm, a32, v, 1, 1, 128) == 1.0); /* no such batch: its own */
+    ck_assert(perf_throughput(pm, a32, v, 3, 1, 0) == 3.0);   /* sf 1 scaled x3 */
+    ck_assert(perf_throughput(pm, a32, v, 64, 1, 0) == 128.0); /* beyond 8: 16/8 per GPU */
+    ck_assert(perf_throughput(pm, a32, v, 64, 8, 0) == 96.0);  /* over nodes: 12/8 */
+    ck_assert(perf_throughput(pm, a32, v, 65, 9, 0) == 97.5);
+    ck_assert(perf_throughput(pm, a32, v, 128, 1, 0) == 256.0);
+    ck_assert(perf_throughput(pm, b32, v, 4, 2, 0) == 8.0); /* no unconsolidated: consolidated */
+    ck_assert(perf_throughput(pm, a32, v, 0, 1, 0) == 0);
+    ck_assert(perf_throughput(pm, a32, 1, 1, 1, 0) == 0); /* no such type */
+    ck_assert(perf_throughput(pm, 99, v, 1, 1, 0) == 0);  /* no such workload */
+    perf_free(pm);
+}
+END_TEST
+
 /* The measured tables load as they are, and read back known entries. */
 START_TEST(real_tables)
 {
@@ -381,6 +411,7 @@ int main(void)
         cluster_json,
         cluster_by_name,
         table_lookups,
+        table_siblings,
         real_tables,
         trace_quirks,
         trace_errors,
