@@ -567,7 +567,7 @@ static void ind_alloc(px_round_t *r, px_ind_t *x, int room)
         x->n = pu_alloc((size_t)r->rows + 1, 1);
         x->off = pu_alloc((size_t)r->rows + 1, sizeof *x->off);
     }
-    if (x->room < room) {
+    if (!x->slots || x->room < room) {
         free(x->slots);
         x->room = room + room / 4 + r->width;
         x->slots = pu_alloc((size_t)x->room, sizeof *x->slots);
