@@ -40,11 +40,11 @@
  * between its count and the node's GPUs; last, a row left with some GPUs
  * but fewer than its job's min is topped up to the min (AdaptDL's
  * PolluxPolicy floors each mutated entry at the job's min_replicas fill; the
- * artifact's jobs have min 0): its own nodes' free GPUs, then nodes of its
- * type free in the offspring whole, then partly free ones, lowest index
- * first (fill_to_min; a rigid job over m nodes is otherwise never placed).
- * A job that can never get its min (above its max, its batch limit or 16
- * nodes of one type) is an error naming it. Repair, in job priority order
+ * artifact's jobs have min 0): its own nodes' GPUs left, then nodes of its
+ * type free whole, then partly free ones, lowest index first (fill_to_min; a
+ * rigid job over m nodes is otherwise never placed). A job that can never
+ * get its min (above its max, its batch limit or 16 nodes of one type) is an
+ * error naming it. Repair, in job priority order
  * (least attained service first, then submit time, as the simulator): (1)
  * interference avoidance: on each node only the first distributed job (one
  * spanning several nodes) keeps its GPUs there; (2) a job keeps one GPU type
@@ -59,8 +59,23 @@
  * bench/README.md, "pollux: patience").
  * The fittest matrix is the plan; GPU ids are chosen so that a job keeps the
  * GPUs it holds on a node where its count does not drop (no restart when its
- * row is unchanged). Randomness: a GSL mt19937 seeded with the run's seed at
- * the first call; same inputs and seed give the same plans.
+ * row is unchanged). Randomness: a xoshiro256** generator seeded (splitmix64)
+ * with the run's seed at the first call; same inputs and seed give the same
+ * plans.
+ * How the GA is computed (the search above, drawn another way; bench/README.md
+ * "pollux: the child in one pass"): a child is never copied from its
+ * parents; one pass over the rows reads each row from its parent (or the
+ * current allocation, where reset), raises its present entries, merges in
+ * its new entries, repairs and scores it, writing the child compact. The
+ * mutation's Bernoulli trials (rows reset, rows zeroed, absent entries
+ * raised over nodes x rows) are drawn as the gaps between successes
+ * (geometric), in another order than node by node; each trial is
+ * independent of the others, so a child has the same distribution as
+ * before, not the same draws. The nodes are indexed densely (choose_nodes'
+ * subset) and each row keeps its last goodput entry and its fitness terms.
+ * The top-up to a job's min is done in that pass, after the row's mutation
+ * and its steps 1 and 2, on the GPUs the rows before it left (the offspring
+ * as repaired so far); it draws nothing, so rows of min <= 1 are unchanged.
  *
  * Simplifications and why:
  * - Throughput model: the view's fitted model (the Pollux catalog: the same
@@ -102,13 +117,6 @@
 #include "policies/policy_util.h"
 #include "policies/pollux.h"
 
-/* GSL's inline gsl_rng_uniform / gsl_rng_uniform_int (the same values as the
- * library's; the GA draws millions per decision) */
-#ifndef HAVE_INLINE
-#define HAVE_INLINE 1
-#endif
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -125,22 +133,31 @@
 
 /* ---- the pieces with a meaning of their own (pollux.h) --------------------- */
 
-double pollux_fitness(const double *speedup, int n, double p)
+/* One speedup's summand in FITNESS_p, and the mean of n summands' sum. */
+static double pollux_fitness_term(double speedup, double p)
+{
+    if (p == 0)
+        return log(fmax(speedup, PX_EPS));
+    if (p == -1)
+        return 1.0 / (speedup + PX_EPS);
+    return pow(speedup + PX_EPS, p);
+}
+
+static double pollux_fitness_total(double sum, int n, double p)
 {
     if (n <= 0)
         return 0;
-    double sum = 0;
-    for (int i = 0; i < n; i++) {
-        if (p == 0)
-            sum += log(fmax(speedup[i], PX_EPS));
-        else if (p == -1)
-            sum += 1.0 / (speedup[i] + PX_EPS);
-        else
-            sum += pow(speedup[i] + PX_EPS, p);
-    }
     if (p == 0)
         return exp(sum / n);
     return p == -1 ? n / sum : pow(sum / n, 1.0 / p);
+}
+
+double pollux_fitness(const double *speedup, int n, double p)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += pollux_fitness_term(speedup[i], p);
+    return pollux_fitness_total(sum, n, p);
 }
 
 double pollux_restart_factor(double age, int restarts, double delay)
@@ -194,21 +211,82 @@ double pollux_agent_batch(const view_t *v, const view_job_t *j, int type, int gp
 
 /* ---- state kept between decisions ------------------------------------------- */
 
-/* One job's GPUs on one node. */
+/* The GA's generator: xoshiro256** (Blackman and Vigna), seeded by
+ * splitmix64 from the run's seed; a few ns a draw, inlined (the GA draws
+ * millions per decision). */
+typedef struct px_rng {
+    uint64_t s[4];
+} px_rng_t;
+
+static uint64_t rng_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static void rng_seed(px_rng_t *g, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++) { /* splitmix64 */
+        uint64_t z = (seed += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        g->s[i] = z ^ (z >> 31);
+    }
+}
+
+static inline uint64_t rng_next(px_rng_t *g)
+{
+    uint64_t *s = g->s, out = rng_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rng_rotl(s[3], 45);
+    return out;
+}
+
+/* Uniform in [0, 1), 53 bits. */
+static inline double rng_uniform(px_rng_t *g)
+{
+    return (double)(rng_next(g) >> 11) * 0x1.0p-53;
+}
+
+/* Uniform integer in [0, n), n >= 1, unbiased (Lemire's multiply and reject). */
+static inline unsigned rng_below(px_rng_t *g, unsigned n)
+{
+    uint64_t m = (rng_next(g) >> 32) * (uint64_t)n;
+    if ((uint32_t)m < n) {
+        uint32_t floor = (uint32_t)(-n) % n;
+        while ((uint32_t)m < floor)
+            m = (rng_next(g) >> 32) * (uint64_t)n;
+    }
+    return (unsigned)(m >> 32);
+}
+
+/* Failures before the first success of Bernoulli(p) trials, p in (0, 1]:
+ * floor(log U / log(1 - p)), U uniform in (0, 1]; inv = 1 / log1p(-p). */
+static inline int64_t rng_skip(px_rng_t *g, double inv)
+{
+    double u = (double)((rng_next(g) >> 11) + 1) * 0x1.0p-53;
+    double k = log(u) * inv;
+    return k < 4e18 ? (int64_t)k : INT64_MAX / 4;
+}
+
+/* One job's GPUs on one node. Within a decision `node` is the node's index
+ * in the nodes the GA places on (px_round_t.sub); in the population kept
+ * between decisions it is the view's node index. */
 typedef struct px_slot {
     int node, gpus;
 } px_slot_t;
 
-/* An allocation matrix, sparse: row r holds n[r] slots sorted by node. Two
- * layouts: wide (off NULL: row r at slots[r x width], room to grow; the
- * matrices being built and repaired) and compact (row r at slots[off[r]],
- * rows packed; the population's members, a few slots per job, so that
- * reading a parent touches little memory). */
+/* An allocation matrix, sparse and compact: row r holds n[r] slots sorted by
+ * node at slots[off[r]], rows packed in order (so that a crossover child is
+ * read from its parents as two runs of rows). */
 typedef struct px_ind {
     px_slot_t *slots;
     unsigned char *n; /* slots per row */
-    int *off;         /* compact: where each row starts; NULL: wide */
-    int room;         /* compact: slots allocated */
+    int *off;         /* where each row starts; off[rows]: slots used */
+    int room;         /* slots allocated */
     double fitness;
     uint64_t hash;
 } px_ind_t;
@@ -217,7 +295,8 @@ typedef struct px_state {
     double p, delay;
     long pop, gens, patience;
     int explore;
-    gsl_rng *rng; /* NULL before the first call */
+    int seeded;   /* rng seeded (at the first call) */
+    px_rng_t rng;
     idmap_t ids;  /* job id -> index into max_held */
     int *max_held;
     size_t held_cap;
@@ -304,8 +383,6 @@ void pollux_destroy(void *state)
     px_state_t *s = state;
     if (!s)
         return;
-    if (s->rng)
-        gsl_rng_free(s->rng);
     idmap_free(&s->ids);
     free(s->max_held);
     forget_population(s);
@@ -327,59 +404,71 @@ enum { PX_TABLE, PX_LINEAR, PX_GOODPUT };
 typedef struct px_entry {
     double g;
     int m, s;
+    double t_same, t_moved; /* SPEEDUP's fitness term: row as now, row moved (lookup) */
 } px_entry_t;
 
 typedef struct px_job {
     int job;           /* view index */
     int mode;          /* PX_* */
     int min, cap;      /* GPUs: 0 or min..cap */
+    int gang;          /* min > 1 and it can run: fill_to_min tops it up */
     int never;         /* the most GPUs it can ever get if below min, else 0 */
     double base;       /* goodput on the fair share; <= 0: cannot run */
     double factor;     /* re-allocation penalty */
     px_entry_t *cache; /* [type][K 0..cap][spread] */
-    size_t last_key;   /* the cache entry asked last (SIZE_MAX: none), */
-    px_entry_t last;   /* and a copy of it */
 } px_job_t;
+
+/* A row's last cache entry asked (lookup). */
+typedef struct px_hot {
+    size_t key; /* SIZE_MAX: none */
+    px_entry_t e;
+} px_hot_t;
+
+/* Mutation marks per row (px_round_t.mflag). */
+enum { PX_M_RESET = 1, PX_M_ZERO = 2, PX_M_GROWN = 4 };
 
 typedef struct px_round {
     const view_t *v;
     px_state_t *s;
-    gsl_rng *rng;
+    px_rng_t *rng;
     int rows, width; /* jobs; slots per row */
     px_job_t *jobs;  /* per row, in priority order */
+    px_hot_t *hot;   /* per row */
     int *node_cap;   /* GPUs of up nodes, 0 on failed ones */
     int *node_big;   /* per type: GPUs of its largest node */
     int *node_type;  /* per node */
     int *sub, n_sub; /* the nodes the GA places on, ascending (choose_nodes) */
+    int *node_sub;   /* per node: its index in sub, or -1 */
+    int *scap, *stype; /* per index in sub: GPUs (0: down), type */
+    int *reach;      /* per type: the most GPUs one job can hold; [n_types]: largest type */
+    int one_type;    /* the nodes in sub are all of one type */
     int *old_row;    /* per row: the job's row in the last population, or -1 */
     int up_gpus;     /* GPUs of up nodes */
     px_ind_t base;   /* the current allocation */
-    /* scratch */
-    int *free_gpus; /* per node */
-    int *on_node;   /* per node: first entry in `list` */
-    int *n_on;      /* per node: entries in its list */
-    int *list_next, *list_row, *list_slot;
-    unsigned char *mark; /* per row */
-    unsigned char *is_grown; /* per row: in grown[] */
-    int *grown, n_grown;     /* rows given a slot by a mutation */
-    int *picked;         /* rows raised on a node they were absent from */
-    int *flag;           /* per node: == stamp when set */
+    double term0;    /* fitness term of a row with no GPUs */
+    double inv_reset, inv_zero, inv_pick; /* 1 / log(1 - p) of the mutation's trials */
+    /* scratch, per index in sub */
+    int *use, *cnt;  /* mutation: GPUs and entries on the node before raises */
+    int *left;       /* repair: GPUs left */
+    int *flag;       /* repair: == stamp when a distributed row is on it */
+    double *q;       /* mutation: raise probability of a present entry; 0: node full */
+    int *freel, n_free; /* nodes with free GPUs */
     int stamp;
-    double *terms;       /* per row */
-    px_ind_t *spare;     /* freed wide matrices, reused (they are large: rows x width) */
+    /* scratch, per row */
+    unsigned char *mflag;   /* PX_M_* */
+    uint16_t *zmask;        /* PX_M_ZERO: slots of the source row zeroed */
+    int *touched, n_touched; /* rows with an mflag */
+    int *phead, *pnext, *pnode, *pgpus, n_patch, patch_cap; /* new slots per row */
+    unsigned char *pcount;
+    px_ind_t *spare; /* freed matrices, reused */
     int n_spare, spare_cap;
-    px_ind_t *spare_c; /* freed compact ones */
-    int n_spare_c, spare_c_cap;
-    /* rows whose min is above 1 GPU (fill_to_min) */
-    int *gang, n_gang;
-    /* per type: the most GPUs one job can hold (PX_MAX_NODES nodes) */
-    int *reach;
 } px_round_t;
 
-/* Row `row` of x (either layout). */
+/* Row `row` of x. */
 static px_slot_t *row_slots(const px_round_t *r, const px_ind_t *x, int row)
 {
-    return &x->slots[x->off ? (size_t)x->off[row] : (size_t)row * (size_t)r->width];
+    (void)r;
+    return &x->slots[x->off[row]];
 }
 
 static int spread_nodes(const px_round_t *r, int type, int k, int spread)
@@ -412,7 +501,7 @@ static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int ty
     const view_t *v = r->v;
     const view_job_t *j = &v->jobs[pj->job];
     int nodes = spread_nodes(r, type, k, spread);
-    px_entry_t e = {0, 0, 0};
+    px_entry_t e = {0, 0, 0, 0, 0};
     if (k < 1)
         return e;
     if (pj->mode == PX_TABLE) {
@@ -435,23 +524,29 @@ static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int ty
     return e;
 }
 
-/* The row's entry for (type, k, spread); the last one asked is kept with the
- * row (most offspring leave most rows as their parents had them, so the
- * next ask is mostly the same one, and the cache's memory is not touched). */
+/* The row's entry for (type, k, spread), computed at the first ask with
+ * the fitness terms of its SPEEDUP (penalty included when the row moves).
+ * The last one asked is copied beside the row's other data (r->hot, read in
+ * row order): most offspring leave most rows as their parents had them, so
+ * the next ask is mostly the same one and the cache is not touched. */
 static const px_entry_t *lookup(px_round_t *r, int row, int type, int k, int spread)
 {
     px_job_t *pj = &r->jobs[row];
     size_t key = ((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + (size_t)spread;
-    if (pj->last_key == key)
-        return &pj->last;
+    px_hot_t *h = &r->hot[row];
+    if (h->key == key)
+        return &h->e;
     px_entry_t *e = &pj->cache[key];
-    if (e->g < 0)
+    if (e->g < 0) {
         *e = evaluate(r, pj, type, k, spread);
-    pj->last_key = key;
-    pj->last = *e;
-    return &pj->last;
+        double sp = pj->base > 0 ? e->g / pj->base : 0;
+        e->t_same = pollux_fitness_term(sp, r->s->p);
+        e->t_moved = pollux_fitness_term(pj->base > 0 ? sp * pj->factor : 0, r->s->p);
+    }
+    h->key = key;
+    h->e = *e;
+    return &h->e;
 }
-
 
 static int same_row(const px_round_t *r, const px_ind_t *a, const px_ind_t *b, int row)
 {
@@ -464,461 +559,541 @@ static int same_row(const px_round_t *r, const px_ind_t *a, const px_ind_t *b, i
     return 1;
 }
 
-/* SPEEDUP of the row's job under x, penalty included; e: its goodput on the
- * row's k GPUs (unused when k is 0). */
-static double row_speedup(const px_round_t *r, const px_ind_t *x, int row, int k,
-                          const px_entry_t *e)
-{
-    const px_job_t *pj = &r->jobs[row];
-    if (k == 0 || pj->base <= 0)
-        return 0;
-    double sp = e->g / pj->base;
-    return same_row(r, x, &r->base, row) ? sp : sp * pj->factor;
-}
-
 #define PX_HASH0 1469598103934665603ULL /* FNV-1a over every (row, node, GPUs) */
 
-static uint64_t hash_row(uint64_t h, const px_round_t *r, const px_ind_t *x, int row)
+static uint64_t hash_slots(uint64_t h, int row, const px_slot_t *sl, int n)
 {
-    const px_slot_t *sl = row_slots(r, x, row);
-    for (int i = 0; i < x->n[row]; i++, sl++) {
+    for (int i = 0; i < n; i++, sl++) {
         uint64_t w = ((uint64_t)row << 40) ^ ((uint64_t)sl->node << 16) ^ (uint64_t)sl->gpus;
         h = (h ^ w) * 1099511628211ULL;
     }
     return h;
 }
 
-/* A wide matrix (contents undefined). */
-static void ind_alloc(px_round_t *r, px_ind_t *x)
+/* A matrix with room for `room` slots (contents undefined). */
+static void ind_alloc(px_round_t *r, px_ind_t *x, int room)
 {
     if (r->n_spare > 0) {
         *x = r->spare[--r->n_spare];
     } else {
         memset(x, 0, sizeof *x);
-        x->slots = pu_alloc((size_t)r->rows * r->width + 1, sizeof *x->slots);
         x->n = pu_alloc((size_t)r->rows + 1, 1);
+        x->off = pu_alloc((size_t)r->rows + 1, sizeof *x->off);
+    }
+    if (!x->slots || x->room < room) {
+        free(x->slots);
+        x->room = room + room / 4 + r->width;
+        x->slots = pu_alloc((size_t)x->room, sizeof *x->slots);
     }
     x->fitness = 0;
     x->hash = 0;
 }
 
-static void pool_put(px_ind_t **pool, int *n, int *cap, px_ind_t *x)
+/* Gives x's memory back to the round's pool. */
+static void ind_release(px_round_t *r, px_ind_t *x)
 {
-    if (*n == *cap) {
-        int c = *cap ? 2 * *cap : 16;
+    if (r->n_spare == r->spare_cap) {
+        int c = r->spare_cap ? 2 * r->spare_cap : 16;
         px_ind_t *m = pu_alloc((size_t)c, sizeof *m);
-        if (*n)
-            memcpy(m, *pool, (size_t)*n * sizeof *m);
-        free(*pool);
-        *pool = m;
-        *cap = c;
+        if (r->n_spare)
+            memcpy(m, r->spare, (size_t)r->n_spare * sizeof *m);
+        free(r->spare);
+        r->spare = m;
+        r->spare_cap = c;
     }
-    (*pool)[(*n)++] = *x;
+    r->spare[r->n_spare++] = *x;
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
 }
 
-/* Gives x's memory back to the round's pool of its layout. */
-static void ind_release(px_round_t *r, px_ind_t *x)
+/* Room for `more` slots after the first `used` of x (kept). */
+static void ind_grow(px_ind_t *x, int used, int more)
 {
-    if (x->off)
-        pool_put(&r->spare_c, &r->n_spare_c, &r->spare_c_cap, x);
-    else
-        pool_put(&r->spare, &r->n_spare, &r->spare_cap, x);
+    if (used + more <= x->room)
+        return;
+    int room = 2 * (used + more);
+    px_slot_t *s = pu_alloc((size_t)room, sizeof *s);
+    if (used)
+        memcpy(s, x->slots, (size_t)used * sizeof *s);
+    free(x->slots);
+    x->slots = s;
+    x->room = room;
 }
 
-/* A compact copy of x (any layout). */
-static px_ind_t compact(px_round_t *r, const px_ind_t *x)
+/* Drops zero slots of w[0..n) (order kept); returns the count left. */
+static int drop_zeros(px_slot_t *w, int n)
 {
-    px_ind_t c;
-    int total = 0;
-    for (int row = 0; row < r->rows; row++)
-        total += x->n[row];
-    if (r->n_spare_c > 0) {
-        c = r->spare_c[--r->n_spare_c];
-    } else {
-        memset(&c, 0, sizeof c);
-        c.n = pu_alloc((size_t)r->rows + 1, 1);
-        c.off = pu_alloc((size_t)r->rows + 1, sizeof *c.off);
-    }
-    if (c.room < total) {
-        free(c.slots);
-        c.room = total + total / 4 + 1;
-        c.slots = pu_alloc((size_t)c.room, sizeof *c.slots);
-    }
-    if (r->rows > 0)
-        memcpy(c.n, x->n, (size_t)r->rows);
-    int at = 0;
-    for (int row = 0; row < r->rows; row++) {
-        const px_slot_t *sl = row_slots(r, x, row);
-        c.off[row] = at;
-        for (int i = 0; i < x->n[row]; i++)
-            c.slots[at++] = sl[i];
-    }
-    c.off[r->rows] = at;
-    c.fitness = x->fitness;
-    c.hash = x->hash;
-    return c;
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (w[i].gpus > 0)
+            w[m++] = w[i];
+    return m;
 }
 
-/* Rows from..to-1 of src (any layout) into dst (wide). */
-static void copy_rows(const px_round_t *r, px_ind_t *dst, const px_ind_t *src, int from, int to)
+static void sort_slots(px_slot_t *w, int n)
 {
-    if (to > from)
-        memcpy(&dst->n[from], &src->n[from], (size_t)(to - from));
-    for (int row = from; row < to; row++) {
-        const px_slot_t *sl = row_slots(r, src, row);
-        px_slot_t *d = &dst->slots[(size_t)row * r->width];
-        for (int i = 0; i < src->n[row]; i++)
-            d[i] = sl[i];
-    }
-}
-
-/* Drops zero slots of a row and sorts the rest by node. */
-static void tidy_row(const px_round_t *r, px_ind_t *x, int row)
-{
-    px_slot_t *sl = row_slots(r, x, row);
-    int n = 0;
-    for (int i = 0; i < x->n[row]; i++)
-        if (sl[i].gpus > 0)
-            sl[n++] = sl[i];
-    x->n[row] = (unsigned char)n;
     for (int i = 1; i < n; i++) { /* insertion sort: rows hold a few slots */
-        px_slot_t t = sl[i];
+        px_slot_t t = w[i];
         int k = i;
-        for (; k > 0 && sl[k - 1].node > t.node; k--)
-            sl[k] = sl[k - 1];
-        sl[k] = t;
+        for (; k > 0 && w[k - 1].node > t.node; k--)
+            w[k] = w[k - 1];
+        w[k] = t;
     }
 }
 
 /* ---- repair (§4.2) ------------------------------------------------------------ */
 
 /* (1) Interference avoidance: per node only the first distributed job (the
- * nodes of the distributed rows before this one are flagged r->stamp). */
-static void repair_interference(px_round_t *r, px_ind_t *x, int row)
+ * nodes of the distributed rows before this one are flagged r->stamp);
+ * (2) one GPU type per job: the one it has most GPUs of (ties: lower index).
+ * w: a row over several nodes, sorted; returns its slots left. */
+static int repair_spread(px_round_t *r, px_slot_t *w, int n)
 {
-    if (x->n[row] < 2)
-        return;
-    px_slot_t *sl = row_slots(r, x, row);
     int zeroed = 0;
-    for (int i = 0; i < x->n[row]; i++) {
-        if (r->flag[sl[i].node] == r->stamp) {
-            sl[i].gpus = 0;
+    for (int i = 0; i < n; i++) {
+        if (r->flag[w[i].node] == r->stamp) {
+            w[i].gpus = 0;
             zeroed = 1;
         }
-        r->flag[sl[i].node] = r->stamp;
+        r->flag[w[i].node] = r->stamp;
     }
     if (zeroed) /* rows are kept tidy: only a change needs it */
-        tidy_row(r, x, row);
-}
-
-/* (2) One GPU type per job: the one it has most GPUs of (ties: lower index). */
-static void repair_type(px_round_t *r, px_ind_t *x, int row)
-{
-    const int *type = r->node_type;
-    px_slot_t *sl = row_slots(r, x, row);
+        n = drop_zeros(w, n);
+    if (r->one_type || n < 2)
+        return n;
+    const int *type = r->stype;
     int mixed = 0;
-    for (int i = 1; i < x->n[row]; i++)
-        mixed |= type[sl[i].node] != type[sl[0].node];
+    for (int i = 1; i < n; i++)
+        mixed |= type[w[i].node] != type[w[0].node];
     if (!mixed)
-        return;
+        return n;
     int best = -1, best_k = -1;
     for (int t = 0; t < r->v->n_types; t++) {
         int k = 0;
-        for (int i = 0; i < x->n[row]; i++)
-            k += type[sl[i].node] == t ? sl[i].gpus : 0;
+        for (int i = 0; i < n; i++)
+            k += type[w[i].node] == t ? w[i].gpus : 0;
         if (k > best_k) {
             best_k = k;
             best = t;
         }
     }
-    for (int i = 0; i < x->n[row]; i++)
-        if (type[sl[i].node] != best)
-            sl[i].gpus = 0;
-    tidy_row(r, x, row);
+    for (int i = 0; i < n; i++)
+        if (type[w[i].node] != best)
+            w[i].gpus = 0;
+    return drop_zeros(w, n);
 }
 
-/* (3) At most cap GPUs, taken from the row's nodes in a random order. */
-static void repair_cap(px_round_t *r, px_ind_t *x, int row)
+/* (3) At most cap GPUs, taken from the row's nodes in a random order
+ * (Fisher-Yates, as gsl_ran_shuffle). */
+static int repair_cap(px_round_t *r, int row, px_slot_t *w, int n)
 {
-    int cap = r->jobs[row].cap, n = x->n[row];
-    px_slot_t *sl = row_slots(r, x, row);
-    int k = 0;
+    int cap = r->jobs[row].cap, k = 0;
     for (int i = 0; i < n; i++)
-        k += sl[i].gpus;
+        k += w[i].gpus;
     if (k <= cap)
-        return;
-    gsl_ran_shuffle(r->rng, sl, n, sizeof *sl);
+        return n;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(r->rng, (unsigned)i + 1);
+        px_slot_t t = w[i];
+        w[i] = w[j];
+        w[j] = t;
+    }
     int left = cap;
     for (int i = 0; i < n; i++) {
-        if (sl[i].gpus > left)
-            sl[i].gpus = left;
-        left -= sl[i].gpus;
+        if (w[i].gpus > left)
+            w[i].gpus = left;
+        left -= w[i].gpus;
     }
-    tidy_row(r, x, row);
+    n = drop_zeros(w, n);
+    sort_slots(w, n);
+    return n;
 }
 
 /* (4) Node capacity, the rows before this one served first; (5) the job's
- * minimum and runnability. Returns the row's GPUs; *e their goodput. */
-static int repair_capacity(px_round_t *r, px_ind_t *x, int row, const px_entry_t **e)
+ * minimum and runnability. Returns the row's slots left (0: none), *k their
+ * GPUs and *e their goodput. */
+static int repair_capacity(px_round_t *r, int row, px_slot_t *w, int n, int *k,
+                           const px_entry_t **e)
 {
-    px_slot_t *sl = row_slots(r, x, row);
-    int *free_gpus = r->free_gpus;
-    int emptied = 0, k = 0, n = x->n[row];
+    int *left = r->left;
+    int emptied = 0, sum = 0;
     for (int i = 0; i < n; i++) {
-        int node = sl[i].node, g = sl[i].gpus, f = free_gpus[node];
+        int node = w[i].node, g = w[i].gpus, f = left[node];
         if (g > f)
-            sl[i].gpus = g = f;
-        free_gpus[node] = f - g;
+            w[i].gpus = g = f;
+        left[node] = f - g;
         emptied |= g == 0;
-        k += g;
+        sum += g;
     }
-    if (k == 0) {
-        x->n[row] = 0;
+    *k = sum;
+    if (sum == 0)
         return 0;
-    }
     if (emptied)
-        tidy_row(r, x, row);
-    n = x->n[row];
-    *e = lookup(r, row, r->node_type[sl[0].node], k, n > 1);
-    if (k < r->jobs[row].min || !((*e)->g > 0)) {
+        n = drop_zeros(w, n);
+    *e = lookup(r, row, r->stype[w[0].node], sum, n > 1);
+    if (sum < r->jobs[row].min || !((*e)->g > 0)) {
         for (int i = 0; i < n; i++)
-            free_gpus[sl[i].node] += sl[i].gpus;
-        x->n[row] = 0;
+            left[w[i].node] += w[i].gpus;
         return 0;
     }
-    return k;
+    return n;
 }
 
-/* Repairs x (steps 1 to 5, row by row in priority order: what each step does
- * to a row depends on the rows before it only, so doing all steps on a row
- * before the next is the same as doing each step on all rows before the
- * next), then scores it: fitness (the power mean of the rows' speedups) and
- * hash (to find duplicates). */
-static void repair(px_round_t *r, px_ind_t *x)
+/* ---- the child: crossover, mutation and repair in one pass (§4.2) ------------- */
+
+/* Where row i of the child comes from: a below the crossover point, b from
+ * it, the current allocation where the mutation reset it. */
+static const px_slot_t *source_row(const px_round_t *r, const px_ind_t *a, const px_ind_t *b,
+                                   int point, int i, int *n)
 {
-    if (++r->stamp == INT32_MAX) { /* flags set in earlier calls hold older stamps */
-        for (int k = 0; k < r->n_sub; k++)
-            r->flag[r->sub[k]] = 0;
-        r->stamp = 1;
-    }
-    for (int k = 0; k < r->n_sub; k++)
-        r->free_gpus[r->sub[k]] = r->node_cap[r->sub[k]];
-    uint64_t h = PX_HASH0;
-    for (int row = 0; row < r->rows; row++) {
-        const px_entry_t *e = NULL;
-        r->terms[row] = 0;
-        if (x->n[row] == 0) /* nothing to repair, no speedup, nothing to hash */
-            continue;
-        if (x->n[row] > 1) { /* steps 1 and 2 concern rows over several nodes */
-            repair_interference(r, x, row);
-            repair_type(r, x, row);
+    const px_ind_t *x = r->mflag[i] & PX_M_RESET ? &r->base : i < point ? a : b;
+    *n = x->n[i];
+    return &x->slots[x->off[i]];
+}
+
+static void touch(px_round_t *r, int row, int f)
+{
+    if (!r->mflag[row])
+        r->touched[r->n_touched++] = row;
+    r->mflag[row] |= (unsigned char)f;
+}
+
+static int popcount16(unsigned x)
+{
+    int c = 0;
+    for (; x; x &= x - 1)
+        c++;
+    return c;
+}
+
+/* Mutation, row part: each row reset to the current allocation with
+ * probability PX_RESET; then each row, with PX_ZERO_ROW, has each of its
+ * entries zeroed with PX_ZERO (Bernoulli trials per row, drawn as the gaps
+ * between successes). */
+static void mutate_rows(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
+{
+    for (int64_t i = rng_skip(r->rng, r->inv_reset); i < r->rows;
+         i += 1 + rng_skip(r->rng, r->inv_reset))
+        touch(r, (int)i, PX_M_RESET);
+    for (int64_t i = rng_skip(r->rng, r->inv_zero); i < r->rows;
+         i += 1 + rng_skip(r->rng, r->inv_zero)) {
+        int n;
+        source_row(r, a, b, point, (int)i, &n);
+        unsigned mask = 0;
+        for (int s = 0; s < n; s++)
+            if (rng_uniform(r->rng) < PX_ZERO)
+                mask |= 1u << s;
+        if (mask) {
+            touch(r, (int)i, PX_M_ZERO);
+            r->zmask[i] = (uint16_t)mask;
         }
-        repair_cap(r, x, row);
-        int k = repair_capacity(r, x, row, &e);
-        if (k == 0)
-            continue;
-        r->terms[row] = row_speedup(r, x, row, k, e);
-        h = hash_row(h, r, x, row);
     }
-    x->fitness = pollux_fitness(r->terms, r->rows, r->s->p);
-    x->hash = h;
 }
 
-/* ---- mutation and crossover (§4.2) ------------------------------------------- */
-
-/* Raises entry (row, node) to a uniform value in [current, node GPUs]. A new
- * slot goes at the row's end: the row is noted in r->grown, to be sorted. */
-static void raise_entry(px_round_t *r, px_ind_t *x, int row, int node, int slot)
+/* Adds the entries of rows [from, to) of x to the node counts (sign +1/-1). */
+static void count_rows(px_round_t *r, const px_ind_t *x, int from, int to, int sign)
 {
-    int cap = r->node_cap[node];
-    px_slot_t *sl = row_slots(r, x, row);
-    if (slot < 0) {
-        if (x->n[row] >= r->width || cap < 1)
-            return;
-        int g = (int)gsl_rng_uniform_int(r->rng, (unsigned long)cap + 1);
-        if (g > 0) {
-            sl[x->n[row]++] = (px_slot_t){node, g};
-            r->free_gpus[node] -= g;
-            if (!r->is_grown[row]) {
-                r->is_grown[row] = 1;
-                r->grown[r->n_grown++] = row;
+    const px_slot_t *sl = &x->slots[x->off[from]], *end = &x->slots[x->off[to]];
+    for (; sl < end; sl++) {
+        r->use[sl->node] += sign * sl->gpus;
+        r->cnt[sl->node] += sign;
+    }
+}
+
+/* Mutation, node part, before the raises: each node's GPUs and entries in
+ * the child as it is after resets and zeroing, the nodes with free GPUs and
+ * the probability q = p1 + p2 - p1 p2 of a present entry's raise there. */
+static void count_nodes(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
+{
+    memset(r->use, 0, (size_t)r->n_sub * sizeof *r->use);
+    memset(r->cnt, 0, (size_t)r->n_sub * sizeof *r->cnt);
+    count_rows(r, a, 0, point, 1);
+    count_rows(r, b, point, r->rows, 1);
+    for (int t = 0; t < r->n_touched; t++) {
+        int i = r->touched[t], n;
+        const px_ind_t *orig = i < point ? a : b;
+        count_rows(r, orig, i, i + 1, -1);
+        const px_slot_t *sl = source_row(r, a, b, point, i, &n);
+        unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
+        for (int s = 0; s < n; s++)
+            if (!(mask >> s & 1)) {
+                r->use[sl[s].node] += sl[s].gpus;
+                r->cnt[sl[s].node]++;
             }
+    }
+    double p1 = 1.0 / r->rows;
+    r->n_free = 0;
+    for (int s = 0; s < r->n_sub; s++) {
+        r->q[s] = 0;
+        if (r->scap[s] - r->use[s] < 1)
+            continue;
+        double p2 = r->cnt[s] ? 1.0 / r->cnt[s] : 0;
+        r->q[s] = p1 + p2 - p1 * p2;
+        r->freel[r->n_free++] = s;
+    }
+}
+
+static void add_patch(px_round_t *r, int row, int node, int g)
+{
+    if (r->n_patch == r->patch_cap) {
+        int c = r->patch_cap ? 2 * r->patch_cap : 256;
+        int *arr[3] = {r->pnext, r->pnode, r->pgpus};
+        for (int k = 0; k < 3; k++) {
+            int *m = pu_alloc((size_t)c, sizeof *m);
+            if (r->n_patch)
+                memcpy(m, arr[k], (size_t)r->n_patch * sizeof *m);
+            free(arr[k]);
+            arr[k] = m;
         }
-        return;
+        r->pnext = arr[0];
+        r->pnode = arr[1];
+        r->pgpus = arr[2];
+        r->patch_cap = c;
     }
-    int cur = sl[slot].gpus;
-    if (cap > cur) {
-        int g = (int)gsl_rng_uniform_int(r->rng, (unsigned long)(cap - cur) + 1);
-        sl[slot].gpus = cur + g;
-        r->free_gpus[node] -= g;
+    int p = r->n_patch++;
+    r->pnode[p] = node;
+    r->pgpus[p] = g;
+    r->pnext[p] = -1;
+    if (!(r->mflag[row] & PX_M_GROWN)) {
+        touch(r, row, PX_M_GROWN);
+        r->phead[row] = p;
+    } else { /* appended: nodes come in ascending order */
+        int t = r->phead[row];
+        while (r->pnext[t] >= 0)
+            t = r->pnext[t];
+        r->pnext[t] = p;
+    }
+    r->pcount[row]++;
+}
+
+/* Mutation, raises of absent entries: on each node with free GPUs, each row
+ * not on it with probability p1 = 1 / rows, to a uniform value in [0, node
+ * GPUs] (Bernoulli trials over nodes x rows, drawn as the gaps between
+ * successes). Present entries are raised in the repair pass (make_child). */
+static void raise_absent(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
+{
+    int64_t total = (int64_t)r->n_free * r->rows;
+    for (int64_t at = rng_skip(r->rng, r->inv_pick); at < total;
+         at += 1 + rng_skip(r->rng, r->inv_pick)) {
+        int node = r->freel[at / r->rows], row = (int)(at % r->rows), n;
+        const px_slot_t *sl = source_row(r, a, b, point, row, &n);
+        unsigned mask = r->mflag[row] & PX_M_ZERO ? r->zmask[row] : 0;
+        int present = 0;
+        for (int s = 0; s < n && !present; s++)
+            present = sl[s].node == node && !(mask >> s & 1);
+        if (present || n - popcount16(mask) + r->pcount[row] >= r->width)
+            continue;
+        int g = (int)rng_below(r->rng, (unsigned)r->scap[node] + 1);
+        if (g > 0)
+            add_patch(r, row, node, g);
     }
 }
 
-/* The c-th of a set of distinct rows drawn uniformly among the unmarked ones
- * (marked, and remembered in picked[c], until unmark_picked()). */
-static int pick_row(px_round_t *r, unsigned int c)
+/* Row i of the child into w (sorted by node), mutated: zeroed slots left
+ * out, present entries raised (each with its node's q, to a uniform value in
+ * [count, node GPUs]), new slots merged in. Returns the count. */
+static int mutated_row(px_round_t *r, int i, const px_slot_t *sl, int n, px_slot_t *w)
 {
-    int row;
-    do
-        row = (int)gsl_rng_uniform_int(r->rng, (unsigned long)r->rows);
-    while (r->mark[row]);
-    r->mark[row] = 1;
-    r->picked[c] = row;
-    return row;
-}
-
-static void unmark_picked(px_round_t *r, unsigned int n)
-{
-    for (unsigned int c = 0; c < n; c++)
-        r->mark[r->picked[c]] = 0;
-}
-
-/* Links every entry of x into its node's list. */
-static void index_nodes(px_round_t *r, const px_ind_t *x)
-{
-    int e = 0;
-    for (int k = 0; k < r->n_sub; k++) {
-        r->on_node[r->sub[k]] = -1;
-        r->n_on[r->sub[k]] = 0;
-        r->free_gpus[r->sub[k]] = r->node_cap[r->sub[k]];
-    }
-    for (int row = 0; row < r->rows; row++)
-        for (int i = 0; i < x->n[row]; i++, e++) {
-            int node = row_slots(r, x, row)[i].node;
-            r->list_row[e] = row;
-            r->list_slot[e] = i;
-            r->list_next[e] = r->on_node[node];
-            r->on_node[node] = e;
-            r->n_on[node]++;
-            r->free_gpus[node] -= row_slots(r, x, row)[i].gpus;
+    unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
+    int m = 0;
+    for (int s = 0; s < n; s++) {
+        if (mask >> s & 1)
+            continue;
+        px_slot_t x = sl[s];
+        double q = r->q[x.node];
+        if (q > 0 && rng_uniform(r->rng) < q) {
+            int cap = r->scap[x.node];
+            if (cap > x.gpus)
+                x.gpus += (int)rng_below(r->rng, (unsigned)(cap - x.gpus) + 1);
         }
+        w[m++] = x;
+    }
+    if (r->mflag[i] & PX_M_GROWN) {
+        for (int p = r->phead[i]; p >= 0; p = r->pnext[p])
+            w[m++] = (px_slot_t){r->pnode[p], r->pgpus[p]};
+        sort_slots(w, m);
+    }
+    return m;
 }
 
-/* Adds up to `need` GPUs of node `node` to the row (a new slot, or more on
- * its slot there); returns how many. */
-static int fill_node(px_round_t *r, px_ind_t *x, int row, int node, int need)
+/* Adds up to `need` GPUs of node `node` (an index in sub) to row w[0..*n),
+ * from what the rows before it left and its own slot there does not take;
+ * returns how many. */
+static int fill_node(px_round_t *r, px_slot_t *w, int *n, int node, int need)
 {
-    int f = r->free_gpus[node], g = f < need ? f : need;
+    int i = 0;
+    while (i < *n && w[i].node != node)
+        i++;
+    int f = r->left[node] - (i < *n ? w[i].gpus : 0), g = f < need ? f : need;
     if (g < 1)
         return 0;
-    px_slot_t *sl = row_slots(r, x, row);
-    int i = 0;
-    while (i < x->n[row] && sl[i].node != node)
-        i++;
-    if (i == x->n[row]) {
-        if (x->n[row] >= r->width)
+    if (i == *n) {
+        if (*n >= r->width)
             return 0;
-        sl[x->n[row]++] = (px_slot_t){node, 0};
+        w[(*n)++] = (px_slot_t){node, 0};
     }
-    sl[i].gpus += g;
-    r->free_gpus[node] -= g;
+    w[i].gpus += g;
     return g;
 }
 
 /* The floor at a job's min (AdaptDL's PolluxPolicy: its mutation raises no
  * entry below the job's greedy min_replicas fill, so a job whose min spans
- * nodes is always proposed whole; the artifact's jobs all have min 0). A row
- * the mutation left with some GPUs but fewer than its min is topped up to
- * the min on its type (the one it has most GPUs of): on its own nodes' free
- * GPUs, then on nodes free in x whole (fewest nodes), then partly free,
- * lowest index first; no random draws. Without it repair drops every row
- * below its min, and a rigid job over m nodes needed m entries drawn full in
- * one offspring (1 in 9^m on 8-GPU nodes): a 64-GPU job never ran. */
-static void fill_to_min(px_round_t *r, px_ind_t *x)
+ * nodes is always proposed whole; the artifact's jobs all have min 0). Row
+ * w[0..n) (mutated, after steps 1 and 2: one type, sorted) with some GPUs but
+ * fewer than its min is topped up to the min on its type, from the GPUs the
+ * rows before it left: its own nodes first, then nodes of the type free
+ * whole (fewest nodes), then partly free ones, lowest index first, none a
+ * distributed row before it is on (step 1). A row on one node that must
+ * spread leaves that node if such a row is there. No random draws. Without
+ * it step 5 drops every row below its min, and a rigid job over m nodes
+ * needed m entries drawn full in one offspring (1 in 9^m on 8-GPU nodes): a
+ * 64-GPU job never ran. A row that cannot reach its min is left below it
+ * (step 5 drops it) and flags no node. Returns the row's slots. */
+static int fill_to_min(px_round_t *r, int row, px_slot_t *w, int n)
 {
-    for (int c = 0; c < r->n_gang; c++) {
-        int row = r->gang[c], n = x->n[row];
-        if (n == 0)
-            continue;
-        const px_slot_t *sl = row_slots(r, x, row);
-        int type = -1, k = 0;
-        for (int t = 0; t < r->v->n_types; t++) { /* as repair_type picks it */
-            int kt = 0;
-            for (int i = 0; i < n; i++)
-                kt += r->node_type[sl[i].node] == t ? sl[i].gpus : 0;
-            if (kt > k) {
-                k = kt;
-                type = t;
-            }
-        }
-        int need = r->jobs[row].min - k;
-        if (type < 0 || need <= 0)
-            continue;
-        for (int i = 0; i < n && need > 0; i++)
-            if (r->node_type[sl[i].node] == type)
-                need -= fill_node(r, x, row, sl[i].node, need);
-        for (int pass = 0; pass < 2 && need > 0; pass++)
-            for (int q = 0; q < r->n_sub && need > 0; q++) {
-                int node = r->sub[q], f = r->free_gpus[node];
-                if (r->node_type[node] == type && f > 0 && (pass || f == r->node_cap[node]))
-                    need -= fill_node(r, x, row, node, need);
-            }
-        tidy_row(r, x, row);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += w[i].gpus;
+    int need = r->jobs[row].min - k;
+    if (n == 0 || need <= 0)
+        return n;
+    int type = r->stype[w[0].node];
+    for (int i = 0; i < n && need > 0; i++)
+        need -= fill_node(r, w, &n, w[i].node, need);
+    if (need <= 0)
+        return n;
+    int n0 = n; /* w[n0..n): its new nodes, flagged (step 1) once it is whole */
+    if (n == 1 && r->flag[w[0].node] == r->stamp) { /* it must spread: step 1 */
+        need += w[0].gpus;
+        n = n0 = 0;
     }
+    for (int pass = 0; pass < 2 && need > 0; pass++)
+        for (int q = 0; q < r->n_sub && need > 0; q++) {
+            int f = r->left[q];
+            if (r->stype[q] == type && f > 0 && r->flag[q] != r->stamp &&
+                (pass || f == r->scap[q]))
+                need -= fill_node(r, w, &n, q, need);
+        }
+    if (need > 0)
+        return n;
+    for (int i = n0 == 1 ? 0 : n0; i < n && n > 1; i++)
+        r->flag[w[i].node] = r->stamp;
+    sort_slots(w, n);
+    return n;
 }
 
-static void mutate(px_round_t *r, px_ind_t *x)
+/* make_child's path for a row of one slot that no mutation touched but the
+ * raise of its entry: what mutated_row and steps 3 to 5 do to it, written
+ * out; returns its fitness term. */
+static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t *out, int *at,
+                         uint64_t *h)
 {
-    int rows = r->rows;
-    /* each row reset with probability PX_RESET, then each row chosen for
-     * zeroing with PX_ZERO_ROW: drawn as binomial counts of distinct rows */
-    unsigned int resets = gsl_ran_binomial(r->rng, PX_RESET, (unsigned)rows);
-    for (unsigned int c = 0; c < resets; c++) {
-        int row = pick_row(r, c);
-        copy_rows(r, x, &r->base, row, row + 1);
+    double q = r->q[x.node];
+    if (mutate && q > 0 && rng_uniform(r->rng) < q) {
+        int cap = r->scap[x.node];
+        if (cap > x.gpus)
+            x.gpus += (int)rng_below(r->rng, (unsigned)(cap - x.gpus) + 1);
     }
-    unmark_picked(r, resets);
-    unsigned int zeroed = gsl_ran_binomial(r->rng, PX_ZERO_ROW, (unsigned)rows);
-    for (unsigned int c = 0; c < zeroed; c++) {
-        int row = pick_row(r, c);
-        px_slot_t *sl = row_slots(r, x, row);
-        int hit = 0;
-        for (int i = 0; i < x->n[row]; i++)
-            if (gsl_rng_uniform(r->rng) < PX_ZERO) {
-                sl[i].gpus = 0;
-                hit = 1;
-            }
-        if (hit)
-            tidy_row(r, x, row);
+    const px_job_t *pj = &r->jobs[i];
+    if (x.gpus > pj->cap)
+        x.gpus = pj->cap;
+    int f = r->left[x.node];
+    if (x.gpus > f)
+        x.gpus = f;
+    if (x.gpus <= 0)
+        return r->term0;
+    r->left[x.node] = f - x.gpus;
+    const px_entry_t *e = lookup(r, i, r->stype[x.node], x.gpus, 0);
+    if (x.gpus < pj->min || !(e->g > 0)) {
+        r->left[x.node] = f;
+        return r->term0;
     }
-    unmark_picked(r, zeroed);
-    /* raises: decided on the matrix as it is now, node by node */
-    index_nodes(r, x);
-    double p1 = 1.0 / rows;
-    for (int k = 0; k < r->n_sub; k++) {
-        int node = r->sub[k];
-        if (r->free_gpus[node] < 1)
+    const px_slot_t *bs = &r->base.slots[r->base.off[i]];
+    int same = r->base.n[i] == 1 && bs->node == x.node && bs->gpus == x.gpus;
+    ind_grow(out, *at, 1);
+    out->slots[*at] = x;
+    out->n[i] = 1;
+    *at += 1;
+    *h = hash_slots(*h, i, &x, 1);
+    return same ? e->t_same : e->t_moved;
+}
+
+/* The child of a (rows below point) and b (the rest), mutated when `mutate`
+ * is set, then repaired (steps 1 to 5, row by row in priority order: what
+ * each step does to a row depends on the rows before it only, so doing all
+ * steps on a row before the next is the same as doing each step on all rows
+ * before the next) and scored into out: fitness (the power mean of the rows'
+ * speedups) and hash (to find duplicates). The mutation's draws are
+ * Pollux's operator's, in another order: every random choice it makes is
+ * independent of the others, so the child has the same distribution. */
+static void make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point, int mutate,
+                       px_ind_t *out)
+{
+    if (mutate) {
+        mutate_rows(r, a, b, point);
+        count_nodes(r, a, b, point);
+        raise_absent(r, a, b, point);
+    }
+    if (++r->stamp == INT32_MAX) { /* flags set in earlier calls hold older stamps */
+        memset(r->flag, 0, (size_t)r->n_sub * sizeof *r->flag);
+        r->stamp = 1;
+    }
+    memcpy(r->left, r->scap, (size_t)r->n_sub * sizeof *r->left);
+    uint64_t h = PX_HASH0;
+    double sum = 0;
+    int at = 0;
+    px_slot_t w[PX_MAX_NODES];
+    for (int i = 0; i < r->rows; i++) {
+        int n;
+        const px_slot_t *sl = source_row(r, a, b, point, i, &n);
+        out->off[i] = at;
+        out->n[i] = 0;
+        /* the common row, steps 1 to 5 in short (a row of min > 1 may be topped up) */
+        if (n == 1 && !r->mflag[i] && !r->jobs[i].gang) {
+            sum += single_row(r, i, sl[0], mutate, out, &at, &h);
             continue;
-        int present = r->n_on[node];
-        double p2 = present ? 1.0 / present : 0, q = p1 + p2 - p1 * p2;
-        for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
-            if (gsl_rng_uniform(r->rng) < q)
-                raise_entry(r, x, r->list_row[e], node, r->list_slot[e]);
-        /* absent jobs: each with probability p1, drawn as a binomial count,
-         * then that many distinct rows not on the node (marked meanwhile) */
-        int absent = rows - present;
-        unsigned int pick = absent > 0 ? gsl_ran_binomial(r->rng, p1, (unsigned)absent) : 0;
-        if (pick == 0)
+        }
+        if (mutate && (r->mflag[i] || n > 0))
+            n = mutated_row(r, i, sl, n, w);
+        else
+            for (int k2 = 0; k2 < n; k2++)
+                w[k2] = sl[k2];
+        int k = 0;
+        const px_entry_t *e = NULL;
+        if (n > 1) /* steps 1 and 2 concern rows over several nodes */
+            n = repair_spread(r, w, n);
+        if (mutate && r->jobs[i].gang)
+            n = fill_to_min(r, i, w, n);
+        if (n > 0)
+            n = repair_cap(r, i, w, n);
+        if (n > 0)
+            n = repair_capacity(r, i, w, n, &k, &e);
+        if (n == 0) {
+            sum += r->term0;
             continue;
-        for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
-            r->mark[r->list_row[e]] = 1;
-        for (unsigned int c = 0; c < pick; c++)
-            raise_entry(r, x, pick_row(r, c), node, -1);
-        for (int e = r->on_node[node]; e >= 0; e = r->list_next[e])
-            r->mark[r->list_row[e]] = 0;
-        unmark_picked(r, pick);
+        }
+        const px_slot_t *bs = &r->base.slots[r->base.off[i]];
+        int same = r->base.n[i] == n;
+        for (int k2 = 0; k2 < n && same; k2++)
+            same = w[k2].node == bs[k2].node && w[k2].gpus == bs[k2].gpus;
+        sum += same ? e->t_same : e->t_moved;
+        ind_grow(out, at, PX_MAX_NODES);
+        for (int k2 = 0; k2 < n; k2++)
+            out->slots[at + k2] = w[k2];
+        out->n[i] = (unsigned char)n;
+        at += n;
+        h = hash_slots(h, i, w, n);
     }
-    /* rows are tidy but for those raised on a new node (raising a slot keeps
-     * its place; zeroed rows were tidied, reset ones are the tidy base) */
-    for (int c = 0; c < r->n_grown; c++) {
-        tidy_row(r, x, r->grown[c]);
-        r->is_grown[r->grown[c]] = 0;
+    out->off[r->rows] = at;
+    out->fitness = pollux_fitness_total(sum, r->rows, r->s->p);
+    out->hash = h;
+    for (int t = 0; t < r->n_touched; t++) {
+        r->mflag[r->touched[t]] = 0;
+        r->pcount[r->touched[t]] = 0;
     }
-    r->n_grown = 0;
-    fill_to_min(r, x);
+    r->n_touched = 0;
+    r->n_patch = 0;
 }
 
 /* ---- the genetic algorithm ----------------------------------------------------- */
@@ -932,7 +1107,7 @@ static int is_duplicate(const px_round_t *r, const px_pop_t *p, const px_ind_t *
 {
     for (int i = 0; i < p->n; i++) {
         const px_ind_t *y = &p->ind[i];
-        if (y->hash != x->hash)
+        if (y->hash != x->hash || y->off[r->rows] != x->off[r->rows])
             continue;
         int same = 1;
         for (int row = 0; row < r->rows && same; row++)
@@ -947,8 +1122,13 @@ static int is_duplicate(const px_round_t *r, const px_pop_t *p, const px_ind_t *
  * either way. */
 static void pop_add(px_round_t *r, px_pop_t *p, px_ind_t *x)
 {
-    if (!is_duplicate(r, p, x) && p->n < p->cap)
-        p->ind[p->n++] = compact(r, x);
+    if (!is_duplicate(r, p, x) && p->n < p->cap) {
+        p->ind[p->n++] = *x;
+        x->slots = NULL;
+        x->n = NULL;
+        x->off = NULL;
+        return;
+    }
     ind_release(r, x);
 }
 
@@ -968,7 +1148,7 @@ static int cmp_rank(const void *pa, const void *pb)
 /* Sorts p by fitness (best first, ties by position) and keeps the best `keep`. */
 static void survive(px_round_t *r, px_pop_t *p, int keep)
 {
-    px_rank_t *rk = pu_alloc((size_t)p->n, sizeof *rk);
+    px_rank_t *rk = pu_alloc((size_t)p->n + 1, sizeof *rk);
     px_ind_t *sorted = pu_alloc((size_t)p->cap, sizeof *sorted);
     for (int i = 0; i < p->n; i++)
         rk[i] = (px_rank_t){p->ind[i].fitness, i};
@@ -997,21 +1177,18 @@ static void evolve(px_round_t *r, px_pop_t *p)
         int parents = p->n;
         for (int m = 0; m < size / 2 + size % 2; m++) {
             /* binary tournaments: the population is sorted, the lower index wins */
-            int a = (int)gsl_rng_uniform_int(r->rng, (unsigned long)parents);
-            int b = (int)gsl_rng_uniform_int(r->rng, (unsigned long)parents);
-            int c = (int)gsl_rng_uniform_int(r->rng, (unsigned long)parents);
-            int d = (int)gsl_rng_uniform_int(r->rng, (unsigned long)parents);
+            int a = (int)rng_below(r->rng, (unsigned)parents);
+            int b = (int)rng_below(r->rng, (unsigned)parents);
+            int c = (int)rng_below(r->rng, (unsigned)parents);
+            int d = (int)rng_below(r->rng, (unsigned)parents);
             const px_ind_t *pa = &p->ind[a < b ? a : b], *pb = &p->ind[c < d ? c : d];
-            int point = gsl_rng_uniform(r->rng) < PX_CROSSOVER
-                            ? (int)gsl_rng_uniform_int(r->rng, (unsigned long)r->rows)
+            int point = rng_uniform(r->rng) < PX_CROSSOVER
+                            ? (int)rng_below(r->rng, (unsigned)r->rows)
                             : r->rows;
             px_ind_t kid[2];
             for (int k = 0; k < 2; k++) {
-                ind_alloc(r, &kid[k]);
-                copy_rows(r, &kid[k], k ? pb : pa, 0, point);
-                copy_rows(r, &kid[k], k ? pa : pb, point, r->rows);
-                mutate(r, &kid[k]);
-                repair(r, &kid[k]);
+                ind_alloc(r, &kid[k], pa->off[r->rows] + pb->off[r->rows]);
+                make_child(r, k ? pb : pa, k ? pa : pb, point, 1, &kid[k]);
             }
             pop_add(r, p, &kid[0]);
             pop_add(r, p, &kid[1]);
@@ -1108,22 +1285,22 @@ static void setup_job(px_round_t *r, int row, int fair)
             fair = l.max_batch / l.min_local_batch;
     }
     /* the most it could ever get: its max, its batch limit, PX_MAX_NODES
-     * nodes of one type (not the up GPUs or the exploration bound: they move) */
+     * nodes of one type (not the up GPUs or the exploration bound: they move);
+     * a job above every type is skipped, as by every policy (no row below) */
     int ever = 0;
     for (int t = 0; t < v->n_types; t++)
         ever = r->reach[t] > ever ? r->reach[t] : ever;
     ever = j->max_gpus < ever ? j->max_gpus : ever;
     if (has_model && l.max_batch / l.min_local_batch < ever)
         ever = l.max_batch / l.min_local_batch;
-    /* a job above every type is skipped, as by every policy (no row below) */
     pj->never = ever < pj->min && pj->min <= r->reach[v->n_types] ? ever : 0;
     if (pj->cap < pj->min)
         pj->cap = pj->min - 1 > 0 ? pj->min - 1 : 0; /* cannot run: no row */
+    pj->gang = pj->min > 1 && pj->cap >= pj->min;
     size_t n = (size_t)v->n_types * (size_t)(pj->cap + 1) * 2;
     pj->cache = pu_alloc(n, sizeof *pj->cache);
     for (size_t i = 0; i < n; i++)
         pj->cache[i].g = -1;
-    pj->last_key = SIZE_MAX;
     pj->base = 0;
     if (pj->cap < pj->min || fair < 1)
         return;
@@ -1167,7 +1344,7 @@ static void base_row(px_round_t *r, int row, const int *gpu_node)
         if (!found && x->n[row] < r->width)
             sl[x->n[row]++] = (px_slot_t){node, 1};
     }
-    tidy_row(r, x, row);
+    sort_slots(sl, x->n[row]);
 }
 
 /* Each row's job's row in the last decision's population (-1: new job, or
@@ -1249,12 +1426,41 @@ static void choose_nodes(px_round_t *r)
     free(in);
 }
 
+/* The GA works on the nodes in sub by their index there: each node's GPUs
+ * and type per index, the per-node scratch, and the current allocation in
+ * those indices (every node a job holds is in sub). */
+static void index_nodes(px_round_t *r)
+{
+    int nn = r->v->n_nodes, ns = r->n_sub;
+    size_t ns1 = (size_t)ns + 1;
+    r->node_sub = pu_alloc((size_t)nn + 1, sizeof *r->node_sub);
+    for (int k = 0; k < nn; k++)
+        r->node_sub[k] = -1;
+    r->scap = pu_alloc(ns1, sizeof *r->scap);
+    r->stype = pu_alloc(ns1, sizeof *r->stype);
+    r->one_type = 1;
+    for (int i = 0; i < ns; i++) {
+        r->node_sub[r->sub[i]] = i;
+        r->scap[i] = r->node_cap[r->sub[i]];
+        r->stype[i] = r->node_type[r->sub[i]];
+        r->one_type &= r->stype[i] == r->stype[0];
+    }
+    r->use = pu_alloc(ns1, sizeof *r->use);
+    r->cnt = pu_alloc(ns1, sizeof *r->cnt);
+    r->left = pu_alloc(ns1, sizeof *r->left);
+    r->flag = pu_alloc(ns1, sizeof *r->flag);
+    r->q = pu_alloc(ns1, sizeof *r->q);
+    r->freel = pu_alloc(ns1, sizeof *r->freel);
+    for (int k = 0; k < r->base.off[r->rows]; k++)
+        r->base.slots[k].node = r->node_sub[r->base.slots[k].node];
+}
+
 static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
 {
     memset(r, 0, sizeof *r);
     r->v = v;
     r->s = s;
-    r->rng = s->rng;
+    r->rng = &s->rng;
     r->rows = v->n_jobs;
     r->width = v->n_nodes < PX_MAX_NODES ? v->n_nodes : PX_MAX_NODES;
     int nn = v->n_nodes;
@@ -1267,19 +1473,19 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
         if (v->nodes[k].gpus > r->node_big[v->nodes[k].type])
             r->node_big[v->nodes[k].type] = v->nodes[k].gpus;
     }
-    r->free_gpus = pu_alloc((size_t)nn, sizeof *r->free_gpus);
-    r->on_node = pu_alloc((size_t)nn, sizeof *r->on_node);
-    r->n_on = pu_alloc((size_t)nn, sizeof *r->n_on);
-    r->flag = pu_alloc((size_t)nn, sizeof *r->flag);
-    size_t entries = (size_t)r->rows * r->width + 1;
-    r->list_next = pu_alloc(entries, sizeof *r->list_next);
-    r->list_row = pu_alloc(entries, sizeof *r->list_row);
-    r->list_slot = pu_alloc(entries, sizeof *r->list_slot);
-    r->mark = pu_alloc((size_t)r->rows + 1, 1);
-    r->is_grown = pu_alloc((size_t)r->rows + 1, 1);
-    r->grown = pu_alloc((size_t)r->rows + 1, sizeof *r->grown);
-    r->picked = pu_alloc((size_t)r->rows + 1, sizeof *r->picked);
-    r->terms = pu_alloc((size_t)r->rows + 1, sizeof *r->terms);
+    size_t rows1 = (size_t)r->rows + 1;
+    r->mflag = pu_alloc(rows1, 1);
+    r->pcount = pu_alloc(rows1, 1);
+    r->zmask = pu_alloc(rows1, sizeof *r->zmask);
+    r->touched = pu_alloc(rows1, sizeof *r->touched);
+    r->phead = pu_alloc(rows1, sizeof *r->phead);
+    r->hot = pu_alloc(rows1, sizeof *r->hot);
+    for (int row = 0; row < r->rows; row++)
+        r->hot[row].key = SIZE_MAX;
+    r->term0 = pollux_fitness_term(0, s->p);
+    r->inv_reset = 1.0 / log1p(-PX_RESET);
+    r->inv_zero = 1.0 / log1p(-PX_ZERO_ROW);
+    r->inv_pick = r->rows > 0 ? 1.0 / log1p(-1.0 / r->rows) : 0;
 
     /* jobs in priority order: least attained service, then submit, id */
     px_key_t *keys = pu_alloc((size_t)r->rows + 1, sizeof *keys);
@@ -1297,26 +1503,34 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
             if (g >= 0 && g < v->n_gpus && gpu_node[g] < 0)
                 gpu_node[g] = k;
     r->reach = type_reach(v);
-    r->gang = pu_alloc((size_t)r->rows + 1, sizeof *r->gang);
-    ind_alloc(r, &r->base);
+    ind_alloc(r, &r->base, r->rows * r->width + 1);
+    r->base.off[0] = 0;
     for (int row = 0; row < r->rows; row++) {
         r->jobs[row].job = keys[row].job;
         setup_job(r, row, fair);
         base_row(r, row, gpu_node);
-        if (r->jobs[row].min > 1 && r->jobs[row].cap >= r->jobs[row].min)
-            r->gang[r->n_gang++] = row;
+        r->base.off[row + 1] = r->base.off[row] + r->base.n[row];
     }
     free(gpu_node);
     free(keys);
     map_old_rows(r);
     choose_nodes(r);
+    index_nodes(r);
 }
 
 static void round_free(px_round_t *r)
 {
-    free(r->gang);
     free(r->reach);
     free(r->sub);
+    free(r->node_sub);
+    free(r->scap);
+    free(r->stype);
+    free(r->use);
+    free(r->cnt);
+    free(r->left);
+    free(r->flag);
+    free(r->q);
+    free(r->freel);
     free(r->old_row);
     for (int row = 0; row < r->rows; row++)
         free(r->jobs[row].cache);
@@ -1325,24 +1539,18 @@ static void round_free(px_round_t *r)
     free(r->node_cap);
     free(r->node_big);
     free(r->node_type);
-    free(r->free_gpus);
-    free(r->on_node);
-    free(r->n_on);
-    free(r->flag);
-    free(r->list_next);
-    free(r->list_row);
-    free(r->list_slot);
     for (int i = 0; i < r->n_spare; i++)
         ind_free(&r->spare[i]);
     free(r->spare);
-    for (int i = 0; i < r->n_spare_c; i++)
-        ind_free(&r->spare_c[i]);
-    free(r->spare_c);
-    free(r->mark);
-    free(r->is_grown);
-    free(r->grown);
-    free(r->picked);
-    free(r->terms);
+    free(r->mflag);
+    free(r->pcount);
+    free(r->zmask);
+    free(r->touched);
+    free(r->phead);
+    free(r->hot);
+    free(r->pnext);
+    free(r->pnode);
+    free(r->pgpus);
 }
 
 /* The starting population: the last decision's, mapped onto today's jobs by
@@ -1350,28 +1558,44 @@ static void round_free(px_round_t *r)
 static void seed_population(px_round_t *r, px_pop_t *p)
 {
     px_state_t *s = r->s;
-    px_ind_t x;
-    ind_alloc(r, &x);
-    copy_rows(r, &x, &r->base, 0, r->rows);
-    repair(r, &x);
+    px_ind_t x, m;
+    ind_alloc(r, &x, r->base.off[r->rows]);
+    make_child(r, &r->base, &r->base, r->rows, 0, &x);
     pop_add(r, p, &x);
     if (!s->n_prev || s->prev_width != r->width)
         return;
     for (int i = 0; i < s->n_prev; i++) {
-        ind_alloc(r, &x);
-        for (int row = 0; row < r->rows; row++) {
+        const px_ind_t *old_x = &s->prev[i];
+        ind_alloc(r, &m, old_x->off[s->prev_rows]);
+        int at = 0;
+        for (int row = 0; row < r->rows; row++) { /* rows by job id, nodes as indices in sub */
             int old = r->old_row[row];
-            x.n[row] = 0;
-            if (old < 0)
-                continue;
-            x.n[row] = s->prev[i].n[old];
-            if (x.n[row] > 0) /* an empty row of a compact member may have no slots at all */
-                memcpy(row_slots(r, &x, row), row_slots(r, &s->prev[i], old),
-                       x.n[row] * sizeof *x.slots);
+            m.off[row] = at;
+            m.n[row] = 0;
+            for (int k = 0; old >= 0 && k < old_x->n[old]; k++) {
+                px_slot_t sl = row_slots(r, old_x, old)[k];
+                sl.node = sl.node >= 0 && sl.node < r->v->n_nodes ? r->node_sub[sl.node] : -1;
+                if (sl.node >= 0) {
+                    m.slots[at++] = sl;
+                    m.n[row]++;
+                }
+            }
         }
-        repair(r, &x);
+        m.off[r->rows] = at;
+        ind_alloc(r, &x, at);
+        make_child(r, &m, &m, r->rows, 0, &x);
+        ind_release(r, &m);
         pop_add(r, p, &x);
     }
+}
+
+/* The population's nodes as the view's node indices again (emit_plan and
+ * the next decision read them so). */
+static void population_to_nodes(px_round_t *r, px_pop_t *p)
+{
+    for (int i = 0; i < p->n; i++)
+        for (int k = 0; k < p->ind[i].off[r->rows]; k++)
+            p->ind[i].slots[k].node = r->sub[p->ind[i].slots[k].node];
 }
 
 static void keep_population(px_round_t *r, px_pop_t *p)
@@ -1483,9 +1707,9 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
                  "goodput, or throughput on a table)");
         return -1;
     }
-    if (!s->rng) {
-        s->rng = gsl_rng_alloc(gsl_rng_mt19937);
-        gsl_rng_set(s->rng, (unsigned long)v->seed);
+    if (!s->seeded) {
+        rng_seed(&s->rng, (uint64_t)v->seed);
+        s->seeded = 1;
     }
     for (int j = 0; j < v->n_jobs; j++) { /* the exploration bound's memory */
         int *held = held_slot(s, v->jobs[j].id);
@@ -1502,6 +1726,7 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
     seed_population(&r, &p);
     survive(&r, &p, (int)s->pop);
     evolve(&r, &p);
+    population_to_nodes(&r, &p);
     emit_plan(&r, &p.ind[0], plan);
     keep_population(&r, &p);
     free(p.ind);

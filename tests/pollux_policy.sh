@@ -2,7 +2,7 @@
 # pollux_policy.sh: the pollux policy end to end on the Pollux goodput backend
 # (traces/catalog/pollux.json) with Pollux's 60 s rounds: a fixed 12-job
 # trace of the six Pollux applications on 2 x 4 T4 finishes, two runs with the
-# same seed give the same numbers (GSL generator seeded by the run), and
+# same seed give the same numbers (the GA's generator seeded by the run), and
 # Pollux's elastic, goodput-aware allocation beats FIFO at the trace's fixed
 # GPU counts on average JCT (2109 s; pollux about 1255 s). Its numbers are
 # pinned in tests/golden/regress.json by tests/regress.sh.

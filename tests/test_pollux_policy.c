@@ -14,7 +14,7 @@
 #include <string.h>
 
 #define MAXJ 8
-#define MAXN 20
+#define MAXN 24
 #define MAXG 128
 
 typedef struct fx {
@@ -437,6 +437,39 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* More nodes than one job may span (24 > 16): the GA places on a subset of
+ * the nodes, by their index there. Nodes 0-3 are down (so an index taken
+ * for a node would land on them), jobs hold GPUs on nodes 20 and 21, node
+ * 20 fails: over warm-started decisions every plan stays valid on the
+ * view's own nodes (nothing on a failed node, capacity, interference,
+ * min..max) and jobs run. */
+START_TEST(many_nodes_failed_held)
+{
+    static fx_t f;
+    fx_init(&f, 24, 4);
+    for (int j = 0; j < MAXJ; j++)
+        fx_job(&f, 1, 2 + j);
+    fx_hold(&f, 0, (const int[]){80, 81, 84}, 3); /* nodes 20 and 21 */
+    fx_hold(&f, 1, (const int[]){82}, 1);         /* node 20 */
+    fx_hold(&f, 2, (const int[]){24, 25}, 2);     /* node 6 */
+    for (int k = 0; k < 4; k++)
+        f.nodes[k].up = 0;
+    f.nodes[20].up = 0;
+    void *st = make(NULL, 0);
+    plan_t p;
+    plan_init(&p);
+    for (int round = 0; round < 4; round++) {
+        decide(st, &f, &p);
+        check_plan(&f, &p);
+        ck_assert_int_gt(p.n, 3);
+        fx_apply(&f, &p);
+        f.v.now += 60;
+    }
+    pollux_destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
 START_TEST(bad_params)
 {
     const char *keys[] = {"p"}, *vals[] = {"2"};
@@ -557,6 +590,7 @@ int main(void)
                                   deterministic,
                                   bad_params,
                                   patience,
-                                  gang_min};
+                                  gang_min,
+                                  many_nodes_failed_held};
     return check_main("pollux_policy", tests, sizeof tests / sizeof tests[0]);
 }
