@@ -63,7 +63,7 @@ typedef struct gv_state {
 /* Buffer k of s with n bytes, zeroed. */
 static void *gv_buf(gv_state_t *s, int k, size_t n)
 {
-    if (n > s->buf_cap[k]) {
+    if (n > s->buf_cap[k] || !s->buf[k]) { /* (n 0: still a buffer, memset's) */
         free(s->buf[k]);
         s->buf_cap[k] = n + n / 2 + 64;
         s->buf[k] = pu_alloc(s->buf_cap[k], 1);
@@ -75,8 +75,8 @@ static void *gv_buf(gv_state_t *s, int k, size_t n)
 /* Buffer k of s with room for n bytes, its contents kept. */
 static void *gv_grow(gv_state_t *s, int k, size_t n)
 {
-    if (n > s->buf_cap[k]) {
-        void *p = realloc(s->buf[k], n);
+    if (n > s->buf_cap[k] || !s->buf[k]) {
+        void *p = realloc(s->buf[k], n ? n : 1);
         if (!p) {
             fprintf(stderr, "mlsched: out of memory in %s\n", s->name);
             abort();
