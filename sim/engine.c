@@ -557,26 +557,47 @@ static void set_segment(const engine_t *e, sim_job_t *j)
                                   j->work_done);
 }
 
-/* The job's GPUs per node, nodes in the order its GPU list first names them
- * (*n of them; the caller frees): the placement the measured-rates mode
- * looks up, as Pollux's simulator builds it from an allocation list. */
-static int *per_node(const engine_t *e, const sim_job_t *j, int *n)
+/* The job's GPUs per node, nodes in the order its GPU list first names them,
+ * into cnt (node: scratch; both with room for j->ngpus); returns the nodes:
+ * the placement the measured-rates mode looks up, as Pollux's simulator
+ * builds it from an allocation list. */
+static int per_node(const engine_t *e, const sim_job_t *j, int *node, int *cnt)
 {
-    int *node = xmalloc(sizeof *node * (size_t)j->ngpus),
-        *cnt = xmalloc(sizeof *cnt * (size_t)j->ngpus);
-    *n = 0;
+    int n = 0;
     for (int i = 0; i < j->ngpus; i++) {
         int nd = e->cluster->gpu_node[j->gpu_ids[i]], k = 0;
-        while (k < *n && node[k] != nd)
+        while (k < n && node[k] != nd)
             k++;
-        if (k == *n) {
-            node[(*n)++] = nd;
+        if (k == n) {
+            node[n++] = nd;
             cnt[k] = 0;
         }
         cnt[k]++;
     }
-    free(node);
-    return cnt;
+    return n;
+}
+
+/* The measured-rates goodput of a job on its allocation: its GPUs per node
+ * counted on the stack (a job above PER_NODE_STACK GPUs: on the heap). */
+enum { PER_NODE_STACK = 128 };
+static double actual_rate(const engine_t *e, const sim_job_t *j, int pt)
+{
+    int buf[2 * PER_NODE_STACK], *heap = NULL, *per = NULL, n = 0;
+    if (j->nodes > 1 && j->gpu_ids && j->ngpus > 0) { /* GPUs per node, in id order */
+        int *node = buf, *cnt = buf + PER_NODE_STACK;
+        if (j->ngpus > PER_NODE_STACK) {
+            heap = xmalloc(2 * sizeof *heap * (size_t)j->ngpus);
+            node = heap;
+            cnt = heap + j->ngpus;
+        }
+        n = per_node(e, j, node, cnt);
+        per = n == j->nodes ? cnt : NULL; /* else --spread-rate consolidated: one node */
+        n = per ? n : 0;
+    }
+    double r = e->perf->ops->actual_goodput(e->perf, j->pw, pt, j->ngpus, j->nodes, per, n,
+                                            j->batch, j->accum, j->work_done);
+    free(heap);
+    return r;
 }
 
 /* The isolated rate of a job on its allocation, at its progress. */
@@ -588,21 +609,9 @@ static double solo_rate(const engine_t *e, const sim_job_t *j)
         return rate_on(e, j->pw, j->type, j->ngpus, j->nodes, j->batch);
     if (pt < 0 || j->pw < 0)
         return 0;
-    double r;
-    if (ops->actual_goodput) {
-        int *per = NULL, n = 0;
-        if (j->nodes > 1 && j->gpu_ids && j->ngpus > 0) /* GPUs per node, in id order */
-            per = per_node(e, j, &n);
-        if (per && n != j->nodes) { /* --spread-rate consolidated: one node */
-            free(per);
-            per = NULL;
-        }
-        r = ops->actual_goodput(e->perf, j->pw, pt, j->ngpus, j->nodes, per, n, j->batch, j->accum,
-                                j->work_done);
-        free(per);
-    } else {
-        r = ops->goodput(e->perf, j->pw, pt, j->ngpus, j->nodes, j->batch, j->accum, j->work_done);
-    }
+    double r = ops->actual_goodput ? actual_rate(e, j, pt)
+                                   : ops->goodput(e->perf, j->pw, pt, j->ngpus, j->nodes,
+                                                  j->batch, j->accum, j->work_done);
     return isfinite(r) && r > 0 ? r : 0;
 }
 
