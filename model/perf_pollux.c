@@ -30,6 +30,7 @@ typedef struct papp {
     double *phi;     /* [k * n_ep + e] */
     pmodel_t *model; /* per type */
     pollux_steps_t steps; /* measured step times (t4), measured-rates mode */
+    int node_gpus;        /* the most GPUs a node holds in steps' placements */
 } papp_t;
 
 typedef struct pcat {
@@ -219,36 +220,84 @@ static const perf_ops_t pollux_ops = {.backend = "pollux",
 /* The measured-rates mode: on the profiled type (t4), the step time of the
  * configuration is the measured one (pollux_measured.h: of the job's own
  * placement when the engine gives its GPUs per node), with s accumulation
- * steps costing s x (step - sync) more, and the efficiency that of the
- * profiles' gradient statistics where they are given, as Pollux's simulator
- * runs a job; elsewhere, or where nothing was measured, the fitted model. */
-static double actual_goodput(const mls_perf_t *pm, int w, int t, int gpus, int nodes,
-                             const int *per_node, int n_per, int batch, int accum, double work_done)
+ * steps costing s x (step - sync) more, as Pollux's simulator runs a job.
+ * *atomic and *steps: the configuration's micro-batch and accumulation steps;
+ * *time: seconds per optimizer step. -1 off t4 or where nothing was measured
+ * (the fitted model then). */
+static int measured_step(const mls_perf_t *pm, int w, int t, int gpus, int nodes,
+                         const int *per_node, int n_per, int batch, int accum, int *atomic,
+                         int *steps, double *time)
 {
     const pmodel_t *m = model_of(pm, w, t);
     const papp_t *a = app_of(pm, w);
     const char *type = m ? pm->ops->gpu_type_name(pm, t) : NULL;
-    int atomic, steps;
     double step, sync;
     if (!m || gpus < 1 || !type || strcmp(type, "t4") || !a->steps.n ||
-        config(a, m, gpus, batch, accum, &atomic, &steps) < 0 ||
+        config(a, m, gpus, batch, accum, atomic, steps) < 0 ||
         (per_node && n_per > 1
-             ? pollux_steps_placed(&a->steps, per_node, n_per, atomic, &step, &sync)
-             : pollux_steps_at(&a->steps, nodes < 1 ? 1 : nodes, gpus, atomic, &step, &sync)) < 0)
+             ? pollux_steps_placed(&a->steps, per_node, n_per, *atomic, &step, &sync)
+             : pollux_steps_at(&a->steps, nodes < 1 ? 1 : nodes, gpus, *atomic, &step, &sync)) < 0)
+        return -1;
+    *time = step + *steps * (step - sync);
+    return 0;
+}
+
+/* The goodput of that: the efficiency that of the profiles' gradient
+ * statistics where they are given; elsewhere, or where nothing was measured,
+ * the fitted model. */
+static double actual_goodput(const mls_perf_t *pm, int w, int t, int gpus, int nodes,
+                             const int *per_node, int n_per, int batch, int accum, double work_done)
+{
+    const papp_t *a = app_of(pm, w);
+    int atomic, steps;
+    double time;
+    if (measured_step(pm, w, t, gpus, nodes, per_node, n_per, batch, accum, &atomic, &steps,
+                      &time) < 0)
         return goodput(pm, w, t, gpus, nodes, batch, accum, work_done);
     double total = (double)gpus * atomic * (steps + 1);
     double eff;
     if (pollux_steps_efficiency(&a->steps, total, epoch_of(a, work_done), a->m0, &eff) < 0)
         eff = pollux_efficiency(phi_at(a, total, epoch_of(a, work_done)), a->m0, total);
-    return total / (step + steps * (step - sync)) * eff;
+    return total / time * eff;
+}
+
+/* The placement a policy that knows only the GPU and node counts is shown:
+ * the GPUs packed on nodes of the profiles' size (4, 4, ..., the rest), as
+ * the artifact's Optimus predicts a step time (optimus.py predict_step_time);
+ * 0 (the per-(nodes, GPUs) means then) when that is not `nodes` nodes. */
+static int packed(const papp_t *a, int gpus, int nodes, int *per_node, int max)
+{
+    int n = 0, g = a->node_gpus;
+    if (g < 1 || nodes < 2 || nodes > max || (gpus + g - 1) / g != nodes)
+        return 0;
+    for (int left = gpus; left > 0; left -= per_node[n++])
+        per_node[n] = left < g ? left : g;
+    return n;
 }
 
 /* What the policies are shown in the measured-rates mode with `shown`: the
- * measured rates of the GPU and node counts (the per-node split unknown). */
+ * measured rates of the GPU and node counts, the GPUs packed. */
 static double shown_goodput(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch,
                             int accum, double work_done)
 {
-    return actual_goodput(pm, w, t, gpus, nodes, NULL, 0, batch, accum, work_done);
+    const papp_t *a = app_of(pm, w);
+    int per[64], n = a ? packed(a, gpus, nodes, per, 64) : 0;
+    return actual_goodput(pm, w, t, gpus, nodes, n ? per : NULL, n, batch, accum, work_done);
+}
+
+/* The samples/s they are shown there (no efficiency): the measured step time
+ * of that packed placement; the fitted model where nothing was measured. */
+static double shown_samples(const mls_perf_t *pm, int w, int t, int gpus, int nodes, int batch,
+                            int accum)
+{
+    const papp_t *a = app_of(pm, w);
+    int per[64], n = a ? packed(a, gpus, nodes, per, 64) : 0, atomic, steps;
+    double time;
+    if (measured_step(pm, w, t, gpus, nodes, n ? per : NULL, n, batch, accum, &atomic, &steps,
+                      &time) < 0 ||
+        !(time > 0))
+        return samples_rate(pm, w, t, gpus, nodes, batch, accum);
+    return (double)gpus * atomic * (steps + 1) / time;
 }
 
 static const perf_ops_t pollux_measured_ops = {.backend = "pollux",
@@ -263,8 +312,8 @@ static const perf_ops_t pollux_measured_ops = {.backend = "pollux",
                                                .batch_limits = batch_limits,
                                                .actual_goodput = actual_goodput};
 
-/* The same, with the policies shown the measured rates too (goodput; the
- * artifact's Optimus reads the measured times). samples_rate stays fitted. */
+/* The same, with the policies shown the measured rates too (goodput and
+ * samples/s; the artifact's Optimus reads the measured times). */
 static const perf_ops_t pollux_measured_shown_ops = {.backend = "pollux",
                                                      PERF_NAMED_OPS,
                                                      .throughput = p_throughput,
@@ -272,7 +321,7 @@ static const perf_ops_t pollux_measured_shown_ops = {.backend = "pollux",
                                                      .destroy = p_destroy,
                                                      .goodput = shown_goodput,
                                                      .next_change = next_change,
-                                                     .samples_rate = samples_rate,
+                                                     .samples_rate = shown_samples,
                                                      .noise_scale = noise_scale,
                                                      .batch_limits = batch_limits,
                                                      .actual_goodput = actual_goodput};
@@ -288,6 +337,11 @@ int perf_pollux_measured(mls_perf_t *pm, const char *dir, int shown, mls_err_t *
         pollux_steps_free(&c->apps[w].steps);
         if (pollux_steps_read(sub, &c->apps[w].steps, err) < 0)
             return -1;
+        c->apps[w].node_gpus = 0;
+        for (size_t r = 0; r < c->apps[w].steps.n_placed; r++)
+            for (const char *d = c->apps[w].steps.placed[r].id; *d; d++)
+                if (*d - '0' > c->apps[w].node_gpus)
+                    c->apps[w].node_gpus = *d - '0';
     }
     pm->ops = shown ? &pollux_measured_shown_ops : &pollux_measured_ops;
     return 0;

@@ -58,10 +58,16 @@
  *   and a job grows to at most total / min_local_batch GPUs (the artifact's
  *   max_replicas). Jobs without a total_batch, or under a perf model without
  *   batch limits (Gavel's tables), run as under per_gpu. Set by `--like
- *   pollux`. The artifact's gain is (step time(n) - step time(n+1)) x the
- *   iterations left at the total batch; with the batch fixed that is the
- *   remaining-time reduction above, with the statistical efficiency of the
- *   job's current epoch standing for that of its remaining ones. */
+ *   pollux`. The gain is then the artifact's: (step time(n) - step
+ *   time(n+1)) x the optimizer steps left at the total batch, step times
+ *   from view->perf->samples_throughput (the samples of a step, n x
+ *   ceil(total / n), over samples/s: the rounded-up per-GPU batch is no
+ *   progress, nor is the efficiency of that larger batch), the steps left
+ *   counted, as optimus.py does, from the end of the job's current epoch (1
+ *   in its last epoch): the time its later epochs take on one GPU, each at
+ *   its own goodput, over the one-GPU step time. Without samples_throughput
+ *   or epochs: the work-based gain above, the remaining work restated at
+ *   the statistical efficiency of the job's current epoch. */
 #include "policies/elastic.h"
 #include "policies/policies.h"
 #include "policies/policy_util.h"
@@ -204,6 +210,18 @@ static double tput(const view_t *v, int job, const op_batch_t *b, int type, int 
                                b->total > 0 ? local_batch(b->total, n) : 0);
 }
 
+/* The micro-batch *m and accumulation steps *steps of job's fixed total
+ * batch on n GPUs of type (the backend's split). */
+static void split(const view_t *v, int job, const op_batch_t *b, int type, int n, int *m,
+                  int *steps)
+{
+    view_batch_limits_t l = b->lim;
+    if (v->perf->batch_limits(v->perf->ctx, &v->jobs[job], type, &l) < 0)
+        l = b->lim;
+    elastic_split_batch(local_batch(b->total, n), n, l.init_batch, l.max_batch, l.max_local_batch,
+                        m, steps);
+}
+
 /* Runs job on n GPUs of type (on GPU ids when ids != NULL), at the
  * micro-batch and accumulation steps its fixed total batch gives there (the
  * engine then runs what tput rated). */
@@ -213,12 +231,8 @@ static void plan_job(plan_t *plan, const view_t *v, int job, const op_batch_t *b
     int r = ids ? plan_run_on(plan, job, type, ids, n) : plan_run(plan, job, type, n);
     if (b->total <= 0)
         return;
-    view_batch_limits_t l = b->lim;
-    if (v->perf->batch_limits(v->perf->ctx, &v->jobs[job], type, &l) < 0)
-        l = b->lim;
     int m, steps;
-    elastic_split_batch(local_batch(b->total, n), n, l.init_batch, l.max_batch, l.max_local_batch,
-                        &m, &steps);
+    split(v, job, b, type, n, &m, &steps);
     plan->allocs[r].batch_size = m;
     plan->allocs[r].accum_steps = steps;
 }
@@ -280,37 +294,89 @@ static double remaining(const op_state_t *s, const view_t *v, const op_history_t
     return fmax(total - jb->work_done, 0.1 * fmax(total, jb->work_done));
 }
 
+/* Seconds a fixed-total job takes on one GPU of type from work `from` to
+ * `to`, each epoch (of b's epoch_work) at its own goodput; NAN when a rate
+ * is unknown or the job has no epochs. */
+static double time_on_one(const view_t *v, int job, const op_batch_t *b, int type, double from,
+                          double to)
+{
+    double ew = b->lim.epoch_work, time = 0, w = from;
+    if (b->total <= 0 || !(ew > 0) || (to - from) / ew > 1e5)
+        return NAN;
+    view_job_t at = v->jobs[job];
+    while (w < to * (1 - 1e-12)) {
+        double next = (floor(w / ew + 1e-9) + 1) * ew, seg = fmin(to, next) - w;
+        at.work_done = w;
+        double g = v->perf->throughput(v->perf->ctx, &at, type, 1, pu_min_nodes(v, type, 1),
+                                       local_batch(b->total, 1));
+        if (!(g > 0))
+            return NAN;
+        time += seg / g;
+        w += seg;
+    }
+    return time;
+}
+
 /* A fixed-total job's remaining work `rem`, restated at the statistical
  * efficiency of its current epoch: sum over its remaining epochs of work /
  * goodput there, times the goodput now (on one GPU of type: at a fixed total
  * batch the efficiency of an epoch does not depend on the GPU count). Then
  * rem x (1/tput(n) - 1/tput(n+1)) is the remaining time saved over all the
- * remaining epochs, as the artifact's iterations left at the total batch
- * give it. rem itself when the job's batch is its own, or without epochs. */
+ * remaining epochs. rem itself when the job's batch is its own, or without
+ * epochs. */
 static double at_current_efficiency(const view_t *v, int job, const op_batch_t *b, int type,
                                     double rem)
 {
-    double ew = b->lim.epoch_work, now = tput(v, job, b, type, 1);
-    if (b->total <= 0 || !(ew > 0) || !(now > 0) || !(rem > 0) || rem / ew > 1e5)
-        return rem;
-    view_job_t at = v->jobs[job];
-    double w = at.work_done, end = w + rem, time = 0;
-    while (w < end * (1 - 1e-12)) {
-        double next = (floor(w / ew + 1e-9) + 1) * ew, seg = fmin(end, next) - w;
-        at.work_done = w;
-        double g = v->perf->throughput(v->perf->ctx, &at, type, 1, pu_min_nodes(v, type, 1),
-                                       local_batch(b->total, 1));
-        if (!(g > 0))
-            return rem;
-        time += seg / g;
-        w += seg;
-    }
-    return time * now;
+    double now = tput(v, job, b, type, 1), wd = v->jobs[job].work_done;
+    double time = rem > 0 && now > 0 ? time_on_one(v, job, b, type, wd, wd + rem) : NAN;
+    return time > 0 ? time * now : rem;
 }
 
-/* Gain of job's (n+1)-th GPU of type; 0 when it does not help or is unknown. */
-static double gain(const view_t *v, int job, const op_batch_t *bt, int type, int n, double rem)
+/* Seconds per optimizer step of a fixed-total job on n GPUs of type packed:
+ * the samples of a step over the samples/s the view shows (no statistical
+ * efficiency); NAN when unknown. */
+static double step_time(const view_t *v, int job, const op_batch_t *b, int type, int n)
 {
+    if (b->total <= 0 || !v->perf->samples_throughput || n <= 0)
+        return NAN;
+    int m, steps;
+    split(v, job, b, type, n, &m, &steps);
+    double x = v->perf->samples_throughput(v->perf->ctx, &v->jobs[job], type, n,
+                                           pu_min_nodes(v, type, n), m, steps);
+    return x > 0 ? (double)n * m * (steps + 1) / x : NAN;
+}
+
+/* The optimizer steps a fixed-total job with `rem` work left has to run
+ * after its current epoch (at least one), as the artifact's Optimus counts
+ * them (optimus.py: the iterations at the total batch from the end of the
+ * current epoch to completion; 1 in the last epoch): the time the epochs
+ * after the current one take on one GPU of type over its step time there.
+ * NAN when the job's batch is its own, it has no epochs or a rate is
+ * unknown (its gain is then work-based). */
+static double steps_left(const view_t *v, int job, const op_batch_t *b, int type, double rem)
+{
+    double ew = b->lim.epoch_work, st = step_time(v, job, b, type, 1);
+    double wd = v->jobs[job].work_done, end = wd + fmax(rem, 0.0);
+    if (!(st > 0) || !(ew > 0))
+        return NAN;
+    double from = fmin(end, (floor(wd / ew + 1e-9) + 1) * ew);
+    double time = end > from ? time_on_one(v, job, b, type, from, end) : 0;
+    return isnan(time) ? NAN : fmax(time / st, 1.0);
+}
+
+/* Gain of job's (n+1)-th GPU of type; 0 when it does not help or is unknown.
+ * A fixed-total job with `steps` optimizer steps left (not NAN): steps x
+ * (step time(n) - step time(n+1)), the artifact's gain (iterations left at
+ * the total batch times the step times it predicts): the per-GPU batch
+ * rounded up on n GPUs (ceil(total / n) x n samples a step) is not counted
+ * as progress, nor the statistical efficiency of that larger batch. */
+static double gain(const view_t *v, int job, const op_batch_t *bt, int type, int n, double rem,
+                   double steps)
+{
+    if (!isnan(steps)) {
+        double sa = step_time(v, job, bt, type, n), sb = step_time(v, job, bt, type, n + 1);
+        return sa > 0 && sb > 0 && sb < sa ? steps * (sa - sb) : 0.0;
+    }
     double a = tput(v, job, bt, type, n), b = tput(v, job, bt, type, n + 1);
     if (!(a > 0) || !(b > a))
         return 0.0;
@@ -462,6 +528,7 @@ static int op_schedule(op_state_t *s, const view_t *v, plan_t *plan)
     op_key_t *keys = pu_alloc((size_t)nj, sizeof *keys);
     int *type = pu_alloc((size_t)nj, sizeof *type), *n = pu_alloc((size_t)nj, sizeof *n);
     double *rem = pu_alloc((size_t)nj, sizeof *rem), *g = pu_alloc((size_t)nj, sizeof *g);
+    double *left_steps = pu_alloc((size_t)nj, sizeof *left_steps);
     op_batch_t *bt = pu_alloc((size_t)nj, sizeof *bt);
     int *mx = pu_alloc((size_t)nj, sizeof *mx);
     pu_room_t r;
@@ -487,11 +554,16 @@ static int op_schedule(op_state_t *s, const view_t *v, plan_t *plan)
         n[j] = v->jobs[j].min_gpus;
         r.room[type[j]] -= n[j];
         left -= n[j];
-        if (n[j] < mx[j]) /* only elastic jobs need it */
+        left_steps[j] = NAN;
+        if (n[j] < mx[j]) { /* only elastic jobs need it */
             rem[j] = at_current_efficiency(v, j, &bt[j], type[j], remaining(s, v, s->history, j));
+            left_steps[j] = steps_left(v, j, &bt[j], type[j], remaining(s, v, s->history, j));
+        }
     }
     for (int j = 0; j < nj; j++)
-        g[j] = type[j] >= 0 && n[j] < mx[j] ? gain(v, j, &bt[j], type[j], n[j], rem[j]) : 0;
+        g[j] = type[j] >= 0 && n[j] < mx[j]
+                   ? gain(v, j, &bt[j], type[j], n[j], rem[j], left_steps[j])
+                   : 0;
     for (;;) { /* one GPU at a time to the largest gain; ties to the earlier job */
         int best = -1;
         for (int i = 0; i < nj; i++) {
@@ -503,7 +575,9 @@ static int op_schedule(op_state_t *s, const view_t *v, plan_t *plan)
             break;
         n[best]++;
         r.room[type[best]]--;
-        g[best] = n[best] < mx[best] ? gain(v, best, &bt[best], type[best], n[best], rem[best]) : 0;
+        g[best] = n[best] < mx[best]
+                      ? gain(v, best, &bt[best], type[best], n[best], rem[best], left_steps[best])
+                      : 0;
     }
     place_all(s, v, plan, bt, type, n);
     pu_room_free(&r);
@@ -513,6 +587,7 @@ static int op_schedule(op_state_t *s, const view_t *v, plan_t *plan)
     free(type);
     free(n);
     free(rem);
+    free(left_steps);
     free(g);
     return 0;
 }

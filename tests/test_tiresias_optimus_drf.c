@@ -810,6 +810,75 @@ START_TEST(optimus_keeps_total_batch)
 }
 END_TEST
 
+/* A fixed-total job's step time on n GPUs (s): linear speed-up to 8 GPUs,
+ * the 9th a hair slower (as cifar10's measured 4+4 against 4+4+1 at total
+ * 2,048: 0.25993 s against 0.25998 s). */
+static double st_of(int n)
+{
+    return n <= 8 ? 1.0 / n : 1.0001 / 8;
+}
+
+/* Samples/s at micro-batch m and s accumulation steps, and the goodput at
+ * per-GPU batch `batch` (efficiency 1): what a step time gives. */
+static double st_samples(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int m,
+                         int s)
+{
+    (void)ctx, (void)j, (void)type, (void)nodes;
+    return (double)gpus * m * (s + 1) / st_of(gpus);
+}
+
+static double st_goodput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
+{
+    (void)ctx, (void)j, (void)type, (void)nodes;
+    return (double)gpus * batch / st_of(gpus);
+}
+
+/* -P batch=total gains as the artifact's Optimus makes them (optimus.py):
+ * step time(n) - step time(n+1), times the steps left after the current
+ * epoch at the total batch (1 in its last epoch). */
+START_TEST(optimus_total_batch_gains_in_steps)
+{
+    static const int one9[] = {9}, one8[] = {8};
+    static const char *const total[] = {"batch", "total", NULL};
+    fx_t f;
+    plan_t p;
+    plan_init(&p);
+    /* 9 GPUs at ceil(2048 / 9) = 228 each run 2,052 samples a step, 0.2 %
+     * more than 8 GPUs' 2,048, in a step 0.01 % longer: a work rate would
+     * take the 9th GPU, the step time does not */
+    fx_init(&f, 1, one9);
+    f.has_lim = 1;
+    f.lim = (view_batch_limits_t){128, 4096, 32, 1024, 50048};
+    f.perf.throughput = st_goodput;
+    f.perf.samples_throughput = st_samples;
+    int a = fx_job(&f, 1, 0, 1, 50048 * 20.0);
+    f.jobs[a].max_gpus = 64;
+    f.jobs[a].total_batch = 2048;
+    decide(&f, "optimus-oracle", total, &p);
+    ck_assert_int_eq(gpus_of(&p, a), 8);
+    /* a job in its last epoch counts one step left: the other job, with an
+     * epoch after its current one, takes every GPU but the first (counted
+     * in work, the job in its last epoch, 0.9 epoch left against 2, got a
+     * second GPU before the other's fourth) */
+    fx_init(&f, 1, one8);
+    f.has_lim = 1;
+    f.lim = (view_batch_limits_t){128, 4096, 32, 1024, 50048};
+    f.perf.throughput = st_goodput;
+    f.perf.samples_throughput = st_samples;
+    int last = fx_job(&f, 1, 0, 1, 50048 * 10.0), two = fx_job(&f, 2, 1, 1, 50048 * 2.0);
+    for (int j = 0; j < 2; j++) {
+        f.jobs[j].max_gpus = 64;
+        f.jobs[j].total_batch = 2048;
+    }
+    f.jobs[last].work_done = 50048 * 9.1;
+    f.jobs[last].remaining_work = 50048 * 0.9;
+    decide(&f, "optimus-oracle", total, &p);
+    ck_assert_int_eq(gpus_of(&p, last), 1);
+    ck_assert_int_eq(gpus_of(&p, two), 7);
+    plan_free(&p);
+}
+END_TEST
+
 /* -P place=most_free: jobs whose count changed, fewest GPUs first, take the
  * node with the most free GPUs (ties to the lower index); a job keeping its
  * count keeps its GPUs. */
@@ -1115,6 +1184,7 @@ static Suite *suite(void)
     tcase_add_test(tc, optimus_marginal_gain);
     tcase_add_test(tc, optimus_minimums_smallest_first);
     tcase_add_test(tc, optimus_keeps_total_batch);
+    tcase_add_test(tc, optimus_total_batch_gains_in_steps);
     tcase_add_test(tc, optimus_places_most_free_first);
     tcase_add_test(tc, drf_dominant_shares);
     tcase_add_test(tc, qssf_orders_by_predicted_service);
