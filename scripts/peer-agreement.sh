@@ -65,23 +65,27 @@
 #   JCTs, the summary.json "jcts" in DATA/pollux/results (read with sqlite3's
 #   json_each). Measured 2026-11-27 (this script, --like pollux --seed 1: 60 s
 #   steps, policy calls at step ends only, whole-second epochs, its Tiresias's
-#   place=most_free), average JCT artifact / ours, workloads 1-8:
-#     pollux          2089/2089 +0.0  3323/3404 +2.4  2188/2297 +5.0  2721/2681 -1.5
-#                     2674/2689 +0.6  2446/2478 +1.3  3616/3623 +0.2  2952/3020 +2.3 %
-#     optimus-oracle  4087/3898 -4.6  6914/6482 -6.2  3944/3767 -4.5  5968/5470 -8.3
-#                     5656/5375 -5.0  5302/5059 -4.6  7291/6934 -4.9  6294/5725 -9.0 %
+#   place=most_free, its Optimus's total batch, placement and gains), average
+#   JCT artifact / ours, workloads 1-8 (per-job column: docs/reproducing.md):
+#     pollux          2089/2092 +0.1  3323/3388 +2.0  2188/2323 +6.2  2721/2702 -0.7
+#                     2674/2707 +1.2  2446/2472 +1.1  3616/3629 +0.4  2952/3021 +2.3 %
+#     optimus-oracle  4087/4729 +15.7 6914/7781 +12.5 3944/4511 +14.4 5968/6653 +11.5
+#                     5656/6408 +13.3 5302/5972 +12.6 7291/8123 +11.4 6294/7112 +13.0 %
 #     tiresias-las    2474/2565 +3.7  5145/5430 +5.5  3876/4393 +13.3 3280/3384 +3.2
 #                     3501/3717 +6.2  3470/3602 +3.8  5480/5766 +5.2  5080/5714 +12.5 %
 #   17 of 24 beyond 3 %: fitted rates against its measured tables (yolov3's
-#   4-GPU jobs pass the 16 GPU-hour limit here), and its Optimus keeping the
-#   total batch (docs/reproducing.md "Pollux against its paper").
+#   4-GPU jobs pass the 16 GPU-hour limit here; cifar10 with accumulation,
+#   where its Optimus's fixed total batch runs, ~17 % slow; docs/reproducing.md
+#   "Pollux against its paper").
 #   With POLLUX_RATES=measured (--measured-rates DIR/pollux/profiles: the
 #   engine at its measured step times of each job's placement and its
-#   validation files' efficiency; 2026-11-27), workloads 1-8:
-#     pollux          +1.3 +0.3 +2.7 -0.2 +1.6 +2.7 -0.1 +0.7 %
-#     optimus-oracle  -10.3 -11.4 -11.2 -13.8 -10.0 -11.2 -10.5 -13.4 %
+#   validation files' efficiency; optimus-oracle with --policy-rates-measured:
+#   its Optimus predicts from the same tables; 2026-11-27), workloads 1-8:
+#     pollux          +1.1 +1.1 +2.5 +0.1 +1.8 +3.1 +0.6 +0.8 % (per job 19-23 %)
+#     optimus-oracle  -0.1 +0.3 +0.0 -1.3 -0.2 -0.1 -2.2 -0.9 % (per job 0.4-9.8 %)
 #     tiresias-las    +0.0 +0.0 +0.0 +0.2 +0.0 +0.0 -0.0 +0.0 % (per job 0.01-0.03 %)
-#   8 of 24 beyond 3 % (optimus-oracle); not set by --like pollux. The tiresias
+#   1 of 24 beyond 3 % (pollux on workload-6: the GA's draws, seeds 1-5 +2.3 ..
+#   +3.2 %); not set by --like pollux (the profiles are data). The tiresias
 #   rows are the QUICK ones (PEERS=pollux QUICK=1 POLLUX_RATES=measured: ~5 s,
 #   tests/peer_agreement_pollux.sh).
 # - tiresias: Tiresias's simulator (github.com/SymbioticLab/Tiresias, commit
