@@ -78,7 +78,14 @@
 #   With POLLUX_RATES=measured (--measured-rates DIR/pollux/profiles: the
 #   engine at its measured step times of each job's placement and its
 #   validation files' efficiency; 2026-11-27), workloads 1-8:
-#     pollux          +1.3 +0.3 +2.7 -0.2 +1.6 +2.7 -0.1 +0.7 %
+#     pollux          +0.7 -0.2 +2.1 -0.7 +0.7 +1.9 -0.4 -0.3 % (per job 3.6-6.2 %)
+#   (pollux with --like pollux's rigid_batch=1, 2026-11-27: the artifact pins
+#   ncf's batch at 32,768; before it +1.1 +1.1 +2.5 +0.1 +1.9 +3.1 +0.6 +0.9 %,
+#   per job 19-23 %, workload-6 +2.9 % over seeds 1-5, now +1.9 %; over seeds
+#   1-3 now +0.4 -0.1 +1.3 -0.6 +0.8 +1.7 -0.4 -0.4 %; fitted, seed 1: -0.7
+#   +1.5 +4.8 -2.1 +0.1 -0.3 -0.5 +1.5 %, per job 11-13 %, was 22-29 %;
+#   docs/reproducing.md "Pollux's ncf jobs". The other rows below are from
+#   before it; rigid_batch is pollux's alone.)
 #     optimus-oracle  -10.3 -11.4 -11.2 -13.8 -10.0 -11.2 -10.5 -13.4 %
 #     tiresias-las    +0.0 +0.0 +0.0 +0.2 +0.0 +0.0 -0.0 +0.0 % (per job 0.01-0.03 %)
 #   8 of 24 beyond 3 % (optimus-oracle); not set by --like pollux. The tiresias
