@@ -103,8 +103,11 @@
  * - Heterogeneous clusters (Pollux's is homogeneous): a job runs on one type
  *   (repair step 2), and its fair share is measured on the type where it is
  *   fastest.
- * - Every job's batch is the agent's (the authors' simulator pins ncf's at
- *   32,768; here a trace would pin it by a rigid batch, which Pollux ignores).
+ * - Every job's batch is the agent's, except with rigid_batch=1 (0 by
+ *   default; --like pollux sets it): a job of one GPU count (min = max) runs
+ *   at its trace's total batch. The authors' simulator pins ncf's, the app
+ *   it gives one replica, at 32,768 (its trace's batch); ncf's rigidity is
+ *   the importer's (max_gpus 1), so the pin follows the trace, not a name.
  * - Round length: a policy cannot set it; run with --round 60 (Pollux's
  *   scheduling interval). The cadence is rounds only, as Pollux.
  * - Pollux lets a job have 0 GPUs while running (min_replicas 0); here a job
@@ -295,6 +298,7 @@ typedef struct px_state {
     double p, delay;
     long pop, gens, patience;
     int explore;
+    int rigid_batch; /* rigid_batch=1: see rigid_batch() */
     int seeded;   /* rng seeded (at the first call) */
     px_rng_t rng;
     idmap_t ids;  /* job id -> index into max_held */
@@ -330,9 +334,9 @@ static void forget_population(px_state_t *s)
 int pollux_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
     static const char *const known[] = {"p",       "population", "generations", "restart_delay",
-                                        "explore", "patience", NULL};
+                                        "explore", "patience", "rigid_batch", NULL};
     double p, delay;
-    long pop, gens, explore, patience;
+    long pop, gens, explore, patience, rigid;
     *state = NULL;
     if (policy_args_check(args, known, "pollux", err, errlen) ||
         policy_arg_double(args, "p", -1, &p, err, errlen) ||
@@ -340,8 +344,13 @@ int pollux_create(void **state, const policy_args_t *args, char *err, size_t err
         policy_arg_long(args, "generations", 100, &gens, err, errlen) ||
         policy_arg_double(args, "restart_delay", 30, &delay, err, errlen) ||
         policy_arg_long(args, "explore", 1, &explore, err, errlen) ||
-        policy_arg_long(args, "patience", 0, &patience, err, errlen))
+        policy_arg_long(args, "patience", 0, &patience, err, errlen) ||
+        policy_arg_long(args, "rigid_batch", 0, &rigid, err, errlen))
         return -1;
+    if (rigid != 0 && rigid != 1) {
+        snprintf(err, errlen, "pollux: rigid_batch=%ld: want 0 or 1", rigid);
+        return -1;
+    }
     if (!isfinite(p) || p > 1) {
         snprintf(err, errlen, "pollux: p=%g: want a power-mean exponent <= 1 (-1: Pollux)", p);
         return -1;
@@ -373,6 +382,7 @@ int pollux_create(void **state, const policy_args_t *args, char *err, size_t err
     s->pop = pop;
     s->gens = gens;
     s->explore = (int)explore;
+    s->rigid_batch = (int)rigid;
     idmap_init(&s->ids);
     *state = s;
     return 0;
@@ -1615,6 +1625,24 @@ static void keep_population(px_round_t *r, px_pop_t *p)
 
 /* ---- the plan ------------------------------------------------------------------- */
 
+/* rigid_batch=1 (--like pollux): a job whose GPU count cannot change (min =
+ * max) runs at its trace's total batch, split over its GPUs as Pollux splits
+ * a target batch (Job.update_local_bsz), as the simulator pins ncf's (the app
+ * it gives max_replicas 1) at 32,768; the GA still ranks the job at its best
+ * batch (the simulator's speedup function does not know the pin). */
+static void rigid_batch(const view_t *v, const view_job_t *j, int type, int gpus, int *m, int *s)
+{
+    view_batch_limits_t l;
+    if (j->min_gpus != j->max_gpus || j->total_batch <= 0 || !v->perf->batch_limits ||
+        v->perf->batch_limits(v->perf->ctx, j, type, &l) < 0 || l.max_local_batch < 1)
+        return;
+    split_batch(ceil((double)j->total_batch / gpus - 1e-8), gpus, l.init_batch,
+                l.max_local_batch, m, s);
+    int cap = l.max_batch / (gpus * (*s + 1));
+    if (*m > cap && cap > 0)
+        *m = cap;
+}
+
 /* GPU ids for x: a job keeps the GPUs it holds on a node (as many as it
  * keeps there), the rest come from the node's free GPUs, lowest id first. */
 static void emit_plan(px_round_t *r, const px_ind_t *x, plan_t *plan)
@@ -1666,9 +1694,11 @@ static void emit_plan(px_round_t *r, const px_ind_t *x, plan_t *plan)
             continue;
         int type = v->nodes[sl[0].node].type;
         const px_entry_t *e = lookup(r, row, type, n, x->n[row] > 1);
-        int k = plan_run_on(plan, r->jobs[row].job, type, ids, n);
-        plan->allocs[k].batch_size = e->m;
-        plan->allocs[k].accum_steps = e->s;
+        int k = plan_run_on(plan, r->jobs[row].job, type, ids, n), m = e->m, s = e->s;
+        if (r->s->rigid_batch)
+            rigid_batch(v, j, type, n, &m, &s);
+        plan->allocs[k].batch_size = m;
+        plan->allocs[k].accum_steps = s;
     }
     free(taken);
     free(ids);

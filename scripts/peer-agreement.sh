@@ -81,11 +81,16 @@
 #   engine at its measured step times of each job's placement and its
 #   validation files' efficiency; optimus-oracle with --policy-rates-measured:
 #   its Optimus predicts from the same tables; 2026-11-27), workloads 1-8:
-#     pollux          +1.1 +1.1 +2.5 +0.1 +1.8 +3.1 +0.6 +0.8 % (per job 19-23 %)
+#     pollux          +0.7 -0.2 +2.1 -0.7 +0.7 +1.9 -0.4 -0.3 % (per job 3.6-6.2 %)
+#   (pollux with --like pollux's rigid_batch=1, 2026-11-27: the artifact pins
+#   ncf's batch at 32,768; before it +1.1 +1.1 +2.5 +0.1 +1.9 +3.1 +0.6 +0.9 %,
+#   per job 19-23 %, workload-6 +2.9 % over seeds 1-5, now +1.9 %; over seeds
+#   1-3 now +0.4 -0.1 +1.3 -0.6 +0.8 +1.7 -0.4 -0.4 %; fitted, seed 1: -0.7
+#   +1.5 +4.8 -2.1 +0.1 -0.3 -0.5 +1.5 %, per job 11-13 %, was 22-29 %;
+#   docs/reproducing.md "Pollux's ncf jobs"; rigid_batch is pollux's alone.)
 #     optimus-oracle  -0.1 +0.3 +0.0 -1.3 -0.2 -0.1 -2.2 -0.9 % (per job 0.4-9.8 %)
 #     tiresias-las    +0.0 +0.0 +0.0 +0.2 +0.0 +0.0 -0.0 +0.0 % (per job 0.01-0.03 %)
-#   1 of 24 beyond 3 % (pollux on workload-6: the GA's draws, seeds 1-5 +2.3 ..
-#   +3.2 %); not set by --like pollux (the profiles are data). The tiresias
+#   0 of 24 beyond 3 %; not set by --like pollux (the profiles are data). The tiresias
 #   rows are the QUICK ones (PEERS=pollux QUICK=1 POLLUX_RATES=measured: ~5 s,
 #   tests/peer_agreement_pollux.sh).
 # - tiresias: Tiresias's simulator (github.com/SymbioticLab/Tiresias, commit

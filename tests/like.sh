@@ -7,8 +7,9 @@
 # same rule; `--like tiresias` is round 0, no restart cost, spread placement at
 # consolidated rates and within=running_first for its policies, `--like helios`
 # hold placement at placed rates and sjf's fill=stop (not fifo's), `--like pollux`
-# 60 s rounds at round ends only, 30 s restarts, whole-second epochs and its
-# Tiresias's queues and placement; an unknown peer is a usage error.
+# 60 s rounds at round ends only, 30 s restarts, whole-second epochs, its
+# Tiresias's queues and placement and its Pollux's pinned batch of a job of
+# one GPU count (rigid_batch=1); an unknown peer is a usage error.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/test_lib.sh"
@@ -97,6 +98,21 @@ lk --policy tiresias-las --like pollux --epoch-times exact
 [ "$(ql "SELECT group_concat(value) FROM (SELECT value FROM run_settings WHERE run_id IN (5, 6)
     AND key='epoch_times' ORDER BY run_id)")" = whole,exact ] ||
     bad "--like pollux's epoch times: $(ql "SELECT * FROM run_settings WHERE key='epoch_times'")"
+# --like pollux pins a job of one GPU count at its trace's total batch
+# (rigid_batch=1, as the artifact's ncf at 32,768 on 1 GPU): on the bundled
+# Pollux catalog a lone ncf job takes 132 s (170 s at the agent's batches,
+# which start from Pollux's default total of 256)
+px="$tmp/ncf.csv"
+printf '%s\n%s\n' "id,submit_time,user,workload,gpus,total_work,duration,priority,deadline,min_gpus,max_gpus,batch_size,mode,total_batch" \
+    "0,25,default,ncf,1,49710080,,1,,1,1,32768,static,32768" >"$px"
+pj() { "$MLSCHED" simulate --trace "$px" --cluster "$SRCDIR/traces/clusters/pollux-64t4.json" \
+    --throughputs "$SRCDIR/traces/catalog/pollux.json" --policy pollux --like pollux -q --json \
+    --db "$tmp/p.db" "$@" | sed -n 's/.*"avg_jct": *\([0-9.]*\).*/\1/p'; }
+pin=$(pj) free=$(pj -P rigid_batch=0)
+[ "$pin" = 132 ] && [ "$free" = 170 ] ||
+    bad "--like pollux's ncf: $pin s pinned (want 132), $free s at the agent's batch (want 170)"
+[ "$(sqlite3 "$tmp/p.db" "SELECT params FROM runs WHERE run_id=1")" = rigid_batch=1 ] ||
+    bad "--like pollux's pollux parameters: $(sqlite3 "$tmp/p.db" "SELECT params FROM runs")"
 
 "$MLSCHED" simulate --trace "$tr" --cluster $cl --policy fifo --like slurm -q >/dev/null 2>"$tmp/err"
 rc=$?

@@ -278,6 +278,62 @@ START_TEST(agent_batch)
 }
 END_TEST
 
+/* rigid_batch=1 (--like pollux): a job of one GPU count runs at its trace's
+ * total batch, split as Pollux splits a target batch (the artifact's ncf at
+ * 32,768); an elastic job, and every job without the parameter, at the
+ * agent's. */
+START_TEST(rigid_batch)
+{
+    static fx_t f;
+    fx_init(&f, 1, 2);
+    f.batch_curve = 1;
+    int r = fx_job(&f, 1, 1), el = fx_job(&f, 1, 1);
+    f.jobs[r].total_batch = f.jobs[el].total_batch = 512;
+    void *st = make((const char *const[]){"rigid_batch=1"}, 1);
+    plan_t p;
+    plan_init(&p);
+    decide(st, &f, &p);
+    /* 512 on 1 GPU above M0 32: ceil(512 / 64) = 8 micro-batches of 64 */
+    int k = plan_find(&p, r);
+    ck_assert_int_ge(k, 0);
+    ck_assert_int_eq(p.allocs[k].batch_size, 64);
+    ck_assert_int_eq(p.allocs[k].accum_steps, 7);
+    pollux_destroy(st);
+    /* never ran (no noise scale): the pin too, not Pollux's default batch */
+    f.jobs[r].grad_noise_scale = NAN;
+    st = make((const char *const[]){"rigid_batch=1"}, 1);
+    decide(st, &f, &p);
+    k = plan_find(&p, r);
+    ck_assert_int_ge(k, 0);
+    ck_assert_int_eq(p.allocs[k].batch_size * (p.allocs[k].accum_steps + 1), 512);
+    pollux_destroy(st);
+    /* without the parameter: the agent's batch (M = 252 on one GPU, as in
+     * agent_batch) */
+    f.jobs[r].grad_noise_scale = 100;
+    st = make(NULL, 0);
+    decide(st, &f, &p);
+    k = plan_find(&p, r);
+    ck_assert_int_ge(k, 0);
+    ck_assert_int_eq(p.allocs[k].batch_size * (p.allocs[k].accum_steps + 1), 252);
+    pollux_destroy(st);
+    /* an elastic job (1..2 GPUs) keeps the agent's batch under rigid_batch=1 */
+    f.jobs[el].max_gpus = 2;
+    st = make((const char *const[]){"rigid_batch=1"}, 1);
+    decide(st, &f, &p);
+    k = plan_find(&p, el);
+    ck_assert_int_ge(k, 0);
+    ck_assert_int_ne(p.allocs[k].batch_size * (p.allocs[k].accum_steps + 1) * p.allocs[k].gpus,
+                     512);
+    plan_free(&p);
+    pollux_destroy(st);
+    const char *keys[] = {"rigid_batch"}, *vals[] = {"2"};
+    policy_args_t a = {1, keys, vals, 0, NULL};
+    char err[256] = "";
+    ck_assert_int_eq(pollux_create(&st, &a, err, sizeof err), -1);
+    ck_assert(strstr(err, "rigid_batch=2") != NULL);
+}
+END_TEST
+
 START_TEST(speedup_and_penalty_choose)
 {
     /* One node of 4 GPUs, two jobs; fair share ceil(4/2) = 2 GPUs.
@@ -585,6 +641,7 @@ int main(void)
 {
     const TTest *const tests[] = {fitness_and_penalty,
                                   agent_batch,
+                                  rigid_batch,
                                   speedup_and_penalty_choose,
                                   interference_capacity_minmax,
                                   deterministic,
