@@ -68,7 +68,10 @@ static const like_peer_t peers[] = {
      * node with the most free GPUs on (place=most_free). Its Optimus keeps
      * each job's total batch as its GPUs change (Job.update_local_bsz:
      * batch=total) and places a job whose GPU count changed from the node
-     * with the most free GPUs on (optimus.py: place=most_free). */
+     * with the most free GPUs on (optimus.py: place=most_free). Its pollux
+     * runs all 100 generations of its GA at every call (patience=0, also
+     * pollux's default: set here so that --like pollux keeps it if that
+     * default changes). */
     {"pollux",
      60,
      "rounds",
@@ -76,7 +79,7 @@ static const like_peer_t peers[] = {
      "spread",
      "placed",
      NULL,
-     {"queues=2", "limits=57600", "batch=total", "place=most_free", NULL},
+     {"queues=2", "limits=57600", "batch=total", "place=most_free", "patience=0", NULL},
      "whole"},
     /* Tiresias (SymbioticLab/Tiresias simulator, run_sim.py dlas_sim_jobs): a
      * job runs its trace duration (placement does not change its speed),

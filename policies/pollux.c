@@ -53,10 +53,12 @@
  * nodes in a random order; (4) node capacity: earlier jobs first; (5) a job
  * with fewer than its min GPUs, or that cannot run on what is left, gets none
  * (and its GPUs go to the jobs after it).
- * Opt-in, not Pollux's: patience=N (0, off, by default) stops the GA once
- * the best fitness has not risen for N generations in a row (the warm start
- * makes steady-state decisions converge in a few); plans move slightly (see
- * bench/README.md, "pollux: patience").
+ * Opt-in, not Pollux's: patience=N (0, off, by default; --like pollux sets
+ * 0) stops the GA once the best fitness has not risen for N generations in a
+ * row (the warm start makes steady-state decisions converge in a few). Not
+ * the default: 20 (~3.5x cheaper at 200 active jobs) still costs ~0.4 % of
+ * average JCT on Pollux's eight workloads with measured rates, 15 +0.7 % on
+ * workload-6 (bench/README.md, "pollux: the default stop").
  * The fittest matrix is the plan; GPU ids are chosen so that a job keeps the
  * GPUs it holds on a node where its count does not drop (no restart when its
  * row is unchanged). Randomness: a xoshiro256** generator seeded (splitmix64)

@@ -7,8 +7,9 @@
 # same rule; `--like tiresias` is round 0, no restart cost, spread placement at
 # consolidated rates and within=running_first for its policies, `--like helios`
 # hold placement at placed rates and sjf's fill=stop (not fifo's), `--like pollux`
-# 60 s rounds at round ends only, 30 s restarts, whole-second epochs and its
-# Tiresias's queues and placement; an unknown peer is a usage error.
+# 60 s rounds at round ends only, 30 s restarts, whole-second epochs, its
+# Tiresias's queues and placement and all of pollux's generations
+# (patience=0); an unknown peer is a usage error.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/test_lib.sh"
@@ -97,6 +98,12 @@ lk --policy tiresias-las --like pollux --epoch-times exact
 [ "$(ql "SELECT group_concat(value) FROM (SELECT value FROM run_settings WHERE run_id IN (5, 6)
     AND key='epoch_times' ORDER BY run_id)")" = whole,exact ] ||
     bad "--like pollux's epoch times: $(ql "SELECT * FROM run_settings WHERE key='epoch_times'")"
+# pollux under --like pollux runs all its GA's generations, as Pollux (patience=0, whatever its default)
+lk --policy pollux --like pollux -P generations=2
+lk --policy pollux --like pollux -P generations=2 -P patience=4
+[ "$(ql "SELECT params FROM runs WHERE run_id IN (7, 8) ORDER BY run_id")" = \
+    "$(printf 'generations=2,patience=0\ngenerations=2,patience=4')" ] ||
+    bad "--like pollux's pollux: $(ql "SELECT run_id, params FROM runs WHERE run_id >= 7")"
 
 "$MLSCHED" simulate --trace "$tr" --cluster $cl --policy fifo --like slurm -q >/dev/null 2>"$tmp/err"
 rc=$?
