@@ -11,8 +11,9 @@
  * current allocation) and the mean of the next three (warm: seeded with the
  * previous population), wall clock and the process's CPU time (the one to
  * trust on a shared machine). Deterministic inputs; the policy's own
- * generator is seeded by the view.
- *     make bench/pollux_decide && bench/pollux_decide [JOBS [GPUS [POP GENS]]] */
+ * generator is seeded by the view. PATIENCE: the policy's patience=N (its
+ * default, 15, when not given; 0: all the generations).
+ *     make bench/pollux_decide && bench/pollux_decide [JOBS [GPUS [POP GENS [PATIENCE]]]] */
 #include "policies/policies.h"
 
 #include <math.h>
@@ -180,7 +181,7 @@ int main(int argc, char **argv)
     int n_jobs = argc > 1 ? atoi(argv[1]) : 2000;
     int n_gpus = argc > 2 ? atoi(argv[2]) : 2000;
     const char *pop = argc > 3 ? argv[3] : "100", *gens = argc > 4 ? argv[4] : "100";
-    const char *patience = argc > 5 ? argv[5] : "0";
+    const char *patience = argc > 5 ? argv[5] : "default"; /* the policy's (15) */
     if (n_jobs < 1 || n_gpus < PER_NODE) {
         fprintf(stderr, "usage: pollux_decide [JOBS [GPUS [POP GENS [PATIENCE]]]]\n");
         return 2;
@@ -189,7 +190,7 @@ int main(int argc, char **argv)
     build(&b, n_jobs, n_gpus);
     const char *keys[] = {"population", "generations", "patience"},
                *vals[] = {pop, gens, patience};
-    policy_args_t args = {3, keys, vals, 0, NULL};
+    policy_args_t args = {argc > 5 ? 3 : 2, keys, vals, 0, NULL};
     void *st = NULL;
     char err[256] = "";
     if (pollux_create(&st, &args, err, sizeof err) < 0) {

@@ -71,7 +71,10 @@ static const like_peer_t peers[] = {
      * with the most free GPUs on (optimus.py: place=most_free). Its Pollux
      * pins ncf's batch at 32,768, ncf's only GPU count being 1 (simulator.py:
      * target_batch_size, max_replicas 1): rigid_batch=1, a job of one GPU
-     * count at its trace's total batch. */
+     * count at its trace's total batch. Its pollux
+     * runs all 100 generations of its GA at every call (patience=0, also
+     * pollux's default: set here so that --like pollux keeps it if that
+     * default changes). */
     {"pollux",
      60,
      "rounds",
@@ -79,7 +82,7 @@ static const like_peer_t peers[] = {
      "spread",
      "placed",
      NULL,
-     {"queues=2", "limits=57600", "batch=total", "place=most_free", "rigid_batch=1", NULL},
+     {"queues=2", "limits=57600", "batch=total", "place=most_free", "rigid_batch=1", "patience=0", NULL},
      "whole"},
     /* Tiresias (SymbioticLab/Tiresias simulator, run_sim.py dlas_sim_jobs): a
      * job runs its trace duration (placement does not change its speed),

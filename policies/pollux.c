@@ -53,10 +53,12 @@
  * nodes in a random order; (4) node capacity: earlier jobs first; (5) a job
  * with fewer than its min GPUs, or that cannot run on what is left, gets none
  * (and its GPUs go to the jobs after it).
- * Opt-in, not Pollux's: patience=N (0, off, by default) stops the GA once
- * the best fitness has not risen for N generations in a row (the warm start
- * makes steady-state decisions converge in a few); plans move slightly (see
- * bench/README.md, "pollux: patience").
+ * Opt-in, not Pollux's: patience=N (0, off, by default; --like pollux sets
+ * 0) stops the GA once the best fitness has not risen for N generations in a
+ * row (the warm start makes steady-state decisions converge in a few). Not
+ * the default: 20 (~3.5x cheaper at 200 active jobs) still costs ~0.4 % of
+ * average JCT on Pollux's eight workloads with measured rates, 15 +0.7 % on
+ * workload-6 (bench/README.md, "pollux: the default stop").
  * The fittest matrix is the plan; GPU ids are chosen so that a job keeps the
  * GPUs it holds on a node where its count does not drop (no restart when its
  * row is unchanged). Randomness: a xoshiro256** generator seeded (splitmix64)
@@ -67,12 +69,20 @@
  * parents; one pass over the rows reads each row from its parent (or the
  * current allocation, where reset), raises its present entries, merges in
  * its new entries, repairs and scores it, writing the child compact. The
- * mutation's Bernoulli trials (rows reset, rows zeroed, absent entries
- * raised over nodes x rows) are drawn as the gaps between successes
- * (geometric), in another order than node by node; each trial is
- * independent of the others, so a child has the same distribution as
- * before, not the same draws. The nodes are indexed densely (choose_nodes'
- * subset) and each row keeps its last goodput entry and its fitness terms.
+ * mutation's Bernoulli trials are drawn another way: rows reset and rows
+ * zeroed as the gaps between successes (geometric), the absent entries
+ * raised on a node as their count (binomial, from a table) and that many
+ * distinct rows; each trial is independent of the others, so a child has the
+ * same distribution as before, not the same draws. The nodes are indexed
+ * densely (choose_nodes' subset) and each row keeps its last goodput entry
+ * and its fitness terms. A child that cannot survive is stopped (set_doom):
+ * with p < 0 every row adds a positive term to the power mean's sum, so once
+ * the rows scored so far, with the rows that surely end with no GPUs (no
+ * slot left after the crossover, resets and zeroing, none raised), give a
+ * fitness below the population's worst survivor's, the child would be
+ * dropped by the survival anyway; its remaining draws are not made (another
+ * stream, the same distribution of survivors). Most children are (99 % at
+ * 200 jobs once the population is full), mostly at their first rows.
  * The top-up to a job's min is done in that pass, after the row's mutation
  * and its steps 1 and 2, on the GPUs the rows before it left (the offspring
  * as repaired so far); it draws nothing, so rows of min <= 1 are unchanged.
@@ -133,6 +143,7 @@
 #define PX_RESET 0.1     /* mutation: row reset to the current allocation */
 #define PX_ZERO_ROW 0.1  /* mutation: row chosen for zeroing */
 #define PX_ZERO 0.1      /* mutation: entry of a chosen row zeroed */
+#define PX_PATIENCE 0    /* default stop: generations without a better best (0: none) */
 
 /* ---- the pieces with a meaning of their own (pollux.h) --------------------- */
 
@@ -289,6 +300,7 @@ typedef struct px_ind {
     px_slot_t *slots;
     unsigned char *n; /* slots per row */
     int *off;         /* where each row starts; off[rows]: slots used */
+    int *ez;          /* ez[i]: rows before row i with no GPUs */
     int room;         /* slots allocated */
     double fitness;
     uint64_t hash;
@@ -315,9 +327,11 @@ static void ind_free(px_ind_t *x)
     free(x->slots);
     free(x->n);
     free(x->off);
+    free(x->ez);
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
+    x->ez = NULL;
 }
 
 static void forget_population(px_state_t *s)
@@ -344,7 +358,7 @@ int pollux_create(void **state, const policy_args_t *args, char *err, size_t err
         policy_arg_long(args, "generations", 100, &gens, err, errlen) ||
         policy_arg_double(args, "restart_delay", 30, &delay, err, errlen) ||
         policy_arg_long(args, "explore", 1, &explore, err, errlen) ||
-        policy_arg_long(args, "patience", 0, &patience, err, errlen) ||
+        policy_arg_long(args, "patience", PX_PATIENCE, &patience, err, errlen) ||
         policy_arg_long(args, "rigid_batch", 0, &rigid, err, errlen))
         return -1;
     if (rigid != 0 && rigid != 1) {
@@ -456,19 +470,23 @@ typedef struct px_round {
     int up_gpus;     /* GPUs of up nodes */
     px_ind_t base;   /* the current allocation */
     double term0;    /* fitness term of a row with no GPUs */
-    double inv_reset, inv_zero, inv_pick; /* 1 / log(1 - p) of the mutation's trials */
+    double doom;     /* a child whose terms sum above it cannot survive (set_doom) */
+    double inv_reset, inv_zero; /* 1 / log(1 - p) of the mutation's row trials */
+    double *pick_cdf;  /* Binomial(rows, 1 / rows)'s CDF: absent raises per node */
+    int n_pick_cdf;
     /* scratch, per index in sub */
     int *use, *cnt;  /* mutation: GPUs and entries on the node before raises */
     int *left;       /* repair: GPUs left */
     int *flag;       /* repair: == stamp when a distributed row is on it */
     double *q;       /* mutation: raise probability of a present entry; 0: node full */
+    double *qtab;    /* q by the node's entries: p1 + p2 - p1 p2, p1 = 1 / rows, p2 = 1 / entries */
     int *freel, n_free; /* nodes with free GPUs */
     int stamp;
     /* scratch, per row */
     unsigned char *mflag;   /* PX_M_* */
     uint16_t *zmask;        /* PX_M_ZERO: slots of the source row zeroed */
     int *touched, n_touched; /* rows with an mflag */
-    int *phead, *pnext, *pnode, *pgpus, n_patch, patch_cap; /* new slots per row */
+    int *phead, *ptail, *pnext, *pnode, *pgpus, n_patch, patch_cap; /* new slots per row */
     unsigned char *pcount;
     px_ind_t *spare; /* freed matrices, reused */
     int n_spare, spare_cap;
@@ -589,6 +607,7 @@ static void ind_alloc(px_round_t *r, px_ind_t *x, int room)
         memset(x, 0, sizeof *x);
         x->n = pu_alloc((size_t)r->rows + 1, 1);
         x->off = pu_alloc((size_t)r->rows + 1, sizeof *x->off);
+        x->ez = pu_alloc((size_t)r->rows + 1, sizeof *x->ez);
     }
     if (!x->slots || x->room < room) {
         free(x->slots);
@@ -615,6 +634,7 @@ static void ind_release(px_round_t *r, px_ind_t *x)
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
+    x->ez = NULL;
 }
 
 /* Room for `more` slots after the first `used` of x (kept). */
@@ -832,15 +852,12 @@ static void count_nodes(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int
                 r->cnt[sl[s].node]++;
             }
     }
-    double p1 = 1.0 / r->rows;
     r->n_free = 0;
     for (int s = 0; s < r->n_sub; s++) {
-        r->q[s] = 0;
-        if (r->scap[s] - r->use[s] < 1)
-            continue;
-        double p2 = r->cnt[s] ? 1.0 / r->cnt[s] : 0;
-        r->q[s] = p1 + p2 - p1 * p2;
-        r->freel[r->n_free++] = s;
+        int is_free = r->scap[s] - r->use[s] >= 1;
+        r->q[s] = is_free ? r->qtab[r->cnt[s]] : 0;
+        r->freel[r->n_free] = s;
+        r->n_free += is_free;
     }
 }
 
@@ -869,34 +886,65 @@ static void add_patch(px_round_t *r, int row, int node, int g)
         touch(r, row, PX_M_GROWN);
         r->phead[row] = p;
     } else { /* appended: nodes come in ascending order */
-        int t = r->phead[row];
-        while (r->pnext[t] >= 0)
-            t = r->pnext[t];
-        r->pnext[t] = p;
+        r->pnext[r->ptail[row]] = p;
     }
+    r->ptail[row] = p;
     r->pcount[row]++;
+}
+
+/* Binomial(rows, 1 / rows)'s CDF (r->pick_cdf), up to where it is 1 in
+ * doubles: the count of absent raises on one node. */
+static void pick_table(px_round_t *r)
+{
+    int n = r->rows, len = n < 64 ? n + 1 : 65;
+    r->pick_cdf = pu_alloc((size_t)len, sizeof *r->pick_cdf);
+    double p = n > 0 ? 1.0 / n : 1, pmf = n > 1 ? exp(n * log1p(-p)) : 0, cdf = 0;
+    int k = 0;
+    for (; k < len - 1 && cdf < 1; k++) {
+        cdf += pmf;
+        r->pick_cdf[k] = cdf;
+        pmf *= n > 1 ? (double)(n - k) / (k + 1) * p / (1 - p) : 0;
+    }
+    r->pick_cdf[k] = 1; /* the tail, under a double's resolution */
+    r->n_pick_cdf = k + 1;
 }
 
 /* Mutation, raises of absent entries: on each node with free GPUs, each row
  * not on it with probability p1 = 1 / rows, to a uniform value in [0, node
- * GPUs] (Bernoulli trials over nodes x rows, drawn as the gaps between
- * successes). Present entries are raised in the repair pass (make_child). */
+ * GPUs]. The rows x nodes Bernoulli trials are drawn per node as their count
+ * (Binomial(rows, 1 / rows), r->pick_cdf) and that many distinct rows chosen
+ * uniformly: the same law, one draw per node and one per success. Present
+ * entries are raised in the repair pass (make_child). */
 static void raise_absent(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
-    int64_t total = (int64_t)r->n_free * r->rows;
-    for (int64_t at = rng_skip(r->rng, r->inv_pick); at < total;
-         at += 1 + rng_skip(r->rng, r->inv_pick)) {
-        int node = r->freel[at / r->rows], row = (int)(at % r->rows), n;
-        const px_slot_t *sl = source_row(r, a, b, point, row, &n);
-        unsigned mask = r->mflag[row] & PX_M_ZERO ? r->zmask[row] : 0;
-        int present = 0;
-        for (int s = 0; s < n && !present; s++)
-            present = sl[s].node == node && !(mask >> s & 1);
-        if (present || n - popcount16(mask) + r->pcount[row] >= r->width)
-            continue;
-        int g = (int)rng_below(r->rng, (unsigned)r->scap[node] + 1);
-        if (g > 0)
-            add_patch(r, row, node, g);
+    int picked[64];
+    for (int f = 0; f < r->n_free; f++) {
+        double u = rng_uniform(r->rng);
+        int k = 0;
+        while (u >= r->pick_cdf[k])
+            k++;
+        int node = r->freel[f];
+        for (int c = 0; c < k; c++) {
+            int row, seen;
+            do { /* distinct rows: k is small against rows (or all of them) */
+                row = (int)rng_below(r->rng, (unsigned)r->rows);
+                seen = 0;
+                for (int d = 0; d < c && !seen; d++)
+                    seen = picked[d] == row;
+            } while (seen);
+            picked[c] = row;
+            int n;
+            const px_slot_t *sl = source_row(r, a, b, point, row, &n);
+            unsigned mask = r->mflag[row] & PX_M_ZERO ? r->zmask[row] : 0;
+            int present = 0;
+            for (int s = 0; s < n && !present; s++)
+                present = sl[s].node == node && !(mask >> s & 1);
+            if (present || n - popcount16(mask) + r->pcount[row] >= r->width)
+                continue;
+            int g = (int)rng_below(r->rng, (unsigned)r->scap[node] + 1);
+            if (g > 0)
+                add_patch(r, row, node, g);
+        }
     }
 }
 
@@ -993,6 +1041,34 @@ static int fill_to_min(px_round_t *r, int row, px_slot_t *w, int n)
     return n;
 }
 
+/* Whether row i of the child (read from src, n slots) is left with no GPUs
+ * whatever the rest of the mutation and repair draw: all its slots zeroed,
+ * or none to start with, and no new entry (a row with no GPUs is neither
+ * raised nor topped up). */
+static int surely_empty(const px_round_t *r, int i, int n)
+{
+    unsigned f = r->mflag[i];
+    if (f & PX_M_GROWN)
+        return 0;
+    return f & PX_M_ZERO ? n == popcount16(r->zmask[i]) : n == 0;
+}
+
+/* The rows of the child (after the mutation's draws) that will surely have
+ * no GPUs (surely_empty): a's below point and b's from it, with the rows the
+ * mutation touched counted again. */
+static int surely_empty_rows(const px_round_t *r, const px_ind_t *a, const px_ind_t *b,
+                             int point)
+{
+    int e = a->ez[point] + b->ez[r->rows] - b->ez[point];
+    for (int t = 0; t < r->n_touched; t++) {
+        int i = r->touched[t], n;
+        const px_ind_t *orig = i < point ? a : b;
+        source_row(r, a, b, point, i, &n);
+        e += surely_empty(r, i, n) - (orig->n[i] == 0);
+    }
+    return e;
+}
+
 /* make_child's path for a row of one slot that no mutation touched but the
  * raise of its entry: what mutated_row and steps 3 to 5 do to it, written
  * out; returns its fitness term. */
@@ -1037,9 +1113,10 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t
  * speedups) and hash (to find duplicates). The mutation's draws are
  * Pollux's operator's, in another order: every random choice it makes is
  * independent of the others, so the child has the same distribution. */
-static void make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point, int mutate,
-                       px_ind_t *out)
+static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point, int mutate,
+                      px_ind_t *out)
 {
+    int doomed = 0;
     if (mutate) {
         mutate_rows(r, a, b, point);
         count_nodes(r, a, b, point);
@@ -1052,13 +1129,27 @@ static void make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int 
     memcpy(r->left, r->scap, (size_t)r->n_sub * sizeof *r->left);
     uint64_t h = PX_HASH0;
     double sum = 0;
-    int at = 0;
+    int at = 0, empty = 0;
+    /* the terms of the rows still to come that surely have no GPUs: with sum,
+     * a lower bound of the child's final sum (r->doom: it cannot survive) */
+    int sure = r->doom < INFINITY ? surely_empty_rows(r, a, b, point) : 0;
     px_slot_t w[PX_MAX_NODES];
     for (int i = 0; i < r->rows; i++) {
         int n;
         const px_slot_t *sl = source_row(r, a, b, point, i, &n);
+        empty += i > 0 && out->n[i - 1] == 0;
+        out->ez[i] = empty;
         out->off[i] = at;
         out->n[i] = 0;
+        if (sum + sure * r->term0 > r->doom) { /* it cannot survive: the rest of its rows can only add */
+            doomed = 1;
+            break;
+        }
+        if (surely_empty(r, i, n)) {
+            sure -= sure > 0;
+            sum += r->term0;
+            continue;
+        }
         /* the common row, steps 1 to 5 in short (a row of min > 1 may be topped up) */
         if (n == 1 && !r->mflag[i] && !r->jobs[i].gang) {
             sum += single_row(r, i, sl[0], mutate, out, &at, &h);
@@ -1095,6 +1186,9 @@ static void make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int 
         at += n;
         h = hash_slots(h, i, w, n);
     }
+    if (!doomed && sum > r->doom)
+        doomed = 1;
+    out->ez[r->rows] = empty + (r->rows > 0 && out->n[r->rows - 1] == 0);
     out->off[r->rows] = at;
     out->fitness = pollux_fitness_total(sum, r->rows, r->s->p);
     out->hash = h;
@@ -1104,6 +1198,7 @@ static void make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int 
     }
     r->n_touched = 0;
     r->n_patch = 0;
+    return doomed;
 }
 
 /* ---- the genetic algorithm ----------------------------------------------------- */
@@ -1137,6 +1232,7 @@ static void pop_add(px_round_t *r, px_pop_t *p, px_ind_t *x)
         x->slots = NULL;
         x->n = NULL;
         x->off = NULL;
+        x->ez = NULL;
         return;
     }
     ind_release(r, x);
@@ -1174,6 +1270,25 @@ static void survive(px_round_t *r, px_pop_t *p, int keep)
     free(rk);
 }
 
+/* The sum of fitness terms above which a child cannot survive this
+ * generation (r->doom): with p < 0 the terms are positive and the fitness
+ * falls as their sum grows, so a child whose partial sum already gives a
+ * fitness below the size-th best parent's (p sorted) ends below `size`
+ * matrices that survive before it (ties go to the earlier); make_child stops
+ * it there. Its remaining draws are then not made: the children that survive
+ * have the same distribution, drawn from another stream. Infinite (never)
+ * with p >= 0 or fewer parents than the population's size. */
+static void set_doom(px_round_t *r, const px_pop_t *p, int size)
+{
+    r->doom = INFINITY;
+    double t = p->n >= size ? p->ind[size - 1].fitness : 0, pw = r->s->p;
+    if (pw >= 0 || !(t > 0))
+        return;
+    /* fitness < t  <=>  sum / rows > t^p; the margin absorbs pow's rounding */
+    double lim = r->rows * (pw == -1 ? 1.0 / t : pow(t, pw));
+    r->doom = lim * (1 + 1e-9);
+}
+
 /* Runs the GA from the sorted population p; with patience N > 0, stops once
  * the best fitness has not risen for N generations in a row. */
 static void evolve(px_round_t *r, px_pop_t *p)
@@ -1185,6 +1300,7 @@ static void evolve(px_round_t *r, px_pop_t *p)
         if (r->s->patience > 0 && stale >= r->s->patience)
             break;
         int parents = p->n;
+        set_doom(r, p, size);
         for (int m = 0; m < size / 2 + size % 2; m++) {
             /* binary tournaments: the population is sorted, the lower index wins */
             int a = (int)rng_below(r->rng, (unsigned)parents);
@@ -1196,13 +1312,19 @@ static void evolve(px_round_t *r, px_pop_t *p)
                             ? (int)rng_below(r->rng, (unsigned)r->rows)
                             : r->rows;
             px_ind_t kid[2];
+            int doomed[2];
             for (int k = 0; k < 2; k++) {
                 ind_alloc(r, &kid[k], pa->off[r->rows] + pb->off[r->rows]);
-                make_child(r, k ? pb : pa, k ? pa : pb, point, 1, &kid[k]);
+                doomed[k] = make_child(r, k ? pb : pa, k ? pa : pb, point, 1, &kid[k]);
             }
-            pop_add(r, p, &kid[0]);
-            pop_add(r, p, &kid[1]);
+            for (int k = 0; k < 2; k++) {
+                if (doomed[k])
+                    ind_release(r, &kid[k]);
+                else
+                    pop_add(r, p, &kid[k]);
+            }
         }
+        r->doom = INFINITY;
         survive(r, p, size);
         if (p->ind[0].fitness > best) {
             best = p->ind[0].fitness;
@@ -1471,6 +1593,7 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     r->v = v;
     r->s = s;
     r->rng = &s->rng;
+    r->doom = INFINITY; /* set_doom sets it per generation */
     r->rows = v->n_jobs;
     r->width = v->n_nodes < PX_MAX_NODES ? v->n_nodes : PX_MAX_NODES;
     int nn = v->n_nodes;
@@ -1489,13 +1612,19 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     r->zmask = pu_alloc(rows1, sizeof *r->zmask);
     r->touched = pu_alloc(rows1, sizeof *r->touched);
     r->phead = pu_alloc(rows1, sizeof *r->phead);
+    r->ptail = pu_alloc(rows1, sizeof *r->ptail);
     r->hot = pu_alloc(rows1, sizeof *r->hot);
     for (int row = 0; row < r->rows; row++)
         r->hot[row].key = SIZE_MAX;
     r->term0 = pollux_fitness_term(0, s->p);
     r->inv_reset = 1.0 / log1p(-PX_RESET);
     r->inv_zero = 1.0 / log1p(-PX_ZERO_ROW);
-    r->inv_pick = r->rows > 0 ? 1.0 / log1p(-1.0 / r->rows) : 0;
+    pick_table(r);
+    r->qtab = pu_alloc(rows1, sizeof *r->qtab);
+    for (int c = 0; c <= r->rows; c++) {
+        double p1 = 1.0 / r->rows, p2 = c ? 1.0 / c : 0;
+        r->qtab[c] = p1 + p2 - p1 * p2;
+    }
 
     /* jobs in priority order: least attained service, then submit, id */
     px_key_t *keys = pu_alloc((size_t)r->rows + 1, sizeof *keys);
@@ -1541,6 +1670,8 @@ static void round_free(px_round_t *r)
     free(r->flag);
     free(r->q);
     free(r->freel);
+    free(r->pick_cdf);
+    free(r->qtab);
     free(r->old_row);
     for (int row = 0; row < r->rows; row++)
         free(r->jobs[row].cache);
@@ -1557,6 +1688,7 @@ static void round_free(px_round_t *r)
     free(r->zmask);
     free(r->touched);
     free(r->phead);
+    free(r->ptail);
     free(r->hot);
     free(r->pnext);
     free(r->pnode);

@@ -8,8 +8,9 @@
 # consolidated rates and within=running_first for its policies, `--like helios`
 # hold placement at placed rates and sjf's fill=stop (not fifo's), `--like pollux`
 # 60 s rounds at round ends only, 30 s restarts, whole-second epochs, its
-# Tiresias's queues and placement and its Pollux's pinned batch of a job of
-# one GPU count (rigid_batch=1); an unknown peer is a usage error.
+# Tiresias's queues and placement, its Pollux's pinned batch of a job of
+# one GPU count (rigid_batch=1) and all of pollux's generations
+# (patience=0); an unknown peer is a usage error.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
 . "$SRCDIR/tests/test_lib.sh"
@@ -98,6 +99,12 @@ lk --policy tiresias-las --like pollux --epoch-times exact
 [ "$(ql "SELECT group_concat(value) FROM (SELECT value FROM run_settings WHERE run_id IN (5, 6)
     AND key='epoch_times' ORDER BY run_id)")" = whole,exact ] ||
     bad "--like pollux's epoch times: $(ql "SELECT * FROM run_settings WHERE key='epoch_times'")"
+# pollux under --like pollux runs all its GA's generations, as Pollux (patience=0, whatever its default)
+lk --policy pollux --like pollux -P generations=2
+lk --policy pollux --like pollux -P generations=2 -P patience=4
+[ "$(ql "SELECT params FROM runs WHERE run_id IN (7, 8) ORDER BY run_id")" = \
+    "$(printf 'generations=2,rigid_batch=1,patience=0\ngenerations=2,patience=4,rigid_batch=1')" ] ||
+    bad "--like pollux's pollux: $(ql "SELECT run_id, params FROM runs WHERE run_id >= 7")"
 # --like pollux pins a job of one GPU count at its trace's total batch
 # (rigid_batch=1, as the artifact's ncf at 32,768 on 1 GPU): on the bundled
 # Pollux catalog a lone ncf job takes 132 s (170 s at the agent's batches,
@@ -111,7 +118,7 @@ pj() { "$MLSCHED" simulate --trace "$px" --cluster "$SRCDIR/traces/clusters/poll
 pin=$(pj) free=$(pj -P rigid_batch=0)
 [ "$pin" = 132 ] && [ "$free" = 170 ] ||
     bad "--like pollux's ncf: $pin s pinned (want 132), $free s at the agent's batch (want 170)"
-[ "$(sqlite3 "$tmp/p.db" "SELECT params FROM runs WHERE run_id=1")" = rigid_batch=1 ] ||
+[ "$(sqlite3 "$tmp/p.db" "SELECT params FROM runs WHERE run_id=1")" = rigid_batch=1,patience=0 ] ||
     bad "--like pollux's pollux parameters: $(sqlite3 "$tmp/p.db" "SELECT params FROM runs")"
 
 "$MLSCHED" simulate --trace "$tr" --cluster $cl --policy fifo --like slurm -q >/dev/null 2>"$tmp/err"
