@@ -1357,7 +1357,7 @@ static void setup_faults(engine_t *e)
 
 static void sample_timeline(engine_t *e, int force)
 {
-    if (!force && e->now < e->next_sample)
+    if (e->cfg->no_timeline || (!force && e->now < e->next_sample))
         return;
     sim_result_t *r = e->out;
     int running = (int)(e->n_active - e->n_queued), busy = 0;
