@@ -229,6 +229,7 @@ static int parse_args(int argc, char **argv, sim_opts_t *o)
         o->cfg.progress = 1;
     if (o->quiet)
         o->cfg.progress = 0;
+    o->cfg.no_timeline = !o->db; /* only the results database reads it */
     if (!o->trace || !o->cluster || !o->policy)
         return cmd_usage_error("simulate", "%s", "--trace, --cluster and --policy are required");
     return 0;

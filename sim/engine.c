@@ -42,7 +42,35 @@
  * byte-identical to the eager engine, which checks that nothing but the
  * summation changed (bench/same_results). A view slot whose job has not
  * changed since it was written (same job, same version) only gets its
- * progress rewritten. */
+ * progress rewritten.
+ *
+ * The failure watch. Under a failure rate (--failure-rate), a node fails
+ * every 1/rate h on average, and a job loses all the work since its last save
+ * (its start or, with --checkpoint-interval, its last checkpoint). A job that
+ * needs T s uninterrupted to finish (or to reach its next checkpoint) on GPUs
+ * spread over n nodes, each failing every M s on average, finishes a try with
+ * chance exp(-T n / M), so it needs exp(T n / M) tries on average. A policy
+ * that keeps such a job where T n / M is large (gavel-fifo keeps a job's GPU
+ * type for life: a 730 h try on K80s against 50 h between failures needs
+ * ~2e6 tries, 1e8 h of simulated time) makes a run that never ends. So, at a
+ * failure that takes a job back to its last save, the try it ends is hopeless
+ * when T n / M >= ln(1e4) (T: from the try's start, its overhead included, at
+ * the rate it ran; n and M of its nodes then); a job's streak counts its
+ * hopeless tries in a row with no work saved between them (a policy's
+ * preemption, which keeps the work, or a checkpoint reset it, and so does a
+ * try that was not hopeless). The run stops with an error naming the job,
+ * its type, its need against M and the remedy when, at a failure, every job
+ * of the trace has arrived and every active job has a streak of at least 10,
+ * the running ones being on a hopeless try from now (T from now). Then no job
+ * can finish but with a chance below 1e-4 per try, nothing can arrive, and
+ * the policy has put each job back on hopeless GPUs 10 times in a row: the
+ * run would need over 1e4 more tries (1e4 M of simulated time) of each job
+ * unless the policy moves one elsewhere, which it has not done 10 times in
+ * a row. A run that can finish is stopped only in that case: a policy that
+ * would move a job after more than 10 hopeless tries while all the other
+ * jobs are hopeless too. Cost: only at node failures, O(the failed node's
+ * jobs' GPUs^2) and, when a streak reaches 10, one pass over the active jobs;
+ * nothing per event. Failures from a schedule file alone are finite: no watch. */
 #include "sim/engine.h"
 
 #include "model/pollux_model.h"
@@ -102,6 +130,11 @@ typedef struct sim_job {
     int productive;    /* 1: running past its (re)start overhead (engine_t.n_productive) */
     uint32_t stint_id; /* bumped at every (re)start */
     int joined;  /* 1: it joined the partner's GPUs (the partner owns them) */
+    /* Failure watch (see the top): hopeless attempts in a row since its saved
+     * work was last streak_work; the last such attempt's type, uninterrupted
+     * need and its nodes' mean time between failures, s. */
+    int streak, streak_type;
+    double streak_work, streak_need, streak_mtbf;
 } sim_job_t;
 
 typedef struct engine {
@@ -164,6 +197,7 @@ typedef struct engine {
      * stint); once past it they count in n_productive until they stop. */
     eventq_t ovq;
     long n_productive;
+    int stuck; /* a job the failure watch found cannot finish, -1 none */
 } engine_t;
 
 const char *engine_round_end_name(int round_end)
@@ -1139,17 +1173,109 @@ static int touches_node(const engine_t *e, const sim_job_t *j, int node)
     return 0;
 }
 
+/* ---- the failure watch (see the top) ---- */
+
+#define HOPELESS_LOG 9.2103403719761836 /* ln(1e4): a try finishes with chance < 1e-4 */
+#define HOPELESS_TRIES 10               /* such tries in a row, for every active job */
+
+/* Mean s between failures of the nodes under the running job: the seeded
+ * rate's, once per node it spans (INFINITY without a rate). */
+static double job_mtbf(const engine_t *e, const sim_job_t *j)
+{
+    const fault_plan_t *f = e->cfg->faults;
+    const int *gn = e->cluster->gpu_node;
+    int n = 0;
+    for (int i = 0; i < j->ngpus; i++) {
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++)
+            seen = gn[j->gpu_ids[k]] == gn[j->gpu_ids[i]];
+        n += !seen;
+    }
+    return f && f->rate_per_hour > 0 && n > 0 ? 3600 / (f->rate_per_hour * n) : INFINITY;
+}
+
+/* Uninterrupted s the running job needs from time t, with work w done and
+ * prod s of progress in its stint, to finish or reach its next checkpoint
+ * (0 when it has no rate: nothing to tell). */
+static double need_from(const engine_t *e, const sim_job_t *j, double t, double w, double prod)
+{
+    if (!(j->rate > 0))
+        return 0;
+    double c = e->cfg->faults->checkpoint_interval, run = (j->work_total - w) / j->rate;
+    if (c > 0 && c - fmod(prod, c) < run)
+        run = c - fmod(prod, c);
+    return (j->overhead_end > t ? j->overhead_end - t : 0) + run;
+}
+
+/* A failure is about to take job j's work back to its last save: counts the
+ * try that ends when it was hopeless. Returns the streak. */
+static int watch_try(sim_job_t *j, double need, double mtbf)
+{
+    if (j->ckpt_work > j->streak_work) /* work saved since its last failure */
+        j->streak = 0;
+    j->streak_work = j->ckpt_work;
+    if (!(need / mtbf >= HOPELESS_LOG))
+        return j->streak = 0;
+    j->streak_type = j->type;
+    j->streak_need = need;
+    j->streak_mtbf = mtbf;
+    return ++j->streak;
+}
+
+/* Sets e->stuck when the run cannot finish: every job has arrived, every
+ * active one has had HOPELESS_TRIES hopeless tries in a row, and those that
+ * run are on a hopeless try from now. */
+static void watch_run(engine_t *e)
+{
+    if (e->next_arrival < e->n_jobs || !e->n_active)
+        return;
+    for (size_t k = 0; k < e->n_active; k++) {
+        const sim_job_t *j = &e->jobs[e->active[k]];
+        if (j->streak < HOPELESS_TRIES)
+            return;
+        if (j->state != JOB_RUNNING)
+            continue;
+        double from = j->last_update > j->overhead_end ? j->last_update : j->overhead_end;
+        double prod = j->stint_prod + (e->now > from ? e->now - from : 0);
+        if (!(need_from(e, j, e->now, work_at(e, j), prod) / job_mtbf(e, j) >= HOPELESS_LOG))
+            return;
+    }
+    e->stuck = e->active[0];
+}
+
+static int stuck_error(const engine_t *e, mls_err_t *err)
+{
+    const sim_job_t *j = &e->jobs[e->stuck];
+    const fault_plan_t *f = e->cfg->faults;
+    double ckpt = floor(j->streak_mtbf / 10 / 60) * 60;
+    return mls_fail(
+        err,
+        "job %lld cannot finish between node failures (t=%.0f h): under policy '%s' it "
+        "restarted %d times in a row from its last saved work on %s GPUs, where it needs "
+        "%.0f h uninterrupted (isolated run time %.0f h on the fastest type), while its "
+        "nodes fail every %.0f h on average (--failure-rate %g/h): a try finishes with chance "
+        "e^-%.1f, and none of the %zu jobs left can finish; save progress with "
+        "--checkpoint-interval (e.g. %.0f s) or lower --failure-rate",
+        (long long)j->spec->id, e->now / 3600, e->policy->name, j->streak,
+        e->cluster->types[j->streak_type].name, j->streak_need / 3600, j->isolated_time / 3600,
+        j->streak_mtbf / 3600, f->rate_per_hour, j->streak_need / j->streak_mtbf, e->n_active,
+        ckpt > 60 ? ckpt : 60);
+}
+
 /* A node fails: its jobs lose the work since their last checkpoint and wait;
  * its GPUs leave the usable capacity until it recovers. */
 static void node_fail(engine_t *e, int node)
 {
     if (!e->mech.node_up[node])
         return;
+    int watch = 0;
     for (size_t k = 0; k < e->n_active; k++) {
         sim_job_t *j = &e->jobs[e->active[k]];
         if (j->state != JOB_RUNNING || !touches_node(e, j, node))
             continue;
         advance(e, j);
+        double need = need_from(e, j, j->last_start, j->ckpt_work, 0);
+        watch |= watch_try(j, need, job_mtbf(e, j)) >= HOPELESS_TRIES;
         j->work_done = j->ckpt_work;
         j->change = OVH_RESTART;
         stop_job(e, j);
@@ -1157,6 +1283,8 @@ static void node_fail(engine_t *e, int node)
         j->preemptions++;
     }
     mech_node_set_up(&e->mech, node, 0);
+    if (watch)
+        watch_run(e);
 }
 
 static void node_recover(engine_t *e, int node)
@@ -1229,7 +1357,7 @@ static void setup_faults(engine_t *e)
 
 static void sample_timeline(engine_t *e, int force)
 {
-    if (!force && e->now < e->next_sample)
+    if (e->cfg->no_timeline || (!force && e->now < e->next_sample))
         return;
     sim_result_t *r = e->out;
     int running = (int)(e->n_active - e->n_queued), busy = 0;
@@ -1438,6 +1566,8 @@ static int run_loop(engine_t *e, mls_err_t *err)
             } else if (ev.kind == EV_FAULT || ev.kind == EV_NODE_FAIL ||
                        ev.kind == EV_NODE_RECOVER) {
                 on_fault(e, &ev);
+                if (e->stuck >= 0)
+                    return stuck_error(e, err);
                 why |= MLS_WHY_FAULT;
             }
             const event_t *nx = eventq_peek(&e->q);
@@ -1656,6 +1786,7 @@ static void setup(engine_t *e)
                                                          j->batch);
         e->measured_left += is_measured(e->cfg, j->spec->id);
     }
+    e->stuck = -1;
     mech_init(&e->mech, c, e->perf->ops->goodput != NULL);
     e->mech.placement = e->cfg->placement;
     eventq_init(&e->q);

@@ -32,6 +32,7 @@ typedef struct engine_config {
     uint64_t seed;
     int64_t measure_lo, measure_hi; /* measured job ids [lo, hi); lo >= hi: all */
     double timeline_step;           /* s between timeline samples; <= 0: automatic */
+    int no_timeline; /* 1: no timeline samples (nothing reads them): memory in jobs only */
     int progress;                   /* 1: progress lines on stderr */
     const fault_plan_t *faults;     /* failures and stragglers, NULL = none */
     const overheads_t *overheads;   /* per workload; NULL = restart_overhead for all */

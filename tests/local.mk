@@ -273,3 +273,7 @@ EXTRA_DIST += tests/qssf_predictions.sh
 # Optimus keeping the total batch as GPUs change (optimus -P batch=total, --like pollux; issue 17)
 TESTS += tests/optimus_batch.sh
 EXTRA_DIST += tests/optimus_batch.sh
+
+# fail-loop: a job that can never finish between node failures stops the run
+TESTS += tests/fail_loop.sh
+EXTRA_DIST += tests/fail_loop.sh

@@ -17,7 +17,8 @@ FUZZ_LIBS = $(GSL_LIBS) $(SQLITE_LIBS) $(CJSON_LIBS) $(GLPK_LIBS) -lm
 FUZZ_OBJS = $(patsubst %.c,fuzz/obj/%.o,$(filter %.c,$(libmlsched_a_SOURCES)))
 FUZZ_BINS = $(patsubst %,fuzz/fuzz_%,$(FUZZ_NAMES))
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/fuzz_util.h tests/fuzz/run.sh \
-	$(patsubst %,tests/fuzz/fuzz_%.c,$(FUZZ_NAMES))
+	$(patsubst %,tests/fuzz/fuzz_%.c,$(FUZZ_NAMES)) \
+	$(patsubst %,tests/fuzz/corpus/%,$(FUZZ_NAMES))
 
 fuzz/obj/%.o: $(top_srcdir)/%.c
 	@mkdir -p $(@D)

@@ -25,6 +25,11 @@ one() {
     echo $? >"$work/$1.rc"
 }
 
+# a missing seed corpus (a tarball without it) would fuzz from nothing, silently
+for name in "$@"; do
+    [ -d "$seeds/$name" ] || { echo "run.sh: no seed corpus $seeds/$name" >&2; exit 2; }
+done
+
 # start them in batches of $jobs
 running=0
 for name in "$@"; do
