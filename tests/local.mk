@@ -273,3 +273,10 @@ EXTRA_DIST += tests/qssf_predictions.sh
 # Optimus keeping the total batch as GPUs change (optimus -P batch=total, --like pollux; issue 17)
 TESTS += tests/optimus_batch.sh
 EXTRA_DIST += tests/optimus_batch.sh
+
+# sim/diagnose.c: the diagnosis from memory equals the one from the database
+check_PROGRAMS += tests/test_diagnose
+TESTS += tests/test_diagnose
+tests_test_diagnose_SOURCES = tests/test_diagnose.c tests/engine_fixture.c tests/engine_fixture.h
+tests_test_diagnose_CFLAGS = $(TEST_CFLAGS)
+tests_test_diagnose_LDADD = $(TEST_LIBS)
