@@ -190,8 +190,8 @@ static void diag_samples_done(diag_acc_t *a)
 
 /* Runs sql (bound to the run id as ?1) and calls back for each row.
  * Returns the rows seen or -1. */
-static int query(sqlite3 *db, const char *sql, int64_t run,
-                 void (*row)(sqlite3_stmt *, void *), void *arg)
+static int query(sqlite3 *db, const char *sql, int64_t run, void (*row)(sqlite3_stmt *, void *),
+                 void *arg)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -222,10 +222,10 @@ static double column_real(sqlite3_stmt *st, int i)
 
 static void row_job(sqlite3_stmt *st, void *arg)
 {
-    diag_job_t j = {sqlite3_column_int64(st, 0),  sqlite3_column_int(st, 1),
-                    sqlite3_column_int(st, 2),    column_real(st, 3),
-                    column_real(st, 4),           column_real(st, 5),
-                    column_real(st, 6),           column_real(st, 7)};
+    diag_job_t j = {sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
+                    sqlite3_column_int(st, 2),   column_real(st, 3),
+                    column_real(st, 4),          column_real(st, 5),
+                    column_real(st, 6),          column_real(st, 7)};
     diag_add_job(arg, &j);
 }
 
@@ -254,7 +254,8 @@ int run_diagnose(const char *db_path, int64_t run_id, run_diag_t *d, mls_err_t *
                    run_id, row_job, &a);
     diag_jobs_done(&a, have_summary == 1);
     if (rc >= 0 && isfinite(d->last_submit)) {
-        rc = query(db, "SELECT t, queued_jobs, utilization FROM timeline WHERE run_id = ?1 ORDER BY t",
+        rc = query(db,
+                   "SELECT t, queued_jobs, utilization FROM timeline WHERE run_id = ?1 ORDER BY t",
                    run_id, row_sample, &a);
         diag_samples_done(&a);
     }

@@ -1,5 +1,5 @@
 /* diagnose.h: why a run's numbers look the way they do, from its rows in a
- * results database (sim/store.h).
+ * results database (sim/store.h) or from the engine's results in memory.
  *
  * A surprising makespan or average JCT usually has one of a few causes that
  * the summary hides: a few jobs that ran far slower than they would alone

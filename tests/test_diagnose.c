@@ -37,8 +37,8 @@ static void teardown(void)
 /* Same bits, or both NaN. */
 static void same_real(const char *what, double a, double b)
 {
-    ck_assert_msg((isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof a), "%s: %.17g vs %.17g",
-                  what, a, b);
+    ck_assert_msg((isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof a), "%s: %.17g vs %.17g", what,
+                  a, b);
 }
 
 static void same_job(const char *what, const diag_job_t *a, const diag_job_t *b)
@@ -79,8 +79,10 @@ static void both_ways(const mls_trace_t *trace, const sim_result_t *res, run_dia
 {
     char db[128];
     snprintf(db, sizeof db, "%s/r.db", tmpdir);
-    run_info_t info = {"fifo", "", 0, "t.csv", "0123456789abcdef", "fixture", "{}", res->n_gpus,
-                       "fixture", 1, 360, "both", 20, "all", NULL, NULL, NULL, NULL, 0, NULL};
+    run_info_t info = {"fifo",    "",     0,           "t.csv",   "0123456789abcdef",
+                       "fixture", "{}",   res->n_gpus, "fixture", 1,
+                       360,       "both", 20,          "all",     NULL,
+                       NULL,      NULL,   NULL,        0,         NULL};
     int64_t id = 0;
     mls_err_t err = {{0}};
     ck_assert_msg(store_write_run(db, &info, trace, res, &id, &err) == 0, "%s", err.msg);
@@ -131,9 +133,8 @@ START_TEST(ties_and_unknowns)
         job(6, 3.5e4, 3.6e4, 9.9e4, 6.3e4, 0), /* unmeasured, below */
     };
     jobs[7].measured = 0;
-    timeline_sample_t tl[] = {{0, 1, 1, 0},  {100, 1, 1, 2},  {300, 4, 2, 3},
-                              {200, 2, 1, 4}, {200, 3, 2, 1}, {500, 8, 4, 0},
-                              {9000, 0, 0, 0}};
+    timeline_sample_t tl[] = {{0, 1, 1, 0},   {100, 1, 1, 2}, {300, 4, 2, 3}, {200, 2, 1, 4},
+                              {200, 3, 2, 1}, {500, 8, 4, 0}, {9000, 0, 0, 0}};
     sim_result_t res;
     memset(&res, 0, sizeof res);
     res.jobs = jobs;
@@ -199,7 +200,8 @@ START_TEST(engine_runs)
         cluster_free(&cl);
         trace_free(&trace);
     }
-    ck_assert_msg(slow && idle && saturated, "slow %d, idle %d, saturated %d", slow, idle, saturated);
+    ck_assert_msg(slow && idle && saturated, "slow %d, idle %d, saturated %d", slow, idle,
+                  saturated);
 }
 END_TEST
 
