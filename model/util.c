@@ -80,9 +80,60 @@ static int only_blanks(const char *s)
     return *s == '\0';
 }
 
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 u128_t;
+
+/* m / 10^k correctly rounded to nearest, ties to even (0 < m < 2^64,
+ * 0 < k <= 19): the quotient of m * 2^s by 10^k in 128-bit integers, scaled
+ * to 55-56 bits, is the 53-bit significand plus the rounding bit; the lower
+ * bits and the remainder say whether the rest is exactly half. Returns -1
+ * where m is too large for the shift (the caller falls back to strtod). */
+static int div_pow10(unsigned long long m, int k, double *out)
+{
+    static const unsigned long long p10[20] = {1ULL,
+                                               10ULL,
+                                               100ULL,
+                                               1000ULL,
+                                               10000ULL,
+                                               100000ULL,
+                                               1000000ULL,
+                                               10000000ULL,
+                                               100000000ULL,
+                                               1000000000ULL,
+                                               10000000000ULL,
+                                               100000000000ULL,
+                                               1000000000000ULL,
+                                               10000000000000ULL,
+                                               100000000000000ULL,
+                                               1000000000000000ULL,
+                                               10000000000000000ULL,
+                                               100000000000000000ULL,
+                                               1000000000000000000ULL,
+                                               10000000000000000000ULL};
+    unsigned long long d = p10[k];
+    int lm = 63 - __builtin_clzll(m), ld = 63 - __builtin_clzll(d);
+    int s = 55 + ld - lm; /* m * 2^s / d in (2^54, 2^56) */
+    if (s < 0)
+        return -1;
+    u128_t num = (u128_t)m << s;
+    u128_t q128 = num / d;
+    int rem = num - q128 * d != 0;
+    unsigned long long q = (unsigned long long)q128;
+    int drop = 64 - __builtin_clzll(q) - 53; /* 2 or 3 */
+    unsigned long long mant = q >> drop, half = (q >> (drop - 1)) & 1;
+    int sticky = rem || (q & ((1ULL << (drop - 1)) - 1)) != 0;
+    if (half && (sticky || (mant & 1)))
+        mant++; /* 2^53 at most: exact as a double */
+    *out = ldexp((double)mant, drop - s);
+    return 0;
+}
+#endif
+
 /* "[-]digits[.digits]" with at most 15 significant digits: the integer of
  * its digits and the power of ten are exact doubles, so one division is the
- * correctly rounded value (Clinger's fast path; strtod gives the same). */
+ * correctly rounded value (Clinger's fast path; strtod gives the same). With
+ * 16 to 19 digits (a double printed in full: 17), the same quotient rounded
+ * in integers (div_pow10). */
 static int fast_decimal(const char *s, double *out)
 {
     int neg = *s == '-';
@@ -92,7 +143,7 @@ static int fast_decimal(const char *s, double *out)
     int digits = 0, frac = 0, dot = 0;
     for (;; s++) {
         if (*s >= '0' && *s <= '9') {
-            if (++digits > 15)
+            if (++digits > 19)
                 return -1;
             m = m * 10 + (unsigned long long)(*s - '0');
             frac += dot;
@@ -105,7 +156,18 @@ static int fast_decimal(const char *s, double *out)
         return -1;
     static const double pow10[16] = {1,    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    double v = (double)m / pow10[frac];
+    double v;
+    if (digits <= 15)
+        v = (double)m / pow10[frac];
+    else if (frac == 0 || m == 0)
+        v = (double)m; /* an integer below 2^64: converted correctly rounded */
+#ifdef __SIZEOF_INT128__
+    else if (div_pow10(m, frac, &v) < 0)
+        return -1;
+#else
+    else
+        return -1;
+#endif
     *out = neg ? -v : v;
     return 0;
 }

@@ -1,5 +1,5 @@
 /* diagnose.h: why a run's numbers look the way they do, from its rows in a
- * results database (sim/store.h).
+ * results database (sim/store.h) or from the engine's results in memory.
  *
  * A surprising makespan or average JCT usually has one of a few causes that
  * the summary hides: a few jobs that ran far slower than they would alone
@@ -7,13 +7,16 @@
  * single late job that sets the makespan, a cluster that never caught up
  * (the queue still growing when the arrivals stop), or GPUs left idle while
  * jobs wait (fragmentation, gang constraints). run_diagnose() measures each
- * from the jobs and timeline tables; callers (the HTML report) word them.
+ * from the jobs and timeline tables, run_diagnose_result() from the engine's
+ * results before (or without) reading them back: the same computation, the
+ * same numbers; callers (simulate, the HTML report) word them.
  * Simplification: time a job spent spread over nodes is not in the database
  * (the engine does not record placements), so it is not diagnosed here. */
 #ifndef MLS_DIAGNOSE_H
 #define MLS_DIAGNOSE_H
 
 #include "model/util.h"
+#include "sim/metrics.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -52,5 +55,10 @@ typedef struct run_diag {
 /* Diagnoses run `run_id` of the database at db_path. Returns 0, or -1 with a
  * message naming the file. */
 int run_diagnose(const char *db_path, int64_t run_id, run_diag_t *d, mls_err_t *err);
+
+/* Diagnoses a run from the engine's results (res after metrics_summarize):
+ * exactly what run_diagnose() gives once store_write_run() has stored res as
+ * run `run_id`. */
+void run_diagnose_result(const sim_result_t *res, int64_t run_id, run_diag_t *d);
 
 #endif

@@ -277,3 +277,10 @@ EXTRA_DIST += tests/optimus_batch.sh
 # fail-loop: a job that can never finish between node failures stops the run
 TESTS += tests/fail_loop.sh
 EXTRA_DIST += tests/fail_loop.sh
+
+# sim/diagnose.c: the diagnosis from memory equals the one from the database
+check_PROGRAMS += tests/test_diagnose
+TESTS += tests/test_diagnose
+tests_test_diagnose_SOURCES = tests/test_diagnose.c tests/engine_fixture.c tests/engine_fixture.h
+tests_test_diagnose_CFLAGS = $(TEST_CFLAGS)
+tests_test_diagnose_LDADD = $(TEST_LIBS)

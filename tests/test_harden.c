@@ -94,6 +94,41 @@ START_TEST(numbers_are_decimal)
 }
 END_TEST
 
+/* Decimals of 16-19 digits (a double printed in full) read without strtod:
+ * the same bits as strtod on halfway cases and on random ones. */
+static void same_as_strtod(const char *s)
+{
+    double v = -1, w = strtod(s, NULL);
+    ck_assert_msg(mls_parse_double(s, &v) == 0 && !memcmp(&v, &w, sizeof v), "%s: %.17g, not %.17g",
+                  s, v, w);
+}
+
+START_TEST(long_decimals_as_strtod)
+{
+    const char *ties[] = {"4503599627370496.5",    "4503599627370497.5",   "2251799813685248.25",
+                          "2251799813685248.75",   "1125899906842624.375", "1125899906842625.625",
+                          "9007199254740993",      "9007199254740995",     "9999999999999999999",
+                          "0.0000000000000000001", "1.000000000000000111", "1.000000000000000222",
+                          "0.9999999999999999999", "-161.78867027681054",  "7348594.539875028"};
+    for (size_t i = 0; i < sizeof ties / sizeof ties[0]; i++)
+        same_as_strtod(ties[i]);
+    unsigned long long x = 88172645463325252ULL; /* xorshift: the same strings every run */
+    char buf[64];
+    for (int i = 0; i < 20000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double v = ldexp(1.0 + (double)(x >> 11) / 9007199254740992.0, (int)(x % 90) - 40);
+        snprintf(buf, sizeof buf, "%.17g", v);
+        if (!strchr(buf, 'e'))
+            same_as_strtod(buf);
+        snprintf(buf, sizeof buf, "%.*f", (int)(x % 20), v);
+        if (strlen(buf) < 21)
+            same_as_strtod(buf);
+    }
+}
+END_TEST
+
 /* ---- UTF-8 ------------------------------------------------------------------ */
 
 START_TEST(utf8_checks)
@@ -465,6 +500,7 @@ int main(void)
 {
     const TTest *const tests[] = {
         numbers_are_decimal,
+        long_decimals_as_strtod,
         utf8_checks,
         json_one_document,
         json_duplicate_keys,
