@@ -2,24 +2,43 @@
 # end-to-end scripts, by the folder they test, with their fixtures and goldens.
 # Unit tests link Check and the library (TEST_CFLAGS, TEST_LIBS: Makefile.am).
 
-# The Slurm tests take turns, one private Slurm at a time (tests/slurm_serial.sh's
-# lock): together the longest chain of make check -j2 (about 8 min here). Their
-# logs are chained below, so that none holds a job slot while it waits for the
-# lock (each waits for the previous one's log when both are to run: the filter
-# keeps `make check TESTS=...` of one of them from running the others), and the
-# chain's first is listed first, so that it starts at once and the other tests
-# fill the other slot beside it.
+# The order make check runs the tests in (make -j2 in CI). The Slurm tests take
+# turns, one private Slurm at a time (tests/slurm_serial.sh's lock): together
+# the longest chain of make check (about 8 min). One make (mls-slurm-chain, a
+# make -j1 in one job slot) runs them one after the other from the start, in
+# the order of mls_slurm_tests; the other tests share the other slot (both
+# once the chain is done), the longest first (mls_first_tests), the rest in
+# TESTS order. The outer make's recipe for a Slurm test's log runs nothing
+# (LOG_DRIVER = :, private: not for its prerequisites): it waits for the chain. (Before, the Slurm logs were
+# chained by make prerequisites: make defers a log whose prerequisite is
+# running to the end of its pass over the logs, so the chain's tests after
+# the second ran one at a time at the end, the other slot idle: 2-5 min.)
+# A new Slurm test: add it to mls_slurm_tests (it still goes in TESTS). A new
+# test that takes over ~20 s: add it to mls_first_tests, by its time. These
+# rules use TEST_LOGS as make check (check-TESTS, recheck) passes it: every
+# log to make, on the command line.
 TESTS += tests/live_slurm.sh
-# (A rule naming a log would replace Automake's own rule for it, so the links
-# are made by a make function, which Automake passes through.)
-slurm_chain = $(eval tests/$(2).sh.log: $$(filter tests/$(1).sh.log,$$(TEST_LOGS)))
-$(call slurm_chain,live_slurm,live_slurm_pack)
-$(call slurm_chain,live_slurm_pack,live_pollux_slurm)
-$(call slurm_chain,live_pollux_slurm,slurm_array)
-$(call slurm_chain,slurm_array,live_elastic_slurm)
-$(call slurm_chain,live_elastic_slurm,live_exec_slurm)
-$(call slurm_chain,live_exec_slurm,live_mech_slurm)
-$(call slurm_chain,live_mech_slurm,live_async_slurm)
+mls_slurm_tests = live_slurm live_slurm_pack live_pollux_slurm slurm_array \
+	live_elastic_slurm live_exec_slurm live_mech_slurm live_async_slurm
+mls_first_tests = valgrind.sh sia_paper.sh peer_agreement_th.sh live_pollux.sh live_e2e.sh \
+	live_exec.sh live_crash.sh exec_policy.sh live_pack.sh model_fit.sh live_elastic.sh \
+	live_gandiva_paper.sh live_async_stop.sh live_gang.sh
+mls_slurm_logs = $(filter $(mls_slurm_tests:%=tests/%.sh.log),$(TEST_LOGS))
+mls_first_logs = $(foreach t,$(mls_first_tests),$(filter tests/$(t).log,$(TEST_LOGS)))
+mls_first_log = $(firstword $(TEST_LOGS))
+mls-slurm-chain:
+	@$(MAKE) $(AM_MAKEFLAGS) MLS_SLURM_CHAIN=1 $(mls_slurm_logs)
+.PHONY: mls-slurm-chain
+# (Rules of their own naming the logs would replace Automake's rules for them,
+# so make functions write them; Automake passes those through. The inner make,
+# MLS_SLURM_CHAIN=1, has none of them: it runs the Slurm tests' own rules, one
+# at a time. The outer make reaches the first log first: its prerequisites
+# start the chain and the longest tests.)
+$(eval $(if $(MLS_SLURM_CHAIN),.NOTPARALLEL:))
+$(eval $(if $(MLS_SLURM_CHAIN),,$(if $(mls_slurm_logs),$(mls_slurm_logs): private LOG_DRIVER = :)))
+$(eval $(if $(MLS_SLURM_CHAIN),,$(if $(mls_slurm_logs),$(mls_slurm_logs): mls-slurm-chain)))
+$(eval $(if $(MLS_SLURM_CHAIN)$(if $(mls_first_log),,none),,$(mls_first_log): \
+	$(if $(mls_slurm_logs),mls-slurm-chain) $(filter-out $(mls_first_log),$(mls_first_logs))))
 
 # the layers: a file includes its own folder or a lower floor, naming the folder
 TESTS += tests/layers.sh
