@@ -532,6 +532,7 @@ static const char *const static_columns[] = {"id",
                                              "cpus",
                                              "mem_gb",
                                              "gang",
+                                             "total_batch",
                                              NULL};
 
 static void put_names(sb_t *b, const char *key, const char *const *names)
@@ -769,6 +770,8 @@ static void put_static(sb_t *b, const view_job_t *j)
     sb_num(b, j->mem_gb);
     sb_putc(b, ',');
     sb_int(b, j->gang);
+    sb_putc(b, ',');
+    sb_int(b, j->total_batch);
     sb_putc(b, ']');
 }
 

@@ -8,6 +8,7 @@
 #    the run with exit status 1, a message naming the decision and what went
 #    wrong, and no row in the results database.
 # 3. compare and sweep run an exec policy beside C ones.
+# 4. A job's static fields carry the trace's total_batch (0 where none).
 # The 2,000-job comparison takes minutes: tests/exec_policy_2000.sh.
 set -u
 : "${MLSCHED:=./mlsched}" "${SRCDIR:=.}"
@@ -118,5 +119,15 @@ done
 "$MLSCHED" sweep --trace "$t6" --cluster v100=1x2 --policies "las,exec:$ex/las.py" \
     --grid round=120,360 --db "$tmp/s.db" >"$tmp/sw" 2>&1 || bad "sweep: $(cat "$tmp/sw")"
 [ "$(grep -c "exec:.*las.py" "$tmp/sw")" = 2 ] || bad "sweep does not list the exec policy twice: $(cat "$tmp/sw")"
+
+# 4. the static total_batch field: a trace's column, 0 where a row gives none
+printf '%s\n' "id,submit_time,user,workload,gpus,total_work,total_batch" \
+    "1,10,u,CycleGAN,1,2000,2048" "2,20,u,CycleGAN,2,2000," >"$tmp/tb.csv"
+"$MLSCHED" simulate --trace "$tmp/tb.csv" --cluster v100=1x2 -q \
+    --policy "exec:$SRCDIR/tests/fixtures/exec/total_batch.py" -P out="$tmp/tb.out" \
+    >/dev/null 2>"$tmp/err" || bad "total_batch.py: $(cat "$tmp/err")"
+[ "$(tr '\n' ' ' <"$tmp/tb.out" 2>/dev/null)" = "1 2048 2 0 " ] ||
+    bad "the static total_batch field: $(cat "$tmp/tb.out" 2>/dev/null)"
+
 [ $fail -eq 0 ] || exit 1
 echo "exec_policy: ok"

@@ -194,7 +194,7 @@ EXTRA_DIST += tests/sia_paper.sh
 TESTS += tests/exec_policy.sh tests/live_exec.sh
 EXTRA_DIST += tests/exec_policy.sh tests/exec_policy_2000.sh tests/live_exec.sh \
 	tests/fixtures/exec/bad_policy.py tests/fixtures/exec/raise_policy.py \
-	tests/fixtures/exec/trace6.csv
+	tests/fixtures/exec/trace6.csv tests/fixtures/exec/total_batch.py
 # gandiva-paper: unit tests on the engine, the paper's micro-benchmarks, live.
 check_PROGRAMS += tests/test_gandiva_paper
 TESTS += tests/test_gandiva_paper

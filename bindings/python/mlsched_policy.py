@@ -54,7 +54,7 @@ JOB_COLUMNS = [
 STATIC_COLUMNS = [
     "id", "user", "workload", "workload_name", "submit", "priority", "deadline",
     "duration_estimate", "gpus_requested", "min_gpus", "max_gpus", "adapt_mode", "cpus",
-    "mem_gb", "gang"]
+    "mem_gb", "gang", "total_batch"]
 
 
 class ProtocolError(Exception):
@@ -134,6 +134,7 @@ class Job:
     cpus = _static(12)
     mem_gb = _static(13)
     gang = _static(14, False)
+    total_batch = _static(15, False)  # the trace's total batch over all GPUs, 0 when not given
 
     @property
     def deadline(self):
