@@ -4,6 +4,7 @@
  * to 6 significant digits). */
 #include "model/perf_pollux.h"
 #include "model/pollux_catalog.h"
+#include "model/pollux_measured.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -50,59 +51,16 @@ static int split(char *line, char **f, int max)
 
 long pollux_read_placements(const char *path, pollux_sample_t **out, mls_err_t *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return mls_fail(err, "%s: cannot open", path);
-    char *line = NULL;
-    size_t line_cap = 0;
+    pollux_row_t *rows;
     *out = NULL;
-    long got = mls_read_line(f, &line, &line_cap, path, 1, err);
-    if (got < 0) {
-        fclose(f);
-        free(line);
-        return got == -1 ? mls_fail(err, "%s:1: empty file", path) : -1;
-    }
-    int cp = column(line, "placement"), cb = column(line, "local_bsz"),
-        ct = column(line, "step_time");
-    if (cp < 0 || cb < 0 || ct < 0) {
-        fclose(f);
-        free(line);
-        return mls_fail(err, "%s:1: header: needs placement, local_bsz, step_time", path);
-    }
-    size_t n = 0, cap = 0;
-    long lineno = 1;
-    while ((got = mls_read_line(f, &line, &line_cap, path, lineno + 1, err)) >= 0) {
-        lineno++;
-        char *fs[16];
-        int nf = split(line, fs, 16);
-        if (nf == 0)
-            continue;
-        int gpus = 0, nodes = 0;
-        for (const char *c = nf > cp ? fs[cp] : ""; *c; c++, nodes++) {
-            if (*c < '0' || *c > '9')
-                nodes = -1000;
-            gpus += *c - '0';
-        }
-        double m = nf > cb ? atof(fs[cb]) : 0, t = nf > ct ? atof(fs[ct]) : 0;
-        if (nodes < 1 || gpus < 1 || !(m > 0) || !(t > 0)) {
-            fclose(f);
-            free(line);
-            free(*out);
-            *out = NULL;
-            return mls_fail(err, "%s:%ld: placement/local_bsz/step_time: not a valid sample",
-                            path, lineno);
-        }
-        xgrow((void **)out, &cap, n + 1, sizeof **out);
-        (*out)[n++] = (pollux_sample_t){nodes, gpus, m, 0, t};
-    }
-    fclose(f);
-    free(line);
-    if (got == -2) {
-        free(*out);
-        *out = NULL;
-        return -1;
-    }
-    return (long)n;
+    long n = pollux_rows_read(path, POLLUX_ROWS_SYNC_OPTIONAL, &rows, err);
+    if (n > 0)
+        *out = xmalloc((size_t)n * sizeof **out);
+    for (long i = 0; i < n; i++)
+        (*out)[i] =
+            (pollux_sample_t){rows[i].nodes, rows[i].gpus, rows[i].local_bsz, 0, rows[i].step_time};
+    free(rows);
+    return n;
 }
 
 #define PHI_CAP 1e9

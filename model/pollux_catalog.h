@@ -32,7 +32,8 @@
 
 /* Reads a placements CSV (columns found by header: placement, local_bsz,
  * step_time[, sync_time]) into *out (malloc'd); returns the count, -1 on
- * error (FILE:LINE: field). */
+ * error (FILE:LINE: field). The rows are pollux_rows_read()'s
+ * (pollux_measured.h), the reader the measured rates use. */
 long pollux_read_placements(const char *path, pollux_sample_t **out, mls_err_t *err);
 
 typedef struct pollux_fit_row {

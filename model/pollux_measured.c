@@ -1,5 +1,6 @@
 /* pollux_measured.c: reading and interpolating Pollux's measured step times
- * (see pollux_measured.h). Rows are summed per (nodes, gpus, local batch)
+ * (see pollux_measured.h). pollux_rows_read() is the one reader of the
+ * profile tables (the catalog fit's too). Rows are summed per (nodes, gpus, local batch)
  * while reading, then averaged and sorted, so a lookup is a scan of the
  * rows of one (nodes, gpus) pair. */
 #include "model/pollux_measured.h"
@@ -49,69 +50,115 @@ static void add(acc_t *a, int nodes, int gpus, double bsz, double step, double s
     a->count[a->n++] = 1;
 }
 
-/* One file: placements (a placement column) or scalability (num_nodes,
- * num_replicas). A missing optional file is not an error. Numbers are read as
- * written (mls_parse_double: decimal; no hex, inf or nan). */
-static int read_file(const char *path, int optional, acc_t *a, mls_err_t *err)
+/* A row's fields: 0, or -1 with the first bad field named in err. The
+ * placement is digits 1-9 (GPUs per node); num_nodes and num_replicas whole
+ * numbers, 1 <= nodes <= replicas <= 1e6; local_bsz and step_time > 0;
+ * 0 <= sync_time <= step_time. */
+static int parse_row(const csv_reader_t *r, const int *col, const char *path, pollux_row_t *row,
+                     mls_err_t *err)
 {
+    enum { CP, CN, CR, CB, CT, CS };
+    static const char *const names[] = {"placement", "num_nodes", "num_replicas",
+                                        "local_bsz", "step_time", "sync_time"};
+    double dn = 0, dg = 0;
+    int bad = -1; /* the first bad column */
+    *row = (pollux_row_t){{0}, 0, 0, 0, 0, 0};
+    for (int c = 0; c < 6 && bad < 0; c++)
+        if (col[c] >= 0 && (int)r->n_fields <= col[c])
+            bad = c;
+    if (bad < 0 && col[CP] >= 0) {
+        const char *p = r->fields[col[CP]];
+        for (const char *c = p; *c; c++, row->nodes++)
+            if (*c < '1' || *c > '9')
+                bad = CP;
+            else
+                row->gpus += *c - '0';
+        if (!*p)
+            bad = CP;
+        else if (strlen(p) < sizeof row->id)
+            memcpy(row->id, p, strlen(p) + 1);
+    } else if (bad < 0) {
+        if (mls_parse_double(r->fields[col[CN]], &dn) < 0 || dn < 1 || dn > 1e6 || dn != floor(dn))
+            bad = CN;
+        else if (mls_parse_double(r->fields[col[CR]], &dg) < 0 || dg < dn || dg > 1e6 ||
+                 dg != floor(dg))
+            bad = CR;
+        row->nodes = (int)dn, row->gpus = (int)dg;
+    }
+    if (bad < 0 &&
+        (mls_parse_double(r->fields[col[CB]], &row->local_bsz) < 0 || !(row->local_bsz > 0)))
+        bad = CB;
+    if (bad < 0 &&
+        (mls_parse_double(r->fields[col[CT]], &row->step_time) < 0 || !(row->step_time > 0)))
+        bad = CT;
+    if (bad < 0 && col[CS] >= 0 &&
+        (mls_parse_double(r->fields[col[CS]], &row->sync_time) < 0 || row->sync_time < 0 ||
+         row->sync_time > row->step_time))
+        bad = CS;
+    if (bad < 0)
+        return 0;
+    return mls_fail(err, "%s:%ld: %s: not a valid sample", path, r->line_no, names[bad]);
+}
+
+long pollux_rows_read(const char *path, int flags, pollux_row_t **out, mls_err_t *err)
+{
+    *out = NULL;
     FILE *f = fopen(path, "r");
     if (!f)
-        return optional ? 0 : mls_fail(err, "%s: cannot open", path);
+        return (flags & POLLUX_ROWS_OPTIONAL) ? 0 : mls_fail(err, "%s: cannot open", path);
     csv_reader_t r;
     csv_open(&r, f, ',');
-    int rc = csv_next(&r), cp = -1, cn = -1, cr = -1, cb = -1, ct = -1, cs = -1;
-    if (rc == 1) {
-        cp = (int)csv_column(&r, "placement");
-        cn = (int)csv_column(&r, "num_nodes");
-        cr = (int)csv_column(&r, "num_replicas");
-        cb = (int)csv_column(&r, "local_bsz");
-        ct = (int)csv_column(&r, "step_time");
-        cs = (int)csv_column(&r, "sync_time");
-    }
-    if (rc != 1 || cb < 0 || ct < 0 || cs < 0 || (cp < 0 && (cn < 0 || cr < 0))) {
+    static const char *const names[] = {"placement", "num_nodes", "num_replicas",
+                                        "local_bsz", "step_time", "sync_time"};
+    int col[6] = {-1, -1, -1, -1, -1, -1};
+    int rc = csv_next(&r);
+    for (int c = 0; rc == 1 && c < 6; c++)
+        col[c] = (int)csv_column(&r, names[c]);
+    int need_sync = !(flags & POLLUX_ROWS_SYNC_OPTIONAL);
+    size_t n = 0, cap = 0;
+    if (rc != 1 || col[3] < 0 || col[4] < 0 || (need_sync && col[5] < 0) ||
+        (col[0] < 0 && (col[1] < 0 || col[2] < 0))) {
         rc = rc < 0 ? csv_fail(&r, path, err)
                     : mls_fail(err,
                                "%s:1: header: needs placement (or num_nodes, "
-                               "num_replicas), local_bsz, step_time, sync_time",
-                               path);
+                               "num_replicas), local_bsz, step_time%s",
+                               path, need_sync ? ", sync_time" : "");
         goto out;
     }
+    if (col[0] >= 0) /* a placement column: the node counts are not read */
+        col[1] = col[2] = -1;
     while ((rc = csv_next(&r)) == 1) {
-        int need = cp >= 0 ? cp : (cn > cr ? cn : cr);
-        need = need > cb ? need : cb;
-        need = need > ct ? need : ct;
-        need = need > cs ? need : cs;
-        double b, t, s, dn = 0, dg = 0;
-        int nodes = 0, gpus = 0, bad = (int)r.n_fields <= need;
-        if (!bad && cp >= 0) {
-            for (const char *c = r.fields[cp]; *c; c++, nodes++)
-                if (*c < '1' || *c > '9')
-                    bad = 1;
-                else
-                    gpus += *c - '0';
-        } else if (!bad) {
-            bad = mls_parse_double(r.fields[cn], &dn) < 0 ||
-                  mls_parse_double(r.fields[cr], &dg) < 0 || dn < 1 || dg < dn || dn > 1e6 ||
-                  dg > 1e6 || dn != floor(dn) || dg != floor(dg);
-            nodes = (int)dn, gpus = (int)dg;
-        }
-        if (bad || nodes < 1 || mls_parse_double(r.fields[cb], &b) < 0 ||
-            mls_parse_double(r.fields[ct], &t) < 0 || mls_parse_double(r.fields[cs], &s) < 0 ||
-            !(b > 0) || !(t > 0) || s < 0 || s > t) {
-            rc = mls_fail(err, "%s:%ld: nodes/local_bsz/step_time/sync_time: not a valid sample",
-                          path, r.line_no);
+        xgrow((void **)out, &cap, n + 1, sizeof **out);
+        if ((rc = parse_row(&r, col, path, &(*out)[n], err)) < 0)
             goto out;
-        }
-        add(a, nodes, gpus, b, t, s);
-        if (cp >= 0 && strlen(r.fields[cp]) < sizeof a->placed->id)
-            add_placed(a, r.fields[cp], b, t, s);
+        n++;
     }
     if (rc < 0)
         rc = csv_fail(&r, path, err);
 out:
     csv_close(&r);
     fclose(f);
-    return rc < 0 ? -1 : 0;
+    if (rc < 0) {
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return (long)n;
+}
+
+/* One file into the accumulator (see pollux_rows_read()). */
+static int read_file(const char *path, int optional, acc_t *a, mls_err_t *err)
+{
+    pollux_row_t *rows;
+    long n = pollux_rows_read(path, optional ? POLLUX_ROWS_OPTIONAL : 0, &rows, err);
+    for (long i = 0; i < n; i++) {
+        const pollux_row_t *w = &rows[i];
+        add(a, w->nodes, w->gpus, w->local_bsz, w->step_time, w->sync_time);
+        if (w->id[0])
+            add_placed(a, w->id, w->local_bsz, w->step_time, w->sync_time);
+    }
+    free(rows);
+    return n < 0 ? -1 : 0;
 }
 
 static int cmp_row(const void *x, const void *y)

@@ -53,6 +53,27 @@ typedef struct pollux_placed {
     double local_bsz, step_time, sync_time; /* s */
 } pollux_placed_t;
 
+/* One row of placements.csv or scalability.csv as read (pollux_rows_read). */
+typedef struct pollux_row {
+    char id[20]; /* the placement's digits; "" for scalability.csv or a longer one */
+    int nodes, gpus;
+    double local_bsz, step_time, sync_time; /* s; sync_time 0 when the file has none */
+} pollux_row_t;
+
+enum {
+    POLLUX_ROWS_OPTIONAL = 1,     /* a file that cannot be opened: 0 rows, no error */
+    POLLUX_ROWS_SYNC_OPTIONAL = 2 /* no sync_time column: sync_time 0 */
+};
+
+/* The one reader of Pollux's and Sia's profile tables (the measured rates
+ * here and the catalog fit, pollux_catalog.c): columns found by header,
+ * placement or else num_nodes and num_replicas, local_bsz, step_time,
+ * sync_time; numbers as written (mls_parse_double: decimal, no hex, inf or
+ * nan); placement digits 1-9; local_bsz, step_time > 0; 0 <= sync_time <=
+ * step_time. Fills *out (malloc'd, file order); returns the count, or -1
+ * with "FILE:LINE: field: not a valid sample" (or the header's need) in err. */
+long pollux_rows_read(const char *path, int flags, pollux_row_t **out, mls_err_t *err);
+
 /* One validation-<batch>.csv: the gradient statistics of each epoch. */
 typedef struct pollux_valid {
     double batch;

@@ -2,6 +2,7 @@
  * recovering known parameters from noisy synthetic samples, and the fit's
  * error on the real Pollux profiles (../shared/data/pollux/profiles, skipped
  * when absent; the median relative errors are printed). */
+#include "model/pollux_catalog.h"
 #include "model/pollux_measured.h"
 #include "model/pollux_model.h"
 #include "tests/check_main.h"
@@ -77,31 +78,6 @@ START_TEST(fit_rejects_bad)
 }
 END_TEST
 
-/* placements.csv: placement digits (GPUs per node), local_bsz, step_time, sync_time */
-static size_t read_profile(const char *path, pollux_sample_t *s, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char line[256], place[64];
-    size_t n = 0;
-    double m, step, sync;
-    if (!fgets(line, sizeof line, f)) {
-        fclose(f);
-        return 0;
-    }
-    while (n < cap && fgets(line, sizeof line, f)) {
-        if (sscanf(line, "%63[0-9],%lf,%lf,%lf", place, &m, &step, &sync) != 4)
-            continue;
-        int gpus = 0, nodes = (int)strlen(place);
-        for (int i = 0; i < nodes; i++)
-            gpus += place[i] - '0';
-        s[n++] = (pollux_sample_t){nodes, gpus, m, 0, step};
-    }
-    fclose(f);
-    return n;
-}
-
 START_TEST(real_profiles)
 {
     const char *apps[] = {"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"};
@@ -112,23 +88,24 @@ START_TEST(real_profiles)
         printf("real_profiles: SKIP: ../shared/data is absent\n");
         return;
     }
-    pollux_sample_t *s = malloc(sizeof *s * 4000);
     for (size_t a = 0; a < 6; a++) {
         snprintf(path, sizeof path, "%s/../shared/data/pollux/profiles/%s/placements.csv",
                  MLS_SRCDIR, apps[a]);
-        size_t n = read_profile(path, s, 4000);
-        ck_assert_msg(n >= 10, "%s: %zu samples", path, n);
+        pollux_sample_t *s;
+        mls_err_t err = {{0}};
+        long got = pollux_read_placements(path, &s, &err);
+        ck_assert_msg(got >= 10, "%s: %ld samples: %s", path, got, err.msg);
+        size_t n = (size_t)got;
         pollux_params_t p;
         pollux_fit_report_t rep;
-        mls_err_t err = {{0}};
         ck_assert_msg(pollux_fit(s, n, &p, &rep, &err) == 0, "%s: %s", apps[a], err.msg);
         printf("pollux fit %-12s %5zu samples: median rel. error %5.2f%%, max %6.2f%%, "
                "gamma %.2f\n",
                apps[a], n, 100 * rep.median_rel_err, 100 * rep.max_rel_err, p.gamma);
         ck_assert_msg(rep.median_rel_err < 0.08, "%s: median error %g", apps[a],
                       rep.median_rel_err);
+        free(s);
     }
-    free(s);
 }
 END_TEST
 
@@ -273,6 +250,33 @@ START_TEST(measured_placements_and_efficiency)
 }
 END_TEST
 
+/* The fit's reader is the measured rates' (pollux_rows_read): sync_time
+ * optional for it, but an empty field or a sync_time beyond the step time
+ * is an error naming the file, line and field (not a shifted column). */
+START_TEST(fit_reader_errors)
+{
+    char dir[] = "/tmp/mls-placements-XXXXXX", path[512];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/placements.csv", dir);
+    pollux_sample_t *s;
+    mls_err_t err = {{0}};
+    write_file(dir, "placements.csv", "local_bsz,placement,step_time\n8,13,0.5\n");
+    ck_assert_int_eq(pollux_read_placements(path, &s, &err), 1);
+    ck_assert(s[0].nodes == 2 && s[0].gpus == 4 && s[0].local_bsz == 8 && s[0].iter_time == 0.5);
+    free(s);
+    write_file(dir, "placements.csv",
+               "placement,local_bsz,step_time,sync_time\n1,8,0.2,0\n2,,0.4,0.1\n");
+    ck_assert_int_eq(pollux_read_placements(path, &s, &err), -1);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(err.msg, "placements.csv:3: local_bsz:") != NULL, "%s", err.msg);
+    write_file(dir, "placements.csv", "placement,local_bsz,step_time,sync_time\n1,8,0.2,0.3\n");
+    ck_assert_int_eq(pollux_read_placements(path, &s, &err), -1);
+    ck_assert_msg(strstr(err.msg, "placements.csv:2: sync_time:") != NULL, "%s", err.msg);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -283,6 +287,7 @@ int main(void)
         real_profiles,
         measured_interpolation,
         measured_placements_and_efficiency,
+        fit_reader_errors,
     };
     const check_opts_t opts = {.timeout_s = 120, .nofork = 1};
     return check_main_opts("pollux", tests, sizeof tests / sizeof tests[0], &opts);
