@@ -555,9 +555,11 @@ static int op_schedule(op_state_t *s, const view_t *v, plan_t *plan)
         r.room[type[j]] -= n[j];
         left -= n[j];
         left_steps[j] = NAN;
-        if (n[j] < mx[j]) { /* only elastic jobs need it */
-            rem[j] = at_current_efficiency(v, j, &bt[j], type[j], remaining(s, v, s->history, j));
-            left_steps[j] = steps_left(v, j, &bt[j], type[j], remaining(s, v, s->history, j));
+        if (n[j] < mx[j]) { /* only elastic jobs need it; rem only for a work-based gain */
+            double left_work = remaining(s, v, s->history, j);
+            left_steps[j] = steps_left(v, j, &bt[j], type[j], left_work);
+            if (isnan(left_steps[j]))
+                rem[j] = at_current_efficiency(v, j, &bt[j], type[j], left_work);
         }
     }
     for (int j = 0; j < nj; j++)
