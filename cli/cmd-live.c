@@ -7,9 +7,11 @@
  *   drain     no new jobs; the daemon exits once every job has ended
  *   report    a job's progress record (for jobs that are not C programs)
  *   request   one raw JSON request line (debugging, tests)
- *   fake-job  the synthetic job (cli/fakejob.c) */
+ *   fake-job  the synthetic job (cli/fakejob.c)
+ *   wrap      a real training command as a live job (cli/wrapjob.c) */
 #include "cli/cmd.h"
 #include "cli/fakejob.h"
+#include "cli/wrapjob.h"
 #include "cli/opts.h"
 #include "live/daemon.h"
 #include "live/proto.h"
@@ -536,6 +538,7 @@ static const cmd_verb_t verbs[] = {
     {"report", "send a job's progress record to the daemon", cmd_report},
     {"request", "send one raw JSON request line, print the reply", cmd_request},
     {"fake-job", "a synthetic job that runs at the perf model's rate", live_fake_job_main},
+    {"wrap", "run a training command that prints progress lines as a job", live_wrap_main},
 };
 #define N_VERBS (sizeof verbs / sizeof verbs[0])
 

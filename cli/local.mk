@@ -1,11 +1,12 @@
 # cli/: the top floor: main.c and its one table of subcommands, one cmd-*.c per
 # subcommand, what their command lines share (cmd.c, opts, experiment_opts), and
-# the fake training job of `live fake-job` (fakejob.c).
+# the fake training job of `live fake-job` (fakejob.c) and the wrapper of a real
+# one, `live wrap` (wrapjob.c).
 mlsched_SOURCES = cli/main.c
 libmlsched_a_SOURCES += cli/cmd-compare.c cli/cmd-live.c cli/cmd-merge.c cli/cmd-model.c cli/cmd-plot.c \
 	cli/cmd-policies.c cli/cmd-profile.c cli/cmd-regress.c cli/cmd-report.c \
 	cli/cmd-simulate.c cli/cmd-sweep.c cli/cmd-trace.c cli/cmd.c cli/cmd.h \
-	cli/experiment_opts.c cli/experiment_opts.h cli/fakejob.c cli/fakejob.h cli/like.c \
+	cli/experiment_opts.c cli/experiment_opts.h cli/fakejob.c cli/fakejob.h cli/wrapjob.c cli/wrapjob.h cli/like.c \
 	cli/like.h cli/opts.c \
 	cli/dbinput.c cli/dbinput.h cli/html.c cli/html.h cli/plot.c cli/plot.h cli/plotstyle.c cli/plotstyle.h \
 	cli/opts.h

@@ -303,3 +303,7 @@ TESTS += tests/test_diagnose
 tests_test_diagnose_SOURCES = tests/test_diagnose.c tests/engine_fixture.c tests/engine_fixture.h
 tests_test_diagnose_CFLAGS = $(TEST_CFLAGS)
 tests_test_diagnose_LDADD = $(TEST_LIBS)
+
+# `mlsched live wrap`: a command that prints progress lines as a live job (~8 s)
+TESTS += tests/live_wrap.sh
+EXTRA_DIST += tests/live_wrap.sh
