@@ -8,10 +8,15 @@
 # fits them all. Estimated device time per step on one H100 in brackets (about
 # 7 minutes in all; each step is also capped by `timeout`); the new built-in
 # workloads come first so that they are measured even if a later step runs long.
-# PARTS="build builtin torch fit" (the default) picks steps.
+# PARTS="build builtin torch fit gputest" (the default) picks steps; `bench` instead of
+# `build` compiles only mlsched-gpu-bench with nvcc, beside a prebuilt mlsched
+# named by $MLSCHED (a machine without the C build's dependencies), and `live`
+# holds the simulator's prediction against real jobs (profiler/gpu-predict.sh).
 set -u
 OUT=${OUT:-gpu-out}
-PARTS=${PARTS:-build builtin torch fit}
+PARTS=${PARTS:-build builtin torch fit gputest}
+B=${MLSCHED:-./mlsched}
+BENCH=$(dirname "$B")/mlsched-gpu-bench
 mkdir -p "$OUT"
 log() { echo "== $(date -u +%T) $*" >&2; }
 want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -72,10 +77,30 @@ if want build; then
 fi
 [ -f "$OUT/bench-flags.txt" ] && dirs=$(sed -n 's/^LD_DIRS=//p' "$OUT/bench-flags.txt") &&
     [ -n "$dirs" ] && export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}$dirs"
-[ -x ./mlsched ] && [ -x ./mlsched-gpu-bench ] || { echo "mlsched-gpu-bench is not built"; exit 1; }
+if want bench; then
+    # [40 s: the six .cu files compiled side by side, cuDNN's the longest]
+    log "build mlsched-gpu-bench alone (nvcc; cuBLAS, cuDNN, NCCL), mlsched prebuilt: $B"
+    bench_flags >"$OUT/bench-flags.txt" || { cat "$OUT/bench-flags.txt"; exit 1; }
+    cat "$OUT/bench-flags.txt"
+    cppflags=$(sed -n 's/^GPU_BENCH_CPPFLAGS=//p' "$OUT/bench-flags.txt")
+    libs=$(sed -n 's/^GPU_BENCH_LIBS=//p' "$OUT/bench-flags.txt")
+    objs=()
+    for f in profiler/cuda/*.cu; do
+        o=/tmp/mls-bench-$(basename "$f" .cu).o
+        objs+=("$o")
+        # shellcheck disable=SC2086
+        nvcc -O2 -arch=sm_90 -Xcompiler -Wall,-Wextra -I. $cppflags -c -o "$o" "$f" \
+            >"$o.log" 2>&1 &
+    done
+    wait
+    cat /tmp/mls-bench-*.o.log >"$OUT/build.log"
+    # shellcheck disable=SC2086
+    nvcc -arch=sm_90 -o "$BENCH" "${objs[@]}" $libs >>"$OUT/build.log" 2>&1 ||
+        { tail -30 "$OUT/build.log"; exit 1; }
+fi
+[ -x "$B" ] && [ -x "$BENCH" ] || { echo "mlsched or mlsched-gpu-bench is not built"; exit 1; }
 
-B=./mlsched
-S="./mlsched profile builtin --no-self-test"
+S="$B profile builtin --no-self-test"
 if want builtin; then
     # [15 s: cuDNN and NCCL initialisation, algorithm search on tiny networks]
     for w in transformer resnet recsys allreduce; do
@@ -108,11 +133,6 @@ if want builtin; then
     step 120 "built-in ResNet-50 with --grad-bytes model (1 GPU: no all-reduce)" \
         $S --workload resnet --batch-sizes 64 --iters 10 --warmup 3 \
         --grad-bytes model >"$OUT/gradbytes-resnet50.txt"
-    # [20 s] the test suite's GPU part: tiny sweeps read back by profile fit, --progress
-    step 180 "tests/gpu_bench.sh" \
-        env MLSCHED=./mlsched SRCDIR=. BUILDDIR=. sh tests/gpu_bench.sh \
-        >"$OUT/gpu_bench-test.txt" 2>&1
-    tail -3 "$OUT/gpu_bench-test.txt" >&2
 fi
 
 wrap() { # name batches args...
@@ -140,6 +160,18 @@ if want fit; then
     done
     [ ${#curves[@]} -gt 0 ] && $B profile fit -o "$OUT/catalog.json" "${curves[@]}" >"$OUT/fit.txt"
     cat "$OUT/fit.txt"
+fi
+if want live; then
+    # [~4 min: 30 s of pairs, three live runs of six real jobs, ~60 s each]
+    step 420 "prediction against real jobs (profiler/gpu-predict.sh)" \
+        env OUT="$OUT" MLSCHED="$B" MLSCHED_GPU_BENCH="$BENCH" bash profiler/gpu-predict.sh
+fi
+if want gputest; then
+    # [20 s] the test suite's GPU part: tiny sweeps read back by profile fit, --progress
+    step 180 "tests/gpu_bench.sh" \
+        env MLSCHED="$B" SRCDIR=. BUILDDIR="$(dirname "$B")" sh tests/gpu_bench.sh \
+        >"$OUT/gpu_bench-test.txt" 2>&1
+    tail -3 "$OUT/gpu_bench-test.txt" >&2
 fi
 log "done ($fails step(s) failed)"
 [ "$fails" -eq 0 ]

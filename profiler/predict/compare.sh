@@ -1,0 +1,68 @@
+#!/bin/bash
+# compare.sh [DIR]: the live runs of profiler/gpu-predict.sh (DIR, default
+# gpu-out/predict) against `mlsched simulate` on the same traces, catalogs,
+# policies and rounds. Runs anywhere (no GPU; needs sqlite3).
+#
+# Start-up costs: the simulator charges each job's (re)start as a fixed
+# overhead per workload. They are the mean time from a start to the first
+# progress line that the wrapper logged in the fifo run (one start per job),
+# written to DIR/overheads.json and used for all three simulations, so las's
+# restarts and the packed run are predicted, not fitted.
+#
+# Prints, per run, each job's simulated and live JCT and |live - sim| / sim,
+# and writes the same as DIR/compare.md. Exit 1 when a run is missing.
+set -u
+D=${1:-gpu-out/predict}
+B=${MLSCHED:-./mlsched}
+[ -s "$D/mixed.csv" ] && [ -s "$D/fifo.starts" ] || {
+    echo "compare.sh: $D has no gpu-predict.sh results" >&2
+    exit 1
+}
+
+# per workload: mean of the first start-up the fifo run logged for each job
+awk -F, 'NR > 1 { print $1, $4 }' "$D/mixed.csv" >"$D/.wl"
+awk 'NR == FNR { id = $1; $1 = ""; w[id] = substr($0, 2); next }
+     { id = $1; sub(/^job-/, "", id); sub(/\.log:$/, "", id)
+       for (i = 1; i <= NF; i++) if ($i == "progress" && $(i + 1) == "after") break
+       if (match($0, /lines; [0-9.]+ s/)) {
+           s = substr($0, RSTART + 7, RLENGTH - 9); sum[w[id]] += s; n[w[id]]++ } }
+     END { printf "{\"default\": {\"start\": 0, \"restart\": 0, \"suspend\": 0},\n \"workloads\": {"
+           sep = ""
+           for (k in sum) { printf "%s\n  \"%s\": {\"start\": %.3f, \"restart\": %.3f}", sep, k,
+                            sum[k] / n[k], sum[k] / n[k]; sep = "," }
+           print "}}" }' "$D/.wl" "$D/fifo.starts" >"$D/overheads.json"
+rm -f "$D/.wl"
+
+compare() { # NAME TRACE CATALOG POLICY
+    local name=$1 trace=$2 cat=$3 pol=$4
+    [ -s "$D/$name.db" ] || {
+        echo "compare.sh: no live run $name" >&2
+        return 1
+    }
+    rm -f "$D/$name-sim.db"
+    "$B" simulate --trace "$trace" --cluster h100=1x1 --throughputs "$cat" --policy "$pol" \
+        --round 10 --overheads "$D/overheads.json" -q --db "$D/$name-sim.db" >/dev/null || return 1
+    echo
+    echo "### $name: $pol on $(basename "$trace")"
+    echo
+    echo "| job | workload | batch | sim JCT (s) | live JCT (s) | live - sim |"
+    echo "|---|---|---|---|---|---|"
+    sqlite3 -separator '|' "$D/$name.db" "ATTACH '$D/$name-sim.db' AS s;
+        SELECT '', j.id, j.workload, j.batch, printf('%.1f', s.jct), printf('%.1f', j.jct),
+               printf('%+.1f %%', 100.0 * (j.jct - s.jct) / s.jct), ''
+        FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;"
+    sqlite3 "$D/$name.db" "ATTACH '$D/$name-sim.db' AS s;
+        SELECT printf('mean |live - sim| / sim: %.1f %%; worst job %.1f %%; average JCT %+.1f %%',
+               100.0 * avg(abs(j.jct - s.jct) / s.jct), 100.0 * max(abs(j.jct - s.jct) / s.jct),
+               100.0 * (avg(j.jct) - avg(s.jct)) / avg(s.jct))
+        FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;"
+}
+packcat=$D/catalog-pairs.json
+[ -s "$packcat" ] || packcat=$D/catalog.json
+{
+    echo "Start-up per workload (fifo run, s): $(tr -d '\n' <"$D/overheads.json")"
+    compare fifo "$D/mixed.csv" "$D/catalog.json" fifo &&
+        compare las "$D/mixed.csv" "$D/catalog.json" las &&
+        compare packed "$D/pack.csv" "$packcat" max-min-fairness-packed
+} | tee "$D/compare.md"
+exit "${PIPESTATUS[0]}"
