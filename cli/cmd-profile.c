@@ -432,12 +432,15 @@ static const opt_t fit_options[] = {
 
 static const opt_cmd_t fit_cmd = {
     .who = "profile fit",
-    .usage = "CURVES... -o CATALOG [--gpu-mem TYPE=SIZE]...",
+    .usage = "CURVES... [PAIRS...] -o CATALOG [--gpu-mem TYPE=SIZE]...",
     .about = "Reads curve files, fits Pollux's iteration-time model (T_iter = s*T_grad +\n"
              "(T_grad^g + T_sync^g)^(1/g)) to each workload x GPU type with >= 3 rows, and\n"
              "writes the curves and the fits into one JSON catalog that\n"
              "`mlsched simulate --throughputs CATALOG` loads (the curves perf backend; work in\n"
-             "samples). Prints each fit's median and max relative error of iteration time.",
+             "samples). Prints each fit's median and max relative error of iteration time.\n"
+             "Pair-rate files (`# mlsched-pairs v1`: two jobs measured sharing GPUs) among\n"
+             "the files go into the catalog's \"pairs\", so that packing policies can pair\n"
+             "those workloads (profiler/README.md).",
     .opts = fit_options,
 };
 
