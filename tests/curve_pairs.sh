@@ -38,6 +38,9 @@ grep -q '"pairs":\[{"gpu_type":"h100","num_gpus":1,"workload_a":"wa","local_bsz_
     "$tmp/flat.json" && ok || bad "pair not in the catalog: $(cat "$tmp/flat.json")"
 grep -q '"file":"[^"]*pairs.csv","metadata":{"gpu_type":"h100","gpu_name":"NVIDIAH10080GBHBM3","date":"2026-11-27"' \
     "$tmp/flat.json" && ok || bad "pair file's metadata not in sources"
+"$MLSCHED" profile fit -o "$tmp/pair2.json" "$F/wa.csv" "$F/wb.csv" "$F/pairs.csv" >"$tmp/fit.txt" &&
+    grep -q '^h100  *1 wa@32  *wb@16  *200.00  *250.00 0.625 + 0.781 = 1.406$' "$tmp/fit.txt" && ok ||
+    bad "fit's pair table: $(cat "$tmp/fit.txt")"
 "$MLSCHED" profile fit -q -o "$tmp/nopair.json" "$F/wa.csv" "$F/wb.csv" || bad "fit failed"
 grep -q '"pairs"' "$tmp/nopair.json" && bad "a catalog without pairs has \"pairs\"" || ok
 
