@@ -38,7 +38,9 @@
  * rates are the ones measured at the pair file's batches, whatever batch the
  * jobs run at alone (a simplification: a job whose trace batch differs from
  * the measured one gets its solo rate at its own batch but its pair rate at
- * the measured batch; measure pairs at the batches the trace uses).
+ * the measured batch; measure pairs at the batches the trace uses). Two jobs
+ * of one workload (a = b) get the row's workload_a rate and workload_b rate,
+ * in the order they are asked.
  * A plain curve file (no catalog) has no pairs. No batch limits or goodput
  * (the engine runs the trace's batch). */
 #include "model/curve_catalog.h"
