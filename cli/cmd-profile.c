@@ -406,6 +406,45 @@ static void print_fits(const curve_catalog_t *cat)
                    cat->gpus[g].gpu_type);
 }
 
+/* samples/s of w alone on `gpus` GPUs of one node of gpu_type at batch m (no
+ * accumulation), as measured; 0 when that point has no row. */
+static double solo_rate(const curve_set_t *cs, const char *w, const char *gpu_type, int gpus,
+                        int m)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        const curve_row_t *r = &cs->rows[i];
+        if (!strcmp(r->workload, w) && !strcmp(r->gpu_type, gpu_type) && r->num_gpus == gpus &&
+            r->num_nodes == 1 && r->local_bsz == m && r->accum_steps == 1)
+            return r->samples_per_s;
+    }
+    return 0;
+}
+
+/* Each pair's rates, and as a share of each member's rate alone at the same
+ * batch when measured (their sum above 1: sharing beats taking turns). */
+static void print_pairs(const curve_catalog_t *cat)
+{
+    const curve_set_t *cs = &cat->curves;
+    if (!cs->n_pairs)
+        return;
+    printf("\n%-6s %4s %-30s %-30s %11s %11s %s\n", "gpu", "gpus", "workload_a@batch",
+           "workload_b@batch", "a samples/s", "b samples/s", "share of alone (a + b)");
+    for (size_t i = 0; i < cs->n_pairs; i++) {
+        const curve_pair_t *p = &cs->pairs[i];
+        char name[2][160], share[96] = "not measured alone at these batches";
+        double x[2];
+        for (int k = 0; k < 2; k++) {
+            snprintf(name[k], sizeof name[k], "%s@%d", p->workload[k], p->local_bsz[k]);
+            double alone = solo_rate(cs, p->workload[k], p->gpu_type, p->num_gpus, p->local_bsz[k]);
+            x[k] = alone > 0 ? curves_pair_rate(p, k) / alone : 0;
+        }
+        if (x[0] > 0 && x[1] > 0)
+            snprintf(share, sizeof share, "%.3f + %.3f = %.3f", x[0], x[1], x[0] + x[1]);
+        printf("%-6s %4d %-30s %-30s %11.2f %11.2f %s\n", p->gpu_type, p->num_gpus, name[0],
+               name[1], curves_pair_rate(p, 0), curves_pair_rate(p, 1), share);
+    }
+}
+
 typedef struct fit_opts {
     const char *out;
     opt_list_t mem;
@@ -432,12 +471,15 @@ static const opt_t fit_options[] = {
 
 static const opt_cmd_t fit_cmd = {
     .who = "profile fit",
-    .usage = "CURVES... -o CATALOG [--gpu-mem TYPE=SIZE]...",
+    .usage = "CURVES... [PAIRS...] -o CATALOG [--gpu-mem TYPE=SIZE]...",
     .about = "Reads curve files, fits Pollux's iteration-time model (T_iter = s*T_grad +\n"
              "(T_grad^g + T_sync^g)^(1/g)) to each workload x GPU type with >= 3 rows, and\n"
              "writes the curves and the fits into one JSON catalog that\n"
              "`mlsched simulate --throughputs CATALOG` loads (the curves perf backend; work in\n"
-             "samples). Prints each fit's median and max relative error of iteration time.",
+             "samples). Prints each fit's median and max relative error of iteration time.\n"
+             "Pair-rate files (`# mlsched-pairs v1`: two jobs measured sharing GPUs) among\n"
+             "the files go into the catalog's \"pairs\", so that packing policies can pair\n"
+             "those workloads (profiler/README.md).",
     .opts = fit_options,
 };
 
@@ -478,8 +520,10 @@ static int cmd_fit(int argc, char **argv)
     }
     if (rc == 0)
         rc = catalog_write(&cat, out, &err);
-    if (rc == 0 && !quiet)
+    if (rc == 0 && !quiet) {
         print_fits(&cat);
+        print_pairs(&cat);
+    }
     if (rc < 0)
         fprintf(stderr, "mlsched profile fit: %s\n", err.msg);
     curves_free(&cs);

@@ -165,11 +165,40 @@ static int fit_one(curve_catalog_t *cat, const char *workload, const char *gpu_t
     return rc;
 }
 
+/* 1 when workload w has curve rows on gpu_type. */
+static int has_rows(const curve_set_t *cs, const char *w, const char *gpu_type)
+{
+    for (size_t i = 0; i < cs->n; i++)
+        if (!strcmp(cs->rows[i].workload, w) && !strcasecmp(cs->rows[i].gpu_type, gpu_type))
+            return 1;
+    return 0;
+}
+
+/* Every pair's workloads have curve rows on its GPU type; `path` (the
+ * catalog's, or NULL) prefixes the message. */
+static int check_pairs(const curve_set_t *cs, const char *path, mls_err_t *err)
+{
+    for (size_t i = 0; i < cs->n_pairs; i++) {
+        const curve_pair_t *p = &cs->pairs[i];
+        for (int k = 0; k < 2; k++)
+            if (!has_rows(cs, p->workload[k], p->gpu_type)) {
+                char where[512];
+                return mls_fail(err, "%s%s%s: workload_%s: '%s' has no curve rows on %s",
+                                path ? path : "", path ? ": " : "",
+                                curves_pair_where(cs, p, where, sizeof where), k ? "b" : "a",
+                                p->workload[k], p->gpu_type);
+            }
+    }
+    return 0;
+}
+
 int catalog_build(curve_catalog_t *cat, curve_set_t *cs, int fit, mls_err_t *err)
 {
     curves_free(&cat->curves);
     cat->curves = *cs;
     curves_init(cs);
+    if (check_pairs(&cat->curves, NULL, err) < 0)
+        return -1;
     derive_gpus(cat);
     derive_defaults(cat);
     if (!fit)
@@ -237,6 +266,23 @@ static cJSON *fit_json(const curve_fit_t *f)
     return o;
 }
 
+static cJSON *pair_json(const curve_pair_t *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "gpu_type", p->gpu_type);
+    cJSON_AddNumberToObject(o, "num_gpus", p->num_gpus);
+    cJSON_AddStringToObject(o, "workload_a", p->workload[0]);
+    cJSON_AddNumberToObject(o, "local_bsz_a", p->local_bsz[0]);
+    cJSON_AddStringToObject(o, "workload_b", p->workload[1]);
+    cJSON_AddNumberToObject(o, "local_bsz_b", p->local_bsz[1]);
+    cJSON_AddNumberToObject(o, "iter_time_a_s", p->iter_time[0]);
+    cJSON_AddNumberToObject(o, "iter_time_b_s", p->iter_time[1]);
+    cJSON_AddNumberToObject(o, "samples_per_s_a", p->samples_per_s[0]);
+    cJSON_AddNumberToObject(o, "samples_per_s_b", p->samples_per_s[1]);
+    cJSON_AddNumberToObject(o, "iters", p->iters);
+    return o;
+}
+
 int catalog_write(const curve_catalog_t *cat, const char *path, mls_err_t *err)
 {
     cJSON *root = cJSON_CreateObject();
@@ -262,6 +308,11 @@ int catalog_write(const curve_catalog_t *cat, const char *path, mls_err_t *err)
     cJSON *fits = cJSON_AddArrayToObject(root, "fits");
     for (size_t i = 0; i < cat->n_fits; i++)
         cJSON_AddItemToArray(fits, fit_json(&cat->fits[i]));
+    if (cat->curves.n_pairs) {
+        cJSON *pairs = cJSON_AddArrayToObject(root, "pairs");
+        for (size_t i = 0; i < cat->curves.n_pairs; i++)
+            cJSON_AddItemToArray(pairs, pair_json(&cat->curves.pairs[i]));
+    }
     int rc = mls_json_save(path, root, err);
     cJSON_Delete(root);
     return rc;
@@ -465,6 +516,69 @@ static int read_fits(curve_catalog_t *cat, const cJSON *root, const char *path, 
     return 0;
 }
 
+static int get_int(const cJSON *o, const char *key, int *out, const char *path,
+                   const char *where, mls_err_t *err)
+{
+    double v = 0;
+    if (get_number(o, key, &v, path, where, err) < 0)
+        return -1;
+    if (v != floor(v) || fabs(v) > 1e9)
+        return mls_fail(err, "%s: %s: %s: must be an integer", path, where, key);
+    *out = (int)v;
+    return 0;
+}
+
+static int get_name(const cJSON *o, const char *key, char *out, size_t cap, const char *path,
+                    const char *where, mls_err_t *err)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsString(v) || strlen(v->valuestring) >= cap)
+        return mls_fail(err, "%s: %s: %s: must be a string of at most %zu characters", path,
+                        where, key, cap - 1);
+    copy_name(out, cap, v->valuestring);
+    return 0;
+}
+
+static int read_pair(curve_catalog_t *cat, const cJSON *o, size_t i, const char *path,
+                     mls_err_t *err)
+{
+    char where[64], full[600];
+    snprintf(where, sizeof where, "pairs[%zu]", i);
+    curve_pair_t p = {.file = -1, .line = (long)i};
+    if (!cJSON_IsObject(o))
+        return mls_fail(err, "%s: %s: must be an object", path, where);
+    if (get_name(o, "gpu_type", p.gpu_type, sizeof p.gpu_type, path, where, err) < 0 ||
+        get_int(o, "num_gpus", &p.num_gpus, path, where, err) < 0 ||
+        get_name(o, "workload_a", p.workload[0], sizeof p.workload[0], path, where, err) < 0 ||
+        get_int(o, "local_bsz_a", &p.local_bsz[0], path, where, err) < 0 ||
+        get_name(o, "workload_b", p.workload[1], sizeof p.workload[1], path, where, err) < 0 ||
+        get_int(o, "local_bsz_b", &p.local_bsz[1], path, where, err) < 0 ||
+        get_number(o, "iter_time_a_s", &p.iter_time[0], path, where, err) < 0 ||
+        get_number(o, "iter_time_b_s", &p.iter_time[1], path, where, err) < 0 ||
+        get_number(o, "samples_per_s_a", &p.samples_per_s[0], path, where, err) < 0 ||
+        get_number(o, "samples_per_s_b", &p.samples_per_s[1], path, where, err) < 0)
+        return -1;
+    if (cJSON_GetObjectItemCaseSensitive(o, "iters") &&
+        get_int(o, "iters", &p.iters, path, where, err) < 0)
+        return -1;
+    snprintf(full, sizeof full, "%s: %s", path, where);
+    return curves_add_pair(&cat->curves, &p, full, err);
+}
+
+static int read_pairs(curve_catalog_t *cat, const cJSON *root, const char *path, mls_err_t *err)
+{
+    const cJSON *pairs = cJSON_GetObjectItemCaseSensitive(root, "pairs"), *o;
+    if (pairs && !cJSON_IsArray(pairs))
+        return mls_fail(err, "%s: pairs: must be an array", path);
+    size_t i = 0;
+    cJSON_ArrayForEach(o, pairs)
+    {
+        if (read_pair(cat, o, i++, path, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int catalog_read(curve_catalog_t *cat, const char *path, mls_err_t *err)
 {
     cJSON *root = mls_json_load(path, err);
@@ -484,6 +598,10 @@ int catalog_read(curve_catalog_t *cat, const char *path, mls_err_t *err)
         rc = read_rows(cat, root, path, err);
     if (rc == 0)
         rc = read_fits(cat, root, path, err);
+    if (rc == 0)
+        rc = read_pairs(cat, root, path, err);
+    if (rc == 0)
+        rc = check_pairs(&cat->curves, path, err);
     for (size_t i = 0; rc == 0 && i < cat->curves.n; i++)
         gpu_add(cat, cat->curves.rows[i].gpu_type);
     if (rc == 0)

@@ -12,7 +12,12 @@
  *              "alpha_grad": ..., "beta_grad": ..., "alpha_local": ..., "beta_local": ...,
  *              "alpha_node": ..., "beta_node": ..., "gamma": ...,
  *              "median_rel_err": ..., "max_rel_err": ...,
- *              "identified_local": false, "identified_node": false}]}
+ *              "identified_local": false, "identified_node": false}],
+ *    "pairs": [{"gpu_type": "h100", "num_gpus": 1,
+ *               "workload_a": "resnet50-224-fp32", "local_bsz_a": 64,
+ *               "workload_b": "transformer-h512-l6-s128", "local_bsz_b": 32,
+ *               "iter_time_a_s": 0.0712, "iter_time_b_s": 0.0301,
+ *               "samples_per_s_a": 898.876, "samples_per_s_b": 1063.12, "iters": 30}]}
  *
  * Rows are the curve file's rows, checked by the same rules (curves.h).
  * A fit is Pollux's T_iter model (model/pollux_model.h) fitted to every row of
@@ -22,7 +27,13 @@
  * on one node / across nodes: otherwise that sync term is the fitter's
  * starting value and the backend does not use it. gpu_mem_bytes comes from the
  * curve files' `gpu_mem_bytes` metadata (0 = unknown); default_batch is the
- * largest batch measured on one GPU. */
+ * largest batch measured on one GPU.
+ *
+ * "pairs" (written only when there are some, so a catalog of curves alone is
+ * what it was before pairs existed; absent = none) are the pair files' rows
+ * (curves.h), checked by the same rules; each workload of a pair must have
+ * curve rows on the pair's GPU type (else an error naming the pair's place and
+ * the workload). Pair files' metadata is in "sources" like curve files'. */
 #ifndef MLS_CURVE_CATALOG_H
 #define MLS_CURVE_CATALOG_H
 

@@ -5,7 +5,9 @@
  * refused), then rows whose fields are looked up through the header's column
  * map, each checked with the same rules the writer's callers use
  * (curves_check_row), and de-duplicated by a linear scan of the rows already
- * held (curve files have tens of rows, not millions). */
+ * held (curve files have tens of rows, not millions). Pair files go through
+ * the same walk with their own columns and row reader (a file_format_t picked
+ * by the magic line). */
 #include "model/curves.h"
 
 #include <ctype.h>
@@ -35,12 +37,13 @@ static const char *const col_names[N_COLS] = {
     "workload",        "gpu_type",        "num_gpus",    "num_nodes",     "local_bsz",
     "accum_steps",     "iter_time_s",     "iter_time_p10_s", "iter_time_p90_s", "sync_time_s",
     "samples_per_s",   "mem_bytes",       "iters"};
-#define N_REQUIRED 8 /* workload .. iter_time_s, and samples_per_s */
 
-static int col_required(int c)
-{
-    return c <= C_ITER || c == C_RATE;
-}
+/* The pair file's columns (PAIRS_HEADER). */
+enum { P_TYPE, P_GPUS, P_WA, P_BA, P_WB, P_BB, P_TA, P_TB, P_RA, P_RB, P_ITERS, N_PCOLS };
+static const char *const pcol_names[N_PCOLS] = {
+    "gpu_type",      "num_gpus",      "workload_a",      "local_bsz_a",
+    "workload_b",    "local_bsz_b",   "iter_time_a_s",   "iter_time_b_s",
+    "samples_per_s_a", "samples_per_s_b", "iters"};
 
 static const char *const numeric_meta[] = {"gpu_mem_bytes", "sm_clock_mhz", "mem_clock_mhz"};
 
@@ -60,6 +63,7 @@ void curves_free(curve_set_t *cs)
     free(cs->meta);
     free(cs->files);
     free(cs->rows);
+    free(cs->pairs);
     memset(cs, 0, sizeof *cs);
 }
 
@@ -83,6 +87,15 @@ const char *curves_where(const curve_set_t *cs, const curve_row_t *r, char *buf,
         snprintf(buf, n, "%s:%ld", cs->files[r->file], r->line);
     else
         snprintf(buf, n, "row %ld", r->line);
+    return buf;
+}
+
+const char *curves_pair_where(const curve_set_t *cs, const curve_pair_t *p, char *buf, size_t n)
+{
+    if (p->file >= 0 && (size_t)p->file < cs->n_files)
+        snprintf(buf, n, "%s:%ld", cs->files[p->file], p->line);
+    else
+        snprintf(buf, n, "pairs[%ld]", p->line);
     return buf;
 }
 
@@ -163,14 +176,99 @@ int curves_add(curve_set_t *cs, const curve_row_t *r, const char *where, mls_err
     return 0;
 }
 
+double curves_pair_rate(const curve_pair_t *p, int k)
+{
+    return (double)p->num_gpus * p->local_bsz[k] / p->iter_time[k];
+}
+
+static int check_name(const char *s, const char *where, const char *col, mls_err_t *err)
+{
+    if (!s[0])
+        return mls_fail(err, "%s: %s: empty", where, col);
+    if (strpbrk(s, ",\"\n\r"))
+        return mls_fail(err, "%s: %s: '%s' must not hold a comma, quote or newline", where, col,
+                        s);
+    return 0;
+}
+
+int curves_check_pair(const curve_pair_t *p, const char *where, mls_err_t *err)
+{
+    if (check_name(p->gpu_type, where, "gpu_type", err) < 0)
+        return -1;
+    if (p->num_gpus < 1)
+        return mls_fail(err, "%s: num_gpus: must be >= 1, got %d", where, p->num_gpus);
+    for (int k = 0; k < 2; k++) {
+        const char *x = k ? "b" : "a";
+        char col[32];
+        snprintf(col, sizeof col, "workload_%s", x);
+        if (check_name(p->workload[k], where, col, err) < 0)
+            return -1;
+        if (p->local_bsz[k] < 1)
+            return mls_fail(err, "%s: local_bsz_%s: must be >= 1, got %d", where, x,
+                            p->local_bsz[k]);
+        if (!(p->iter_time[k] > 0) || !isfinite(p->iter_time[k]))
+            return mls_fail(err, "%s: iter_time_%s_s: must be > 0, got %g", where, x,
+                            p->iter_time[k]);
+        double want = curves_pair_rate(p, k);
+        if (!(fabs(p->samples_per_s[k] - want) <= 0.01 * want))
+            return mls_fail(err,
+                            "%s: samples_per_s_%s: %g, but num_gpus*local_bsz_%s/iter_time_%s_s "
+                            "= %g (more than 1%% apart)",
+                            where, x, p->samples_per_s[k], x, x, want);
+    }
+    if (p->iters < 0)
+        return mls_fail(err, "%s: iters: must be >= 0, got %d", where, p->iters);
+    return 0;
+}
+
+static int same_pair(const curve_pair_t *a, const curve_pair_t *b)
+{
+    if (strcasecmp(a->gpu_type, b->gpu_type) || a->num_gpus != b->num_gpus)
+        return 0;
+    return (!strcmp(a->workload[0], b->workload[0]) && !strcmp(a->workload[1], b->workload[1])) ||
+           (!strcmp(a->workload[0], b->workload[1]) && !strcmp(a->workload[1], b->workload[0]));
+}
+
+int curves_add_pair(curve_set_t *cs, const curve_pair_t *p, const char *where, mls_err_t *err)
+{
+    if (curves_check_pair(p, where, err) < 0)
+        return -1;
+    for (size_t i = 0; i < cs->n_pairs; i++)
+        if (same_pair(&cs->pairs[i], p)) {
+            char other[512];
+            return mls_fail(err, "%s: duplicate pair: %s with %s on %s, %d GPU(s) is already at %s",
+                            where, p->workload[0], p->workload[1], p->gpu_type, p->num_gpus,
+                            curves_pair_where(cs, &cs->pairs[i], other, sizeof other));
+        }
+    xgrow((void **)&cs->pairs, &cs->pairs_cap, cs->n_pairs + 1, sizeof *cs->pairs);
+    curve_pair_t *dst = &cs->pairs[cs->n_pairs++];
+    *dst = *p;
+    for (char *c = dst->gpu_type; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    return 0;
+}
+
 /* ---- reading ---------------------------------------------------------------------- */
 
-typedef struct reader {
+typedef struct reader reader_t;
+
+/* One of the two file kinds: its magic line, columns (a bit per required one)
+ * and the reader of one row. */
+typedef struct file_format {
+    const char *magic, *header, *what;
+    const char *const *cols;
+    int n_cols;
+    unsigned required;
+    int (*row)(curve_set_t *cs, int file, reader_t *rd, char *line, mls_err_t *err);
+} file_format_t;
+
+struct reader {
     const char *name;
+    const file_format_t *fmt;
     long line_no;
-    int col_of[N_COLS]; /* field index of each column, -1 absent */
+    int col_of[N_COLS]; /* field index of each column, -1 absent (N_COLS >= N_PCOLS) */
     int n_fields;
-} reader_t;
+};
 
 /* Splits s at commas in place; returns the field count (at most cap). */
 static int split(char *s, char **f, int cap)
@@ -195,13 +293,14 @@ static int read_header(reader_t *rd, char *line, mls_err_t *err)
     int n = split(line, f, 64);
     if (n > 64)
         return mls_fail(err, "%s:%ld: header: %d columns, at most 64", rd->name, rd->line_no, n);
-    for (int c = 0; c < N_COLS; c++)
+    const file_format_t *fmt = rd->fmt;
+    for (int c = 0; c < fmt->n_cols; c++)
         rd->col_of[c] = -1;
     for (int i = 0; i < n; i++) {
         int c = 0;
-        while (c < N_COLS && strcmp(f[i], col_names[c]))
+        while (c < fmt->n_cols && strcmp(f[i], fmt->cols[c]))
             c++;
-        if (c == N_COLS)
+        if (c == fmt->n_cols)
             return mls_fail(err, "%s:%ld: header: unknown column '%s'", rd->name, rd->line_no,
                             f[i]);
         if (rd->col_of[c] >= 0)
@@ -209,10 +308,10 @@ static int read_header(reader_t *rd, char *line, mls_err_t *err)
                             f[i]);
         rd->col_of[c] = i;
     }
-    for (int c = 0; c < N_COLS; c++)
-        if (col_required(c) && rd->col_of[c] < 0)
+    for (int c = 0; c < fmt->n_cols; c++)
+        if ((fmt->required >> c & 1u) && rd->col_of[c] < 0)
             return mls_fail(err, "%s:%ld: header: missing column '%s'", rd->name, rd->line_no,
-                            col_names[c]);
+                            fmt->cols[c]);
     rd->n_fields = n;
     return 0;
 }
@@ -225,7 +324,7 @@ static int field_int(const reader_t *rd, char **f, int c, int *out, mls_err_t *e
     const char *s = f[rd->col_of[c]];
     if (mls_parse_long(s, &v) < 0 || v < INT32_MIN || v > INT32_MAX)
         return mls_fail(err, "%s:%ld: %s: '%s' is not an integer", rd->name, rd->line_no,
-                        col_names[c], s);
+                        rd->fmt->cols[c], s);
     *out = (int)v;
     return 0;
 }
@@ -237,7 +336,7 @@ static int field_double(const reader_t *rd, char **f, int c, double *out, mls_er
     const char *s = f[rd->col_of[c]];
     if (mls_parse_double(s, out) < 0 || !isfinite(*out))
         return mls_fail(err, "%s:%ld: %s: '%s' is not a number", rd->name, rd->line_no,
-                        col_names[c], s);
+                        rd->fmt->cols[c], s);
     return 0;
 }
 
@@ -247,7 +346,7 @@ static int field_name(const reader_t *rd, char **f, int c, char *out, size_t cap
     const char *s = f[rd->col_of[c]];
     if (strlen(s) >= cap)
         return mls_fail(err, "%s:%ld: %s: longer than %zu characters", rd->name, rd->line_no,
-                        col_names[c], cap - 1);
+                        rd->fmt->cols[c], cap - 1);
     memcpy(out, s, strlen(s) + 1);
     return 0;
 }
@@ -285,6 +384,42 @@ static int read_row(curve_set_t *cs, int file, reader_t *rd, char *line, mls_err
     return curves_add(cs, &r, where, err);
 }
 
+static int read_pair(curve_set_t *cs, int file, reader_t *rd, char *line, mls_err_t *err)
+{
+    char *f[64];
+    int n = split(line, f, 64);
+    if (n != rd->n_fields)
+        return mls_fail(err, "%s:%ld: row has %d fields, the header %d", rd->name, rd->line_no,
+                        n, rd->n_fields);
+    curve_pair_t p = {.file = file, .line = rd->line_no};
+    if (field_name(rd, f, P_TYPE, p.gpu_type, sizeof p.gpu_type, err) < 0 ||
+        field_int(rd, f, P_GPUS, &p.num_gpus, err) < 0 ||
+        field_name(rd, f, P_WA, p.workload[0], sizeof p.workload[0], err) < 0 ||
+        field_name(rd, f, P_WB, p.workload[1], sizeof p.workload[1], err) < 0 ||
+        field_int(rd, f, P_BA, &p.local_bsz[0], err) < 0 ||
+        field_int(rd, f, P_BB, &p.local_bsz[1], err) < 0 ||
+        field_double(rd, f, P_TA, &p.iter_time[0], err) < 0 ||
+        field_double(rd, f, P_TB, &p.iter_time[1], err) < 0 ||
+        field_int(rd, f, P_ITERS, &p.iters, err) < 0)
+        return -1;
+    for (int k = 0; k < 2; k++)
+        if (p.iter_time[k] > 0)
+            p.samples_per_s[k] = curves_pair_rate(&p, k);
+    if (field_double(rd, f, P_RA, &p.samples_per_s[0], err) < 0 ||
+        field_double(rd, f, P_RB, &p.samples_per_s[1], err) < 0)
+        return -1;
+    char where[512];
+    snprintf(where, sizeof where, "%s:%ld", rd->name, rd->line_no);
+    return curves_add_pair(cs, &p, where, err);
+}
+
+static const file_format_t formats[] = {
+    {CURVES_MAGIC, CURVES_HEADER, "curve file", col_names, N_COLS,
+     (1u << (C_ITER + 1)) - 1 + (1u << C_RATE), read_row},
+    {PAIRS_MAGIC, PAIRS_HEADER, "pair file", pcol_names, N_PCOLS, (1u << (P_TB + 1)) - 1,
+     read_pair},
+};
+
 static int read_meta(curve_set_t *cs, int file, const reader_t *rd, const char *body,
                      mls_err_t *err)
 {
@@ -316,7 +451,7 @@ static int read_meta(curve_set_t *cs, int file, const reader_t *rd, const char *
 static int parse_lines(curve_set_t *cs, int file, reader_t *rd, char *text, mls_err_t *err)
 {
     int have_header = 0;
-    size_t rows_before = cs->n;
+    size_t rows_before = cs->n + cs->n_pairs;
     char *save = NULL;
     rd->line_no = 0;
     for (char *p = text; p; p = save) {
@@ -331,9 +466,14 @@ static int parse_lines(curve_set_t *cs, int file, reader_t *rd, char *text, mls_
         if (len && p[len - 1] == '\r')
             p[len - 1] = '\0';
         if (rd->line_no == 1) {
-            if (strcmp(mls_trim(p), CURVES_MAGIC))
-                return mls_fail(err, "%s:1: not a curve file: the first line must be '%s'",
-                                rd->name, CURVES_MAGIC);
+            for (size_t k = 0; !rd->fmt && k < sizeof formats / sizeof formats[0]; k++)
+                if (!strcmp(mls_trim(p), formats[k].magic))
+                    rd->fmt = &formats[k];
+            if (!rd->fmt)
+                return mls_fail(err,
+                                "%s:1: not a curve file: the first line must be '%s' (or '%s' "
+                                "for a pair file)",
+                                rd->name, CURVES_MAGIC, PAIRS_MAGIC);
             continue;
         }
         char *s = mls_trim(p);
@@ -348,7 +488,7 @@ static int parse_lines(curve_set_t *cs, int file, reader_t *rd, char *text, mls_
             if (read_header(rd, s, err) < 0)
                 return -1;
             have_header = 1;
-        } else if (read_row(cs, file, rd, s, err) < 0) {
+        } else if (rd->fmt->row(cs, file, rd, s, err) < 0) {
             return -1;
         }
     }
@@ -357,8 +497,8 @@ static int parse_lines(curve_set_t *cs, int file, reader_t *rd, char *text, mls_
                         CURVES_MAGIC);
     if (!have_header)
         return mls_fail(err, "%s:%ld: no header line (%s)", rd->name, rd->line_no,
-                        CURVES_HEADER);
-    if (cs->n == rows_before)
+                        rd->fmt->header);
+    if (cs->n + cs->n_pairs == rows_before)
         return mls_fail(err, "%s:%ld: no rows", rd->name, rd->line_no);
     return 0;
 }
@@ -370,11 +510,13 @@ int curves_parse(curve_set_t *cs, const char *text, const char *name, mls_err_t 
     cs->files[cs->n_files++] = xstrdup(name);
     reader_t rd = {.name = name};
     char *copy = xstrdup(text);
-    size_t rows_before = cs->n;
+    size_t rows_before = cs->n, pairs_before = cs->n_pairs;
     int rc = parse_lines(cs, file, &rd, copy, err);
     free(copy);
-    if (rc < 0)
+    if (rc < 0) {
         cs->n = rows_before;
+        cs->n_pairs = pairs_before;
+    }
     return rc;
 }
 

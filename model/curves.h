@@ -22,7 +22,28 @@
  * A curve set may hold rows of several files (`mlsched profile fit A B`); each
  * row remembers its file and line, and a duplicate across files is an error
  * naming both. The writer emits the columns in the order above and is atomic
- * (a temporary file renamed into place). GPU types are kept in lower case. */
+ * (a temporary file renamed into place). GPU types are kept in lower case.
+ *
+ * The pair-rate file (`# mlsched-pairs v1`): two jobs measured at once on the
+ * same GPUs (space sharing), read by the same reader into the same set (the
+ * first line says which of the two a file is):
+ *
+ *   # mlsched-pairs v1
+ *   # gpu_type=h100                              key=value metadata, as above
+ *   gpu_type,num_gpus,workload_a,local_bsz_a,workload_b,local_bsz_b,
+ *       iter_time_a_s,iter_time_b_s,samples_per_s_a,samples_per_s_b,iters
+ *   h100,1,resnet50-224-fp32,64,transformer-h512-l6-s128,32,0.0712,0.0301,898.88,1063.12,30
+ *
+ * iter_time_x_s: the median time of one iteration (one optimizer step, no
+ * gradient accumulation) of job x, at per-GPU batch local_bsz_x, while both
+ * ran at once on the same num_gpus GPUs of one node. The first eight columns
+ * are required, in any order; samples_per_s_x (default num_gpus *
+ * local_bsz_x / iter_time_x_s, else it must be within 1 % of that) and iters
+ * (default 0) may be left out. Rules: num_gpus >= 1, local_bsz_x >= 1,
+ * iter_time_x_s > 0, names as in curve rows. A pair is a GPU type x GPU count
+ * x the two workloads in either order; a second row of the same pair (at any
+ * batches) is a duplicate. The writer writes curve rows only (pairs go into
+ * the catalog, model/curve_catalog.h). */
 #ifndef MLS_CURVES_H
 #define MLS_CURVES_H
 
@@ -35,6 +56,10 @@
 #define CURVES_HEADER                                                                           \
     "workload,gpu_type,num_gpus,num_nodes,local_bsz,accum_steps,iter_time_s,iter_time_p10_s,"   \
     "iter_time_p90_s,sync_time_s,samples_per_s,mem_bytes,iters"
+#define PAIRS_MAGIC "# mlsched-pairs v1"
+#define PAIRS_HEADER                                                                            \
+    "gpu_type,num_gpus,workload_a,local_bsz_a,workload_b,local_bsz_b,iter_time_a_s,"            \
+    "iter_time_b_s,samples_per_s_a,samples_per_s_b,iters"
 
 typedef struct curve_row {
     char workload[128];
@@ -49,6 +74,19 @@ typedef struct curve_row {
     long line;         /* line in that file */
 } curve_row_t;
 
+/* One measured pair: member k (0 = a, 1 = b) at per-GPU batch local_bsz[k]. */
+typedef struct curve_pair {
+    char gpu_type[32];
+    int num_gpus;
+    char workload[2][128];
+    int local_bsz[2];
+    double iter_time[2];     /* s, median, while both ran */
+    double samples_per_s[2]; /* num_gpus * local_bsz / iter_time */
+    int iters;
+    int file; /* as in curve_row_t */
+    long line;
+} curve_pair_t;
+
 typedef struct curve_meta {
     int file;
     char *key, *value;
@@ -57,6 +95,8 @@ typedef struct curve_meta {
 typedef struct curve_set {
     curve_row_t *rows;
     size_t n, cap;
+    curve_pair_t *pairs;
+    size_t n_pairs, pairs_cap;
     curve_meta_t *meta;
     size_t n_meta, meta_cap;
     char **files;
@@ -66,8 +106,9 @@ typedef struct curve_set {
 void curves_init(curve_set_t *cs);
 void curves_free(curve_set_t *cs);
 
-/* Reads a curve file and appends its rows and metadata. On error, err says
- * FILE:LINE: column: what, and cs keeps only the rows read before. */
+/* Reads a curve file or a pair file (by its first line) and appends its rows
+ * or pairs and metadata. On error, err says FILE:LINE: column: what, and cs
+ * keeps only the rows and pairs read before. */
 int curves_read(curve_set_t *cs, const char *path, mls_err_t *err);
 /* The same from text already in memory; `name` stands for the file. */
 int curves_parse(curve_set_t *cs, const char *text, const char *name, mls_err_t *err);
@@ -81,6 +122,13 @@ int curves_add(curve_set_t *cs, const curve_row_t *r, const char *where, mls_err
 /* num_gpus * local_bsz * accum_steps / iter_time. */
 double curves_expected_rate(const curve_row_t *r);
 
+/* The same for a pair (the rules above), and appending one; a duplicate pair
+ * is an error naming both places. */
+int curves_check_pair(const curve_pair_t *p, const char *where, mls_err_t *err);
+int curves_add_pair(curve_set_t *cs, const curve_pair_t *p, const char *where, mls_err_t *err);
+/* num_gpus * local_bsz[k] / iter_time[k]: member k's samples/s in the pair. */
+double curves_pair_rate(const curve_pair_t *p, int k);
+
 /* Adds a metadata entry for file `file` (-1: the set's own, written first). */
 void curves_set_meta(curve_set_t *cs, int file, const char *key, const char *value);
 /* The value of the first metadata entry with `key` in `file` (-1: any file). */
@@ -88,6 +136,8 @@ const char *curves_meta(const curve_set_t *cs, int file, const char *key);
 
 /* "FILE:LINE" of a row (or "row N" when made in memory) into buf. */
 const char *curves_where(const curve_set_t *cs, const curve_row_t *r, char *buf, size_t n);
+/* The same of a pair ("pairs[N]" when made in memory). */
+const char *curves_pair_where(const curve_set_t *cs, const curve_pair_t *p, char *buf, size_t n);
 
 /* Writes the metadata (each key once: its first entry, in the order added)
  * and every row. */

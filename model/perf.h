@@ -15,7 +15,8 @@
  *             catalog schema is in model/perf_pollux.h and the README.
  *   - curves  (model/perf_curves.c): profiler/ curve files (`# mlsched-curves v1`)
  *             or the catalog `mlsched profile fit` writes ("format":
- *             "mlsched-curves-catalog v1"); work units are samples.
+ *             "mlsched-curves-catalog v1"); work units are samples; the catalog's
+             measured pairs (pair files) give space sharing.
  * The backends are one table (model/perf.c, perf_backend_t rows: name, sniff,
  * load); perf_load() loads a file with the first backend whose sniff
  * recognises its content (a JSON object whose "format" is

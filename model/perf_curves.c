@@ -27,8 +27,22 @@
  *
  * samples_rate() (what policies see) is throughput(); with gradient
  * accumulation it is scaled by the fit's ratio, or unchanged without a fit.
- * No pair data: jobs cannot share GPUs under this backend; no batch limits or
- * goodput (the engine runs the trace's batch). */
+ *
+ * Pairs (space sharing: Gavel's packing, Gandiva). pair(a, b, t, gpus) gives
+ * the measured rates of the catalog's "pairs" (pair files, model/curves.h):
+ * member x runs at gpus * local_bsz_x / iter_time_x_s samples/s, when a and b
+ * (in either order) were measured together on exactly `gpus` GPUs of type t.
+ * Any other pair, GPU count or type cannot share (-1, as the table backend
+ * answers for a pair without an entry): a pair rate is never derived from
+ * solo curves or from another GPU count. pair() is given no batch, so the
+ * rates are the ones measured at the pair file's batches, whatever batch the
+ * jobs run at alone (a simplification: a job whose trace batch differs from
+ * the measured one gets its solo rate at its own batch but its pair rate at
+ * the measured batch; measure pairs at the batches the trace uses). Two jobs
+ * of one workload (a = b) get the row's workload_a rate and workload_b rate,
+ * in the order they are asked.
+ * A plain curve file (no catalog) has no pairs. No batch limits or goodput
+ * (the engine runs the trace's batch). */
 #include "model/curve_catalog.h"
 #include "model/perf.h"
 #include "model/strtab.h"
@@ -55,8 +69,18 @@ typedef struct ccell {
     pollux_params_t fit;
 } ccell_t;
 
+/* One measured pair, as seen from its first member w: rates {w's, other's}. */
+typedef struct cpair {
+    int other, t, gpus;
+    double rate[2];
+    int next; /* the next entry of w's chain for the same other, -1 at the end */
+} cpair_t;
+
 typedef struct curves_perf {
     mls_perf_t base;
+    cpair_t *pairs;  /* each measured pair twice, once from each member (once when a = b) */
+    size_t n_pairs;
+    int *pair_head;  /* [a * n_workloads + b]: first entry of a with b, -1 none */
     strtab_t workloads, types;
     ccell_t *cells;  /* [w * n_types + t] */
     double *gpu_mem; /* bytes per GPU of each type, 0 = unknown */
@@ -187,7 +211,18 @@ static double c_samples_rate(const mls_perf_t *pm, int w, int t, int gpus, int n
 
 static int c_pair(const mls_perf_t *pm, int a, int b, int t, int gpus, double out[2])
 {
-    (void)pm, (void)a, (void)b, (void)t, (void)gpus, (void)out;
+    const curves_perf_t *cp = (const curves_perf_t *)pm;
+    size_t nw = cp->workloads.n;
+    if (!cp->pair_head || a < 0 || b < 0 || (size_t)a >= nw || (size_t)b >= nw)
+        return -1;
+    for (int i = cp->pair_head[(size_t)a * nw + (size_t)b]; i >= 0; i = cp->pairs[i].next) {
+        const cpair_t *p = &cp->pairs[i];
+        if (p->t == t && p->gpus == gpus) {
+            out[0] = p->rate[0];
+            out[1] = p->rate[1];
+            return 0;
+        }
+    }
     return -1;
 }
 
@@ -201,6 +236,8 @@ static void c_destroy(mls_perf_t *pm)
         free(cp->cells[i].cfg);
     }
     free(cp->cells);
+    free(cp->pairs);
+    free(cp->pair_head);
     free(cp->gpu_mem);
     free(cp->default_batch);
     perf_named_free(&cp->base, &cp->workloads, &cp->types);
@@ -234,6 +271,38 @@ static void add_row(curves_perf_t *cp, const curve_row_t *r)
     }
     xgrow((void **)&c->pts, &c->cap, c->n + 1, sizeof *c->pts);
     c->pts[c->n++] = (cpoint_t){r->local_bsz, r->iter_time, (double)r->mem_bytes};
+}
+
+static void pair_link(curves_perf_t *cp, int w, int other, int t, int gpus, double rw,
+                      double ro)
+{
+    size_t k = (size_t)w * cp->workloads.n + (size_t)other;
+    cp->pairs[cp->n_pairs] = (cpair_t){other, t, gpus, {rw, ro}, cp->pair_head[k]};
+    cp->pair_head[k] = (int)cp->n_pairs++;
+}
+
+/* The catalog's pairs (their workloads and types have curve rows: the catalog
+ * checked that, so both are in the name tables). */
+static void build_pairs(curves_perf_t *cp, const curve_set_t *cs)
+{
+    size_t nw = cp->workloads.n;
+    if (!cs->n_pairs)
+        return;
+    cp->pairs = xcalloc(2 * cs->n_pairs, sizeof *cp->pairs);
+    cp->pair_head = xmalloc(nw * nw * sizeof *cp->pair_head);
+    for (size_t k = 0; k < nw * nw; k++)
+        cp->pair_head[k] = -1;
+    for (size_t i = 0; i < cs->n_pairs; i++) {
+        const curve_pair_t *p = &cs->pairs[i];
+        int a = strtab_find(&cp->workloads, p->workload[0]),
+            b = strtab_find(&cp->workloads, p->workload[1]), t = strtab_find(&cp->types, p->gpu_type);
+        if (a < 0 || b < 0 || t < 0)
+            continue;
+        double ra = curves_pair_rate(p, 0), rb = curves_pair_rate(p, 1);
+        pair_link(cp, a, b, t, p->num_gpus, ra, rb);
+        if (a != b)
+            pair_link(cp, b, a, t, p->num_gpus, rb, ra);
+    }
 }
 
 static void build(curves_perf_t *cp, const curve_catalog_t *cat)
@@ -270,6 +339,7 @@ static void build(curves_perf_t *cp, const curve_catalog_t *cat)
             cell->id_node = f->rep.identified_node;
         }
     }
+    build_pairs(cp, cs);
 }
 
 int perf_curves_sniff(const char *path)

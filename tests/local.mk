@@ -94,6 +94,9 @@ tests_libfake_nvml_so_CFLAGS = $(AM_CFLAGS) -fPIC
 tests_libfake_nvml_so_LDFLAGS = -shared
 TESTS += tests/profile.sh tests/gpu_bench.sh
 EXTRA_DIST += tests/profile.sh tests/gpu_bench.sh
+# curves backend: measured pair rates (pair files -> catalog "pairs" -> packing)
+TESTS += tests/curve_pairs.sh
+EXTRA_DIST += tests/curve_pairs.sh tests/fixtures/curve_pairs
 
 # sim/
 check_PROGRAMS += tests/test_eventq tests/test_engine tests/test_perf_models tests/test_results \

@@ -367,6 +367,98 @@ START_TEST(catalog_errors)
 }
 END_TEST
 
+/* ---- pairs ---------------------------------------------------------------------------- */
+
+#define PAIRS_FIX MLS_SRCDIR "/tests/fixtures/curve_pairs/"
+
+/* The fixture's pair through fit -> catalog -> curves backend: wa at 32 x 1 /
+ * 0.16 s = 200 samples/s, wb at 16 x 1 / 0.064 s = 250; in either order; no
+ * other GPU count, type or pair; the catalog round trip keeps it. */
+START_TEST(pair_rates)
+{
+    curve_set_t cs;
+    curve_catalog_t cat;
+    mls_err_t err = {{0}};
+    curves_init(&cs);
+    catalog_init(&cat);
+    const char *files[] = {PAIRS_FIX "pairs.csv", PAIRS_FIX "wa.csv", PAIRS_FIX "wb.csv"};
+    for (size_t i = 0; i < 3; i++)
+        ck_assert_msg(curves_read(&cs, files[i], &err) == 0, "%s", err.msg);
+    ck_assert_int_eq((int)cs.n_pairs, 1);
+    ck_assert_int_eq(cs.pairs[0].line, 7);
+    ck_assert_msg(catalog_build(&cat, &cs, 1, &err) == 0, "%s", err.msg);
+    char path[256];
+    write_tmp(path, sizeof path, "paircat.json", "");
+    ck_assert_msg(catalog_write(&cat, path, &err) == 0, "%s", err.msg);
+    mls_perf_t *pm = NULL;
+    ck_assert_msg(perf_load(&pm, path, &err) == 0, "%s", err.msg);
+    ck_assert_str_eq(pm->ops->backend, "curves");
+    int a = perf_workload_index(pm, "wa"), b = perf_workload_index(pm, "wb"),
+        t = perf_gpu_type_index(pm, "H100");
+    ck_assert(a >= 0 && b >= 0 && t >= 0);
+    double r[2] = {0, 0};
+    ck_assert_int_eq(pm->ops->pair(pm, a, b, t, 1, r), 0);
+    ck_assert(near(r[0], 200, 1e-12) && near(r[1], 250, 1e-12));
+    ck_assert_int_eq(pm->ops->pair(pm, b, a, t, 1, r), 0);
+    ck_assert(near(r[0], 250, 1e-12) && near(r[1], 200, 1e-12));
+    ck_assert_int_eq(pm->ops->pair(pm, a, b, t, 2, r), -1); /* not measured on 2 GPUs */
+    ck_assert_int_eq(pm->ops->pair(pm, a, a, t, 1, r), -1); /* nor wa with wa */
+    ck_assert_int_eq(pm->ops->pair(pm, a, b, t + 1, 1, r), -1);
+    ck_assert_int_eq(pm->ops->pair(pm, a, -1, t, 1, r), -1);
+    ck_assert(near(perf_throughput(pm, a, t, 1, 1, 32), 320, 1e-9)); /* solo unchanged */
+    perf_free(pm);
+    curve_catalog_t back;
+    catalog_init(&back);
+    ck_assert_msg(catalog_read(&back, path, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq((int)back.curves.n_pairs, 1);
+    const curve_pair_t *p = &back.curves.pairs[0];
+    ck_assert_str_eq(p->workload[0], "wa");
+    ck_assert_str_eq(p->workload[1], "wb");
+    ck_assert(p->num_gpus == 1 && p->local_bsz[0] == 32 && p->local_bsz[1] == 16 &&
+              p->iters == 30 && p->iter_time[0] == 0.16 && p->iter_time[1] == 0.064);
+    ck_assert_str_eq(curves_meta(&back.curves, 0, "date"), "2026-11-27");
+    catalog_free(&back);
+    unlink(path);
+    catalog_free(&cat);
+    curves_free(&cs);
+}
+END_TEST
+
+/* Malformed pair files name FILE:LINE: field. */
+START_TEST(pair_errors)
+{
+    static const struct {
+        const char *body, *want;
+    } bad[] = {
+        {"h100,0,wa,32,wb,16,0.16,0.08\n", ":3: num_gpus: must be >= 1"},
+        {"h100,1,wa,0,wb,16,0.16,0.08\n", ":3: local_bsz_a: must be >= 1"},
+        {"h100,1,wa,32,wb,16,0.16,fast\n", ":3: iter_time_b_s: 'fast' is not a number"},
+        {"h100,1,,32,wb,16,0.16,0.08\n", ":3: workload_a: empty"},
+        {"h100,1,wa,32,wb,16,0.16\n", ":3: row has 7 fields, the header 8"},
+        {"h100,1,wa,32,wb,16,0.16,0.08\nh100,1,wb,16,wa,32,0.1,0.1\n",
+         ":4: duplicate pair: wb with wa on h100, 1 GPU(s) is already at"},
+        {"", ":2: no rows"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char path[256], text[512];
+        snprintf(text, sizeof text, "%s\n%s\n%s", PAIRS_MAGIC,
+                 "gpu_type,num_gpus,workload_a,local_bsz_a,workload_b,local_bsz_b,iter_time_a_s,"
+                 "iter_time_b_s",
+                 bad[i].body);
+        write_tmp(path, sizeof path, "badpairs.csv", text);
+        curve_set_t cs;
+        mls_err_t err = {{0}};
+        curves_init(&cs);
+        ck_assert_int_eq(curves_read(&cs, path, &err), -1);
+        ck_assert_msg(strstr(err.msg, "badpairs.csv") && strstr(err.msg, bad[i].want),
+                      "case %zu: %s", i, err.msg);
+        ck_assert_int_eq((int)cs.n_pairs, 0);
+        curves_free(&cs);
+        unlink(path);
+    }
+}
+END_TEST
+
 /* ---- progress lines and statistics -------------------------------------------------- */
 
 START_TEST(progress_lines)
@@ -447,6 +539,8 @@ int main(void)
         memory_refusal,
         fit_recovers,
         catalog_errors,
+        pair_rates,
+        pair_errors,
         progress_lines,
         statistics,
     };
