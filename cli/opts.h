@@ -171,7 +171,7 @@ const char *opt_cadence_name(unsigned cadence);
     OPT_STRING("cluster", 'c', "FILE|SPEC", type, field, help)
 /* --throughputs FILE. */
 #define OPT_SHARED_THROUGHPUTS(type, field, help)                                                  \
-    OPT_STRING("throughputs", 0, "FILE", type, field, help)
+    OPT_STRING("throughputs", 0, "FILE|NAME", type, field, help)
 /* -s, --seed N into a long >= 0. */
 #define OPT_SHARED_SEED(type, field, help)                                                         \
     OPT_NUM(OPT_LONG, "seed", 's', "N", type, field, 0, 9.2e18, 0,                                 \

@@ -61,9 +61,31 @@ const perf_backend_t *perf_backend_for(const char *path)
     return NULL;
 }
 
+/* A bundled catalog by name: a NAME with no '/' that is no file here is
+ * NAME or NAME.json among the bundled catalogs (model/datadir.h): "h100",
+ * "pollux", "default-throughputs". 0 with the path in buf, else -1. */
+static int bundled_catalog(const char *name, char *buf, size_t n)
+{
+    if (!*name || strchr(name, '/') || access(name, F_OK) == 0)
+        return -1;
+    size_t len = strlen(name);
+    char file[512];
+    snprintf(file, sizeof file, "%s%s", name,
+             len > 5 && !strcmp(name + len - 5, ".json") ? "" : ".json");
+    return mls_data_find(MLS_DATA_CATALOG, file, buf, n);
+}
+
 int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err)
 {
     *pm = NULL;
+    char bundled[4096];
+    if (bundled_catalog(path, bundled, sizeof bundled) == 0)
+        path = bundled;
+    else if (access(path, F_OK) != 0 && !strchr(path, '/'))
+        return mls_fail(err,
+                        "%s: no such file, and no bundled catalog of that name (bundled: "
+                        "default-throughputs, pollux, h100)",
+                        path);
     const perf_backend_t *b = perf_backend_for(path);
     if (!b)
         return mls_fail(err, "%s: not a perf model any backend reads", path);

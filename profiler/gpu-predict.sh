@@ -99,6 +99,23 @@ measure_pairs() {
 }
 want packed && measure_pairs
 
+# a live run's jobs and events as CSV (NAME-live.csv, NAME-events.csv): what
+# compare.sh reads, and what is kept of a run (the machine may lack sqlite3)
+export_run() { # DB PREFIX
+    python3 - "$1" "$2" <<'PY'
+import csv, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for name, q in (("live", "SELECT id, workload, batch, submit, first_start, finish, jct, "
+                 "preemptions, restarts, attained_time, state FROM jobs ORDER BY id"),
+                ("events", "SELECT seq, t, id, event, detail FROM events ORDER BY seq")):
+    cur = db.execute(q)
+    with open(f"{sys.argv[2]}-{name}.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([d[0] for d in cur.description])
+        w.writerows(cur)
+PY
+}
+
 # 3. live runs with real jobs (every daemon with 10 s rounds: the arrivals are
 # counted from a round boundary, and the simulations take the same --round)
 live_run() { # NAME TRACE CATALOG POLICY ARGS...
@@ -140,8 +157,8 @@ live_run() { # NAME TRACE CATALOG POLICY ARGS...
         echo "$(basename "$f"): $(grep -c mlsched-progress "$f") progress lines;" \
             "$(grep 'first progress' "$f" | sed 's/.*first progress //' | tr '\n' ' ')"
     done >"$P/$name.starts"
-    sqlite3 "$db" "SELECT id, state, jct, preemptions, restarts FROM jobs" 2>/dev/null ||
-        python3 -c "import sqlite3,sys; [print(r) for r in sqlite3.connect(sys.argv[1]).execute('SELECT id, state, jct, preemptions, restarts FROM jobs')]" "$db"
+    export_run "$db" "$P/$name"
+    cat "$P/$name-live.csv" >&2
 }
 cd "$SRC" || exit 1
 want fifo && live_run fifo "$P/mixed.csv" "$P/catalog.json" fifo --round 10

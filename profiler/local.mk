@@ -4,13 +4,16 @@
 # model/curves.h and model/curve_catalog.h.
 libmlsched_a_SOURCES += profiler/nvml.c profiler/nvml.h profiler/progress.c profiler/progress.h profiler/wrap.c \
 	profiler/wrap.h
-EXTRA_DIST += profiler/gpu-session.sh profiler/cuda/transformer.cu profiler/examples/train.py \
+EXTRA_DIST += profiler/gpu-session.sh profiler/gpu-predict.sh profiler/predict \
+	profiler/cuda/transformer.cu profiler/examples/train.py profiler/examples/pair_rates.py \
 	profiler/cuda/bench.h profiler/cuda/bench.cu profiler/cuda/main.cu profiler/cuda/resnet.cu \
 	profiler/cuda/recsys.cu profiler/cuda/allreduce.cu \
 	profiler/curves/README.md profiler/curves/h100-builtin-transformer.csv \
 	profiler/curves/h100-torch-resnet18.csv profiler/curves/h100-torch-resnet50.csv \
 	profiler/curves/h100-torch-transformer.csv profiler/curves/measured-2026-11-22-gpu.txt \
-	profiler/curves/h100-catalog.json
+	profiler/curves/h100-builtin-resnet50.csv profiler/curves/h100-builtin-resnet18.csv \
+	profiler/curves/h100-builtin-recsys.csv profiler/curves/h100-allreduce-1gpu.txt \
+	profiler/curves/measured-2026-11-27-gpu.txt
 
 # The CUDA harness, only when configure found nvcc (--with-cuda[=PATH]); nothing else
 # needs CUDA. nvcc compiles and links it; NVCC_ARCH (default sm_90) picks the GPU. One

@@ -168,7 +168,7 @@ grep -q '^fake_train  *h100  *4 ' "$tmp/fit.txt" && ok || bad "fit table: $(cat 
 curves=$SRCDIR/profiler/curves
 "$MLSCHED" profile fit -o "$tmp/h100.json" "$curves"/h100-*.csv >"$tmp/fit.txt" 2>&1 ||
     bad "fit of the H100 curves failed: $(cat "$tmp/fit.txt")"
-[ "$(grep -c ' h100 ' "$tmp/fit.txt")" = 5 ] && ok || bad "5 fits wanted: $(cat "$tmp/fit.txt")"
+[ "$(grep -c ' h100 ' "$tmp/fit.txt")" = 8 ] && ok || bad "8 fits wanted: $(cat "$tmp/fit.txt")"
 "$MLSCHED" trace generate --jobs 30 --rate 6/h --seed 2 --multi-gpu \
     --throughputs "$tmp/h100.json" --reference-gpu h100 -o "$tmp/t.csv" || bad "generate failed"
 for p in fifo las; do
@@ -187,8 +187,19 @@ expect_error 1 "none of the cluster's GPU types" "$MLSCHED" simulate --trace "$t
     --cluster v100=4x8 --policy fifo --throughputs "$tmp/h100.json"
 # the shipped catalog is exactly what profile fit makes of the shipped curves
 (cd "$SRCDIR" && "$MLSCHED" profile fit -q -o "$tmp/again.json" profiler/curves/h100-*.csv) &&
-    cmp -s "$tmp/again.json" "$curves/h100-catalog.json" && ok ||
-    bad "profiler/curves/h100-catalog.json is not what profile fit makes (regenerate it)"
+    cmp -s "$tmp/again.json" "$SRCDIR/traces/catalog/h100.json" && ok ||
+    bad "traces/catalog/h100.json is not what profile fit makes of profiler/curves/h100-*.csv (regenerate it)"
+# the bundled names: --throughputs h100 (traces/catalog/h100.json) on --cluster h100-4x8,
+# the same run as with the file's path; an unknown name names the bundled ones
+"$MLSCHED" simulate --trace "$tmp/t.csv" --cluster h100-4x8 --policy fifo --quiet \
+    --throughputs h100 >"$tmp/sim4.txt" 2>&1 || bad "--throughputs h100: $(cat "$tmp/sim4.txt")"
+"$MLSCHED" simulate --trace "$tmp/t.csv" --cluster h100-4x8 --policy fifo --quiet \
+    --throughputs "$SRCDIR/traces/catalog/h100.json" >"$tmp/sim5.txt" 2>&1
+grep -v 'wall\|decision' "$tmp/sim4.txt" >"$tmp/a" && grep -v 'wall\|decision' "$tmp/sim5.txt" >"$tmp/b"
+grep -q 'jobs *30 finished' "$tmp/a" && cmp -s "$tmp/a" "$tmp/b" && ok ||
+    bad "--throughputs h100 is not the bundled catalog's run: $(cat "$tmp/sim4.txt")"
+expect_error 1 "no bundled catalog of that name (bundled: default-throughputs, pollux, h100)" \
+    "$MLSCHED" simulate --trace "$tmp/t.csv" --cluster h100-4x8 --policy fifo --throughputs h200
 # a single curve file loads directly too
 "$MLSCHED" trace generate --jobs 5 --rate 6/h --seed 1 --throughputs \
     "$curves/h100-torch-resnet50.csv" --reference-gpu h100 -o "$tmp/t1.csv" &&

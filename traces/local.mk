@@ -10,12 +10,13 @@ libmlsched_a_SOURCES += traces/generate.c traces/generate.h traces/import.c trac
 EXTRA_DIST += traces/catalog traces/clusters traces/samples
 # Installed under $(pkgdatadir), where an installed mlsched finds them (model/datadir.h).
 catalogdir = $(pkgdatadir)/catalog
-catalog_DATA = traces/catalog/default-throughputs.json traces/catalog/pollux.json \
+catalog_DATA = traces/catalog/default-throughputs.json traces/catalog/pollux.json traces/catalog/h100.json \
 	traces/catalog/README.md
 clustersdir = $(pkgdatadir)/clusters
 clusters_DATA = traces/clusters/2000gpu.json traces/clusters/36v100.json \
 	traces/clusters/gavel-108.json traces/clusters/philly-352x8.json \
 	traces/clusters/pollux-64t4.json traces/clusters/shockwave-32v100.json \
-	traces/clusters/sia-64.json traces/clusters/sia-hetero-64.json traces/clusters/README.md
+	traces/clusters/sia-64.json traces/clusters/sia-hetero-64.json traces/clusters/h100-4x8.json \
+	traces/clusters/README.md
 samplesdir = $(pkgdatadir)/samples
 samples_DATA = traces/samples/gavel-mix-200.csv traces/samples/README.md

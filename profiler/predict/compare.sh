@@ -1,7 +1,10 @@
 #!/bin/bash
 # compare.sh [DIR]: the live runs of profiler/gpu-predict.sh (DIR, default
-# gpu-out/predict) against `mlsched simulate` on the same traces, catalogs,
-# policies and rounds. Runs anywhere (no GPU; needs sqlite3).
+# gpu-out/predict: NAME-live.csv, NAME.starts, the traces, pairs.csv, and the
+# catalogs or the curves they are fitted from, builtin-*.csv) against
+# `mlsched simulate` on the same traces, catalogs, policies and rounds. Runs
+# anywhere (no GPU; needs sqlite3): profiler/predict/runs/* hold the runs so
+# far, e.g. `profiler/predict/compare.sh profiler/predict/runs/2026-11-27-a`.
 #
 # Start-up costs: the simulator charges each job's (re)start as a fixed
 # overhead per workload. They are the mean time from a start to the first
@@ -35,34 +38,44 @@ rm -f "$D/.wl"
 
 compare() { # NAME TRACE CATALOG POLICY
     local name=$1 trace=$2 cat=$3 pol=$4
-    [ -s "$D/$name.db" ] || {
-        echo "compare.sh: no live run $name" >&2
+    local live=$T/$name-live.db
+    [ -s "$D/$name-live.csv" ] || {
+        echo "compare.sh: no live run $name ($D/$name-live.csv)" >&2
         return 1
     }
-    rm -f "$D/$name-sim.db"
+    sqlite3 "$live" ".import --csv $D/$name-live.csv jobs" || return 1
     "$B" simulate --trace "$trace" --cluster h100=1x1 --throughputs "$cat" --policy "$pol" \
-        --round 10 --overheads "$D/overheads.json" -q --db "$D/$name-sim.db" >/dev/null || return 1
+        --round 10 --overheads "$D/overheads.json" -q --db "$T/$name-sim.db" >/dev/null || return 1
     echo
     echo "### $name: $pol on $(basename "$trace")"
     echo
     echo "| job | workload | batch | sim JCT (s) | live JCT (s) | live - sim |"
     echo "|---|---|---|---|---|---|"
-    sqlite3 -separator '|' "$D/$name.db" "ATTACH '$D/$name-sim.db' AS s;
+    sqlite3 -separator '|' "$live" "ATTACH '$T/$name-sim.db' AS s;
         SELECT '', j.id, j.workload, j.batch, printf('%.1f', s.jct), printf('%.1f', j.jct),
                printf('%+.1f %%', 100.0 * (j.jct - s.jct) / s.jct), ''
         FROM jobs j JOIN s.jobs s ON s.job_id = j.id ORDER BY j.id;"
-    sqlite3 "$D/$name.db" "ATTACH '$D/$name-sim.db' AS s;
+    sqlite3 "$live" "ATTACH '$T/$name-sim.db' AS s;
         SELECT printf('mean |live - sim| / sim: %.1f %%; worst job %.1f %%; average JCT %+.1f %%',
                100.0 * avg(abs(j.jct - s.jct) / s.jct), 100.0 * max(abs(j.jct - s.jct) / s.jct),
                100.0 * (avg(j.jct) - avg(s.jct)) / avg(s.jct))
-        FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct IS NOT NULL;"
+        FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct != '';"
 }
-packcat=$D/catalog-pairs.json
-[ -s "$packcat" ] || packcat=$D/catalog.json
+# the catalogs, from the run's curves (and pairs) when they are not there
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cat=$D/catalog.json packcat=$D/catalog-pairs.json
+[ -s "$cat" ] || cat=$T/catalog.json
+[ -s "$cat" ] || "$B" profile fit -q -o "$cat" "$D"/builtin-*.csv >&2 || exit 1
+if [ ! -s "$packcat" ]; then
+    packcat=$T/catalog-pairs.json
+    "$B" profile fit -q -o "$packcat" "$D"/builtin-*.csv "$D/pairs.csv" >&2 2>/dev/null ||
+        packcat=$cat
+fi
 {
     echo "Start-up per workload (fifo run, s): $(tr -d '\n' <"$D/overheads.json")"
-    compare fifo "$D/mixed.csv" "$D/catalog.json" fifo &&
-        compare las "$D/mixed.csv" "$D/catalog.json" las &&
+    compare fifo "$D/mixed.csv" "$cat" fifo &&
+        compare las "$D/mixed.csv" "$cat" las &&
         compare packed "$D/pack.csv" "$packcat" max-min-fairness-packed
 } | tee "$D/compare.md"
 exit "${PIPESTATUS[0]}"
