@@ -7,10 +7,15 @@
 # far, e.g. `profiler/predict/compare.sh profiler/predict/runs/2026-11-27-a`.
 #
 # Start-up costs: the simulator charges each job's (re)start as a fixed
-# overhead per workload. They are the mean time from a start to the first
-# progress line that the wrapper logged in the fifo run (one start per job),
-# written to DIR/overheads.json and used for all three simulations, so las's
-# restarts and the packed run are predicted, not fitted.
+# overhead per workload, taken from the fifo run (one start per job), written
+# to DIR/overheads.json and used for all three simulations, so las's restarts
+# and the packed run are predicted, not fitted. COST picks what it is:
+#   startup (default)  the mean time from a start to the first progress line
+#                      that the wrapper logged;
+#   lost               the mean time a fifo job ran beyond its work at the
+#                      curve's rate (its start-up, its slower first iterations,
+#                      and any steady-state gap to the curve), so that fifo is
+#                      fitted and only the other policies are predicted.
 #
 # Prints, per run, each job's simulated and live JCT and |live - sim| / sim,
 # and writes the same as DIR/compare.md. Exit 1 when a run is missing.
@@ -22,19 +27,33 @@ B=${MLSCHED:-./mlsched}
     exit 1
 }
 
-# per workload: mean of the first start-up the fifo run logged for each job
-awk -F, 'NR > 1 { print $1, $4 }' "$D/mixed.csv" >"$D/.wl"
-awk 'NR == FNR { id = $1; $1 = ""; w[id] = substr($0, 2); next }
-     { id = $1; sub(/^job-/, "", id); sub(/\.log:$/, "", id)
-       for (i = 1; i <= NF; i++) if ($i == "progress" && $(i + 1) == "after") break
-       if (match($0, /lines; [0-9.]+ s/)) {
-           s = substr($0, RSTART + 7, RLENGTH - 9); sum[w[id]] += s; n[w[id]]++ } }
-     END { printf "{\"default\": {\"start\": 0, \"restart\": 0, \"suspend\": 0},\n \"workloads\": {"
-           sep = ""
-           for (k in sum) { printf "%s\n  \"%s\": {\"start\": %.3f, \"restart\": %.3f}", sep, k,
-                            sum[k] / n[k], sum[k] / n[k]; sep = "," }
-           print "}}" }' "$D/.wl" "$D/fifo.starts" >"$D/overheads.json"
-rm -f "$D/.wl"
+# the per-workload start costs from the fifo run
+python3 - "$D" "${COST:-startup}" >"$D/overheads.json" <<'PY' || exit 1
+import collections, csv, json, re, sys
+d, mode = sys.argv[1], sys.argv[2]
+jobs = {r["id"]: r for r in csv.DictReader(open(f"{d}/mixed.csv"))}
+cost = collections.defaultdict(list)
+if mode == "startup":
+    for line in open(f"{d}/fifo.starts"):
+        m = re.match(r"job-(\d+)\.log: .*? lines; ([0-9.]+) s", line)
+        if m:
+            cost[jobs[m.group(1)]["workload"]].append(float(m.group(2)))
+elif mode == "lost":
+    rate = {}
+    for f in ("builtin-transformer.csv", "builtin-resnet18.csv"):
+        for r in csv.DictReader(l for l in open(f"{d}/{f}") if not l.startswith("#")):
+            rate[(r["workload"], r["local_bsz"])] = float(r["samples_per_s"])
+    for r in csv.DictReader(open(f"{d}/fifo-live.csv")):
+        j = jobs[r["id"]]
+        busy = float(r["finish"]) - float(r["first_start"])
+        cost[j["workload"]].append(busy - float(j["total_work"]) / rate[(j["workload"], j["batch_size"])])
+else:
+    sys.exit(f"compare.sh: COST={mode}: startup or lost")
+w = {k: {"start": round(sum(v) / len(v), 3), "restart": round(sum(v) / len(v), 3)}
+     for k, v in sorted(cost.items())}
+json.dump({"default": {"start": 0, "restart": 0, "suspend": 0}, "workloads": w}, sys.stdout)
+print()
+PY
 
 compare() { # NAME TRACE CATALOG POLICY
     local name=$1 trace=$2 cat=$3 pol=$4
@@ -73,7 +92,7 @@ if [ ! -s "$packcat" ]; then
         packcat=$cat
 fi
 {
-    echo "Start-up per workload (fifo run, s): $(tr -d '\n' <"$D/overheads.json")"
+    echo "Start cost per workload (COST=${COST:-startup}, from the fifo run, s): $(cat "$D/overheads.json")"
     compare fifo "$D/mixed.csv" "$cat" fifo &&
         compare las "$D/mixed.csv" "$cat" las &&
         compare packed "$D/pack.csv" "$packcat" max-min-fairness-packed
