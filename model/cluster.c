@@ -294,15 +294,7 @@ static int looks_like_spec(const char *s)
  * path, never a bundled name. */
 static int bundled_cluster(const char *name, char *buf, size_t n)
 {
-    if (!*name || strchr(name, '/')) {
-        snprintf(buf, n, "a name has no '/'");
-        return -1;
-    }
-    size_t len = strlen(name);
-    char file[512];
-    snprintf(file, sizeof file, "%s%s", name,
-             len > 5 && !strcmp(name + len - 5, ".json") ? "" : ".json");
-    return mls_data_find(MLS_DATA_CLUSTERS, file, buf, n);
+    return mls_data_find_named(MLS_DATA_CLUSTERS, name, buf, n);
 }
 
 int cluster_load(mls_cluster_t *c, const char *path_or_spec, mls_err_t *err)

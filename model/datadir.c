@@ -60,3 +60,16 @@ int mls_data_find(mls_data_kind_t kind, const char *name, char *buf, size_t n)
     snprintf(buf, n, "%s%s%s", dirs[0], have_name ? "/" : "", have_name ? name : "");
     return -1;
 }
+
+int mls_data_find_named(mls_data_kind_t kind, const char *name, char *buf, size_t n)
+{
+    if (!name || !*name || strchr(name, '/')) {
+        snprintf(buf, n, "a name has no '/'");
+        return -1;
+    }
+    size_t len = strlen(name);
+    char file[512];
+    snprintf(file, sizeof file, "%s%s", name,
+             len > 5 && !strcmp(name + len - 5, ".json") ? "" : ".json");
+    return mls_data_find(kind, file, buf, n);
+}

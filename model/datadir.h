@@ -29,4 +29,9 @@ typedef enum { MLS_DATA_CATALOG, MLS_DATA_CLUSTERS, MLS_DATA_SAMPLES, MLS_DATA_P
  * message that names a path) and returns -1. */
 int mls_data_find(mls_data_kind_t kind, const char *name, char *buf, size_t n);
 
+/* A bundled JSON file by name: NAME or NAME.json among that kind's files
+ * ("36v100", "h100.json"), as mls_data_find(); a NAME with a '/' is a path,
+ * never a bundled name (-1). */
+int mls_data_find_named(mls_data_kind_t kind, const char *name, char *buf, size_t n);
+
 #endif

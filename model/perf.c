@@ -66,13 +66,9 @@ const perf_backend_t *perf_backend_for(const char *path)
  * "pollux", "default-throughputs". 0 with the path in buf, else -1. */
 static int bundled_catalog(const char *name, char *buf, size_t n)
 {
-    if (!*name || strchr(name, '/') || access(name, F_OK) == 0)
+    if (access(name, F_OK) == 0)
         return -1;
-    size_t len = strlen(name);
-    char file[512];
-    snprintf(file, sizeof file, "%s%s", name,
-             len > 5 && !strcmp(name + len - 5, ".json") ? "" : ".json");
-    return mls_data_find(MLS_DATA_CATALOG, file, buf, n);
+    return mls_data_find_named(MLS_DATA_CATALOG, name, buf, n);
 }
 
 int perf_load(mls_perf_t **pm, const char *path, mls_err_t *err)
