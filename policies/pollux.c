@@ -194,25 +194,36 @@ static void split_batch(double local, int gpus, int m0, int max_local, int *m, i
     *m = (int)ceil(local / (steps + 1) - eps);
 }
 
-double pollux_agent_batch(const view_t *v, const view_job_t *j, int type, int gpus, int nodes,
-                          int *batch, int *accum)
+/* PolluxAgent's candidates for a job of limits l on `gpus` GPUs: the
+ * (micro-batch, steps) of each of the 50 total batches that fits a GPU, in
+ * grid order (they depend on the limits and the GPU count only, so a
+ * decision computes them once per such pair: px_grids). Returns the count. */
+static int batch_grid(const view_batch_limits_t *l, int gpus, int *ms)
 {
-    view_batch_limits_t l;
-    *batch = *accum = 0;
-    if (!v->perf || !v->perf->batch_limits || !v->perf->goodput || gpus < 1 ||
-        v->perf->batch_limits(v->perf->ctx, j, type, &l) < 0 || l.min_local_batch < 1 ||
-        l.max_local_batch < l.min_local_batch)
-        return 0;
-    double lo = fmax(l.init_batch, (double)l.min_local_batch * gpus), hi = l.max_batch;
+    double lo = fmax(l->init_batch, (double)l->min_local_batch * gpus), hi = l->max_batch;
     if (hi < lo)
         hi = lo;
-    double best = 0;
+    int n = 0;
     for (int i = 0; i < PX_BATCH_POINTS; i++) {
         double total = lo * pow(hi / lo, (double)i / (PX_BATCH_POINTS - 1));
         int m, s;
-        split_batch(total / gpus, gpus, l.init_batch, l.max_local_batch, &m, &s);
-        if (m < l.min_local_batch || m > l.max_local_batch)
+        split_batch(total / gpus, gpus, l->init_batch, l->max_local_batch, &m, &s);
+        if (m < l->min_local_batch || m > l->max_local_batch)
             continue;
+        ms[2 * n] = m;
+        ms[2 * n + 1] = s;
+        n++;
+    }
+    return n;
+}
+
+/* The batch search over n candidates ms (batch_grid): the best goodput. */
+static double best_on_grid(const view_t *v, const view_job_t *j, int type, int gpus, int nodes,
+                           const int *ms, int n, int *batch, int *accum)
+{
+    double best = 0;
+    for (int i = 0; i < n; i++) {
+        int m = ms[2 * i], s = ms[2 * i + 1];
         double g = v->perf->goodput(v->perf->ctx, j, type, gpus, nodes, m, s);
         if (isfinite(g) && g > best) {
             best = g;
@@ -221,6 +232,26 @@ double pollux_agent_batch(const view_t *v, const view_job_t *j, int type, int gp
         }
     }
     return best;
+}
+
+/* The job's batch limits on type, if the agent can search them. */
+static int agent_limits(const view_t *v, const view_job_t *j, int type, int gpus,
+                        view_batch_limits_t *l)
+{
+    return v->perf && v->perf->batch_limits && v->perf->goodput && gpus >= 1 &&
+           v->perf->batch_limits(v->perf->ctx, j, type, l) >= 0 && l->min_local_batch >= 1 &&
+           l->max_local_batch >= l->min_local_batch;
+}
+
+double pollux_agent_batch(const view_t *v, const view_job_t *j, int type, int gpus, int nodes,
+                          int *batch, int *accum)
+{
+    view_batch_limits_t l;
+    int ms[2 * PX_BATCH_POINTS];
+    *batch = *accum = 0;
+    if (!agent_limits(v, j, type, gpus, &l))
+        return 0;
+    return best_on_grid(v, j, type, gpus, nodes, ms, batch_grid(&l, gpus, ms), batch, accum);
 }
 
 /* ---- state kept between decisions ------------------------------------------- */
@@ -448,6 +479,16 @@ typedef struct px_hot {
     px_entry_t e;
 } px_hot_t;
 
+/* PolluxAgent's candidates (batch_grid) per (limits, GPUs), computed once
+ * per decision: a hash table (open addressing) of keys and each key's grid
+ * in `ms` (count, then the pairs). */
+typedef struct px_grids {
+    int (*key)[6]; /* init, max, min local, max local, GPUs; [5]: offset in ms + 1 (0: empty) */
+    int cap, n;
+    int *ms;
+    size_t n_ms, ms_cap;
+} px_grids_t;
+
 /* Mutation marks per row (px_round_t.mflag). */
 enum { PX_M_RESET = 1, PX_M_ZERO = 2, PX_M_GROWN = 4 };
 
@@ -490,6 +531,7 @@ typedef struct px_round {
     unsigned char *pcount;
     px_ind_t *spare; /* freed matrices, reused */
     int n_spare, spare_cap;
+    px_grids_t grids;
 } px_round_t;
 
 /* Row `row` of x. */
@@ -508,13 +550,67 @@ static int spread_nodes(const px_round_t *r, int type, int k, int spread)
     return n < 2 ? 2 : n;
 }
 
-static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int type, int k,
+static px_entry_t evaluate_model(px_round_t *r, const px_job_t *pj, int type, int k,
                                  int spread);
+
+static uint64_t grid_hash(const int *k)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < 5; i++)
+        h = (h ^ (uint32_t)k[i]) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+/* The candidates of limits l on gpus GPUs (batch_grid), computed at the
+ * first ask in the decision; *n: their count. */
+static const int *grid_of(px_grids_t *g, const view_batch_limits_t *l, int gpus, int *n)
+{
+    int key[5] = {l->init_batch, l->max_batch, l->min_local_batch, l->max_local_batch, gpus};
+    if (2 * (g->n + 1) > g->cap) { /* grow: rehash */
+        int cap = g->cap ? 2 * g->cap : 256;
+        int(*t)[6] = pu_alloc((size_t)cap, sizeof *t);
+        for (int i = 0; i < g->cap; i++) {
+            if (!g->key[i][5])
+                continue;
+            size_t at = grid_hash(g->key[i]) & (size_t)(cap - 1);
+            while (t[at][5])
+                at = (at + 1) & (size_t)(cap - 1);
+            memcpy(t[at], g->key[i], sizeof *t);
+        }
+        free(g->key);
+        g->key = t;
+        g->cap = cap;
+    }
+    size_t at = grid_hash(key) & (size_t)(g->cap - 1);
+    for (; g->key[at][5]; at = (at + 1) & (size_t)(g->cap - 1))
+        if (!memcmp(g->key[at], key, sizeof key)) {
+            const int *ms = &g->ms[g->key[at][5] - 1];
+            *n = ms[0];
+            return ms + 1;
+        }
+    if (g->n_ms + 1 + 2 * PX_BATCH_POINTS > g->ms_cap) {
+        size_t c = 2 * (g->n_ms + 1 + 2 * PX_BATCH_POINTS);
+        int *m = pu_alloc(c, sizeof *m);
+        if (g->n_ms)
+            memcpy(m, g->ms, g->n_ms * sizeof *m);
+        free(g->ms);
+        g->ms = m;
+        g->ms_cap = c;
+    }
+    int *ms = &g->ms[g->n_ms];
+    ms[0] = batch_grid(l, gpus, ms + 1);
+    memcpy(g->key[at], key, sizeof key);
+    g->key[at][5] = (int)g->n_ms + 1;
+    g->n_ms += 1 + 2 * (size_t)ms[0];
+    g->n++;
+    *n = ms[0];
+    return ms + 1;
+}
 
 /* Goodput of the row's job on k GPUs of type; the batch it would run at. 0
  * also where the mechanism would refuse the allocation: it checks that the
  * job has a throughput on k GPUs of the type on the fewest nodes. */
-static px_entry_t evaluate(const px_round_t *r, const px_job_t *pj, int type, int k, int spread)
+static px_entry_t evaluate(px_round_t *r, const px_job_t *pj, int type, int k, int spread)
 {
     const view_t *v = r->v;
     px_entry_t e = evaluate_model(r, pj, type, k, spread);
@@ -523,7 +619,7 @@ static px_entry_t evaluate(const px_round_t *r, const px_job_t *pj, int type, in
     return e;
 }
 
-static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int type, int k,
+static px_entry_t evaluate_model(px_round_t *r, const px_job_t *pj, int type, int k,
                                  int spread)
 {
     const view_t *v = r->v;
@@ -537,8 +633,13 @@ static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int ty
         e.g = isfinite(t) && t > 0 ? t : 0;
         return e;
     }
-    if (pj->mode == PX_GOODPUT) {
-        e.g = pollux_agent_batch(v, j, type, k, nodes, &e.m, &e.s);
+    if (pj->mode == PX_GOODPUT) { /* pollux_agent_batch, its candidates memoised */
+        view_batch_limits_t l;
+        int n;
+        if (agent_limits(v, j, type, k, &l)) {
+            const int *ms = grid_of(&r->grids, &l, k, &n);
+            e.g = best_on_grid(v, j, type, k, nodes, ms, n, &e.m, &e.s);
+        }
         return e;
     }
     /* linear: runnable at Pollux's default batch, speedup k / fair share */
@@ -1693,6 +1794,8 @@ static void round_free(px_round_t *r)
     free(r->pnext);
     free(r->pnode);
     free(r->pgpus);
+    free(r->grids.key);
+    free(r->grids.ms);
 }
 
 /* The starting population: the last decision's, mapped onto today's jobs by
