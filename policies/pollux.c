@@ -70,10 +70,16 @@
  * current allocation, where reset), raises its present entries, merges in
  * its new entries, repairs and scores it, writing the child compact. The
  * mutation's Bernoulli trials are drawn another way: rows reset and rows
- * zeroed as the gaps between successes (geometric), the absent entries
- * raised on a node as their count (binomial, from a table) and that many
- * distinct rows; each trial is independent of the others, so a child has the
- * same distribution as before, not the same draws. The nodes are indexed
+ * zeroed as the gaps between successes (geometric); the absent entries
+ * raised, where rows are fewer than twice the nodes (r->lazy), per row as the
+ * row is built: the count of its picks among all the nodes (binomial, from a
+ * table), that many distinct nodes, the picks on nodes without free GPUs
+ * dropped; rows left with no slot by the resets and zeroing have theirs
+ * drawn first (eager_raises), so that those surely left empty bound the
+ * child from its first row. Elsewhere the raises on a node are drawn as
+ * their count and that many distinct rows, all before the first row. Each
+ * trial is independent of the others, so a child has the same distribution
+ * as before, not the same draws. The nodes are indexed
  * densely (choose_nodes' subset) and each row keeps its last goodput entry
  * and its fitness terms. A child that cannot survive is stopped (set_doom):
  * with p < 0 every row adds a positive term to the power mean's sum, so once
@@ -513,15 +519,23 @@ typedef struct px_round {
     double term0;    /* fitness term of a row with no GPUs */
     double doom;     /* a child whose terms sum above it cannot survive (set_doom) */
     double inv_reset, inv_zero; /* 1 / log(1 - p) of the mutation's row trials */
-    double *pick_cdf;  /* Binomial(rows, 1 / rows)'s CDF: absent raises per node */
-    int n_pick_cdf;
+    double *pick_cdf;  /* Binomial(nodes, 1 / rows)'s CDF: absent raises per row */
+    int pick_geo;      /* 1: raises drawn as geometric gaps instead (pick_table) */
+    double inv_pick, pick_thr; /* 1 / log(1 - 1 / rows); no raise when U <= pick_thr */
+    int *picks;        /* scratch: the nodes picked for one row */
+    /* raises of the rows left with no slot before them (eager_raises) */
+    int *erow, n_erow;        /* those rows */
+    int *ecand, n_ecand, ecand_cap; /* their (node, GPUs) candidates, 2 ints each */
+    int lazy;          /* 1: absent raises per row, drawn as it is built; 0: per node, first */
+    double *node_cdf;  /* lazy = 0: Binomial(rows, 1 / rows)'s CDF, raises per node */
+    int n_node_cdf;
+    int *freel, n_free; /* lazy = 0: nodes with free GPUs */
+    int *estart;              /* per eager row: its first candidate; [n_erow]: end */
     /* scratch, per index in sub */
     int *use, *cnt;  /* mutation: GPUs and entries on the node before raises */
     int *left;       /* repair: GPUs left */
     int *flag;       /* repair: == stamp when a distributed row is on it */
-    double *q;       /* mutation: raise probability of a present entry; 0: node full */
     double *qtab;    /* q by the node's entries: p1 + p2 - p1 p2, p1 = 1 / rows, p2 = 1 / entries */
-    int *freel, n_free; /* nodes with free GPUs */
     int stamp;
     /* scratch, per row */
     unsigned char *mflag;   /* PX_M_* */
@@ -953,13 +967,20 @@ static void count_nodes(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int
                 r->cnt[sl[s].node]++;
             }
     }
+    if (r->lazy)
+        return;
     r->n_free = 0;
     for (int s = 0; s < r->n_sub; s++) {
-        int is_free = r->scap[s] - r->use[s] >= 1;
-        r->q[s] = is_free ? r->qtab[r->cnt[s]] : 0;
         r->freel[r->n_free] = s;
-        r->n_free += is_free;
+        r->n_free += r->scap[s] - r->use[s] >= 1;
     }
+}
+
+/* The raise probability q of a present entry on node s (count_nodes done);
+ * 0 where the node has no free GPU. */
+static inline double node_q(const px_round_t *r, int s)
+{
+    return r->scap[s] - r->use[s] >= 1 ? r->qtab[r->cnt[s]] : 0;
 }
 
 static void add_patch(px_round_t *r, int row, int node, int g)
@@ -993,36 +1014,201 @@ static void add_patch(px_round_t *r, int row, int node, int g)
     r->pcount[row]++;
 }
 
-/* Binomial(rows, 1 / rows)'s CDF (r->pick_cdf), up to where it is 1 in
- * doubles: the count of absent raises on one node. */
+/* The absent raises are drawn per row (each row not on a node with free
+ * GPUs is raised there with probability p1 = 1 / rows): the count of its
+ * picks among all the nodes in sub, Binomial(nodes, p1) from a CDF table, and
+ * that many distinct nodes; picks on a node without free GPUs are dropped,
+ * which leaves independent Bernoulli(p1) trials on the free ones. Where the
+ * table does not fit 64 entries (many nodes per row) the picks are drawn as
+ * geometric gaps instead (r->pick_geo). */
 static void pick_table(px_round_t *r)
 {
-    int n = r->rows, len = n < 64 ? n + 1 : 65;
+    int n = r->n_sub, len = n < 64 ? n + 1 : 65;
+    double p = r->rows > 0 ? 1.0 / r->rows : 1;
+    r->picks = pu_alloc((size_t)n + 1, sizeof *r->picks);
     r->pick_cdf = pu_alloc((size_t)len, sizeof *r->pick_cdf);
-    double p = n > 0 ? 1.0 / n : 1, pmf = n > 1 ? exp(n * log1p(-p)) : 0, cdf = 0;
+    r->inv_pick = 1.0 / log1p(-p);
+    /* U <= thr gives a first gap of n or more: no pick (the margin keeps it so under rounding) */
+    r->pick_thr = p < 1 ? exp(n * log1p(-p)) * (1 - 1e-9) : 0;
+    r->pick_geo = p >= 1 || (double)n * p > 4;
+    if (r->pick_geo)
+        return;
+    double pmf = exp(n * log1p(-p)), cdf = 0;
     int k = 0;
     for (; k < len - 1 && cdf < 1; k++) {
         cdf += pmf;
         r->pick_cdf[k] = cdf;
-        pmf *= n > 1 ? (double)(n - k) / (k + 1) * p / (1 - p) : 0;
+        pmf *= (double)(n - k) / (k + 1) * p / (1 - p);
+    }
+    if (k == len - 1 && len < n + 1 && cdf < 1 - 1e-15) { /* tail over 64: gaps */
+        r->pick_geo = 1;
+        return;
     }
     r->pick_cdf[k] = 1; /* the tail, under a double's resolution */
-    r->n_pick_cdf = k + 1;
+}
+
+/* One row's picks (pick_table): distinct node indices in sub, ascending,
+ * into r->picks; returns their count. */
+static int pick_nodes(px_round_t *r)
+{
+    int *pk = r->picks, k = 0;
+    if (r->pick_geo) {
+        if (rng_uniform(r->rng) <= r->pick_thr) /* the usual case, without a log */
+            return 0;
+        for (int64_t s = rng_skip(r->rng, r->inv_pick); s < r->n_sub;
+             s += 1 + rng_skip(r->rng, r->inv_pick))
+            pk[k++] = (int)s;
+        return k;
+    }
+    double u = rng_uniform(r->rng);
+    while (u >= r->pick_cdf[k])
+        k++;
+    for (int c = 0; c < k; c++) {
+        int node, seen;
+        do { /* distinct: k is small against the nodes (or all of them) */
+            node = (int)rng_below(r->rng, (unsigned)r->n_sub);
+            seen = 0;
+            for (int d = 0; d < c && !seen; d++)
+                seen = pk[d] == node;
+        } while (seen);
+        int d = c; /* insertion: ascending */
+        for (; d > 0 && pk[d - 1] > node; d--)
+            pk[d] = pk[d - 1];
+        pk[d] = node;
+    }
+    return k;
+}
+
+/* Mutation, raises of a row's absent entries (on nodes with free GPUs, each
+ * with probability 1 / rows, to a uniform value in [0, node GPUs]), drawn
+ * when the row is built: its slots sl[0..n) less the zeroed (mask); new
+ * slots into add, ascending; returns their count (at most the row's width
+ * left, lowest nodes first, as when drawn node by node). */
+static int raise_row(px_round_t *r, const px_slot_t *sl, int n, unsigned mask, px_slot_t *add)
+{
+    int k = pick_nodes(r), na = 0, have = n - popcount16(mask);
+    for (int c = 0, s = 0; c < k; c++) {
+        int node = r->picks[c];
+        if (r->scap[node] - r->use[node] < 1 || have + na >= r->width)
+            continue;
+        while (s < n && sl[s].node < node)
+            s++;
+        if (s < n && sl[s].node == node && !(mask >> s & 1))
+            continue; /* present: raised in mutated_row */
+        int g = (int)rng_below(r->rng, (unsigned)r->scap[node] + 1);
+        if (g > 0)
+            add[na++] = (px_slot_t){node, g};
+    }
+    return na;
+}
+
+/* Raises of the rows with no slot left after the resets and zeroing, drawn
+ * before any row is built, so that a row that surely stays empty counts in
+ * the child's bound from the start (make_child): their picks and GPUs, kept
+ * as candidates (r->erow, r->ecand) until the nodes' free GPUs are known
+ * (eager_keep). Returns the count of such rows with no candidate (surely
+ * empty whatever the nodes). */
+static int eager_raises(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
+{
+    int none = 0;
+    r->n_erow = r->n_ecand = 0;
+    for (int side = 0; side < 2; side++) {
+        const px_ind_t *x = side ? b : a;
+        int from = side ? point : 0, to = side ? r->rows : point;
+        /* rows empty in the parent: ez counts them, n finds them */
+        for (int i = from; i < to && x->ez[to] - x->ez[i] > 0; i++) {
+            const unsigned char *z = memchr(&x->n[i], 0, (size_t)(to - i));
+            if (!z)
+                break;
+            i = (int)(z - x->n);
+            if (!r->mflag[i])
+                r->erow[r->n_erow++] = i;
+        }
+    }
+    for (int t = 0; t < r->n_touched; t++) { /* reset or zeroed rows */
+        int i = r->touched[t], n;
+        source_row(r, a, b, point, i, &n);
+        unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
+        if (n == popcount16(mask))
+            r->erow[r->n_erow++] = i;
+    }
+    for (int e = 0; e < r->n_erow; e++) {
+        r->estart[e] = r->n_ecand;
+        int k = pick_nodes(r);
+        if (r->n_ecand + 2 * k > r->ecand_cap) {
+            int c = 2 * (r->n_ecand + 2 * k) + 64;
+            int *m = pu_alloc((size_t)c, sizeof *m);
+            if (r->n_ecand)
+                memcpy(m, r->ecand, (size_t)r->n_ecand * sizeof *m);
+            free(r->ecand);
+            r->ecand = m;
+            r->ecand_cap = c;
+        }
+        for (int c = 0; c < k; c++) {
+            int node = r->picks[c], g = (int)rng_below(r->rng, (unsigned)r->scap[node] + 1);
+            if (g > 0) {
+                r->ecand[r->n_ecand++] = node;
+                r->ecand[r->n_ecand++] = g;
+            }
+        }
+        none += r->estart[e] == r->n_ecand;
+    }
+    r->estart[r->n_erow] = r->n_ecand;
+    return none;
+}
+
+/* The eager rows' candidates on nodes with free GPUs (count_nodes done)
+ * become their new slots (at most the row's width, lowest nodes first);
+ * returns the count of eager rows left with none (surely empty). */
+static int eager_keep(px_round_t *r)
+{
+    int none = 0;
+    for (int e = 0; e < r->n_erow; e++) {
+        int row = r->erow[e], kept = 0;
+        for (int c = r->estart[e]; c < r->estart[e + 1] && kept < r->width; c += 2) {
+            int node = r->ecand[c];
+            if (r->scap[node] - r->use[node] >= 1) {
+                add_patch(r, row, node, r->ecand[c + 1]);
+                kept++;
+            }
+        }
+        none += kept == 0;
+    }
+    return none;
+}
+
+/* Binomial(rows, 1 / rows)'s CDF (r->node_cdf), up to where it is 1 in
+ * doubles: the count of absent raises on one node. */
+static void node_table(px_round_t *r)
+{
+    int n = r->rows, len = n < 64 ? n + 1 : 65;
+    r->node_cdf = pu_alloc((size_t)len, sizeof *r->node_cdf);
+    double p = n > 0 ? 1.0 / n : 1, pmf = n > 1 ? exp(n * log1p(-p)) : 0, cdf = 0;
+    int k = 0;
+    for (; k < len - 1 && cdf < 1; k++) {
+        cdf += pmf;
+        r->node_cdf[k] = cdf;
+        pmf *= n > 1 ? (double)(n - k) / (k + 1) * p / (1 - p) : 0;
+    }
+    r->node_cdf[k] = 1; /* the tail, under a double's resolution */
+    r->n_node_cdf = k + 1;
 }
 
 /* Mutation, raises of absent entries: on each node with free GPUs, each row
  * not on it with probability p1 = 1 / rows, to a uniform value in [0, node
  * GPUs]. The rows x nodes Bernoulli trials are drawn per node as their count
- * (Binomial(rows, 1 / rows), r->pick_cdf) and that many distinct rows chosen
+ * (Binomial(rows, 1 / rows), r->node_cdf) and that many distinct rows chosen
  * uniformly: the same law, one draw per node and one per success. Present
- * entries are raised in the repair pass (make_child). */
+ * entries are raised in the repair pass (make_child). Used where rows
+ * outnumber twice the nodes (r->lazy = 0): drawn per row, the rows built
+ * would cost more draws than the nodes. */
 static void raise_absent(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
     int picked[64];
     for (int f = 0; f < r->n_free; f++) {
         double u = rng_uniform(r->rng);
         int k = 0;
-        while (u >= r->pick_cdf[k])
+        while (u >= r->node_cdf[k])
             k++;
         int node = r->freel[f];
         for (int c = 0; c < k; c++) {
@@ -1052,7 +1238,8 @@ static void raise_absent(px_round_t *r, const px_ind_t *a, const px_ind_t *b, in
 /* Row i of the child into w (sorted by node), mutated: zeroed slots left
  * out, present entries raised (each with its node's q, to a uniform value in
  * [count, node GPUs]), new slots merged in. Returns the count. */
-static int mutated_row(px_round_t *r, int i, const px_slot_t *sl, int n, px_slot_t *w)
+static int mutated_row(px_round_t *r, int i, const px_slot_t *sl, int n, px_slot_t *w,
+                       const px_slot_t *add, int na)
 {
     unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
     int m = 0;
@@ -1060,7 +1247,7 @@ static int mutated_row(px_round_t *r, int i, const px_slot_t *sl, int n, px_slot
         if (mask >> s & 1)
             continue;
         px_slot_t x = sl[s];
-        double q = r->q[x.node];
+        double q = node_q(r, x.node);
         if (q > 0 && rng_uniform(r->rng) < q) {
             int cap = r->scap[x.node];
             if (cap > x.gpus)
@@ -1071,6 +1258,11 @@ static int mutated_row(px_round_t *r, int i, const px_slot_t *sl, int n, px_slot
     if (r->mflag[i] & PX_M_GROWN) {
         for (int p = r->phead[i]; p >= 0; p = r->pnext[p])
             w[m++] = (px_slot_t){r->pnode[p], r->pgpus[p]};
+        sort_slots(w, m);
+    }
+    if (na > 0) {
+        for (int c = 0; c < na; c++)
+            w[m++] = add[c];
         sort_slots(w, m);
     }
     return m;
@@ -1176,8 +1368,8 @@ static int surely_empty_rows(const px_round_t *r, const px_ind_t *a, const px_in
 static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t *out, int *at,
                          uint64_t *h)
 {
-    double q = r->q[x.node];
-    if (mutate && q > 0 && rng_uniform(r->rng) < q) {
+    double q = mutate ? node_q(r, x.node) : 0;
+    if (q > 0 && rng_uniform(r->rng) < q) {
         int cap = r->scap[x.node];
         if (cap > x.gpus)
             x.gpus += (int)rng_below(r->rng, (unsigned)(cap - x.gpus) + 1);
@@ -1206,6 +1398,17 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t
     return same ? e->t_same : e->t_moved;
 }
 
+/* The mutation's marks cleared for the next child. */
+static void make_child_end(px_round_t *r)
+{
+    for (int t = 0; t < r->n_touched; t++) {
+        r->mflag[r->touched[t]] = 0;
+        r->pcount[r->touched[t]] = 0;
+    }
+    r->n_touched = 0;
+    r->n_patch = 0;
+}
+
 /* The child of a (rows below point) and b (the rest), mutated when `mutate`
  * is set, then repaired (steps 1 to 5, row by row in priority order: what
  * each step does to a row depends on the rows before it only, so doing all
@@ -1217,11 +1420,24 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t
 static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point, int mutate,
                       px_ind_t *out)
 {
-    int doomed = 0;
+    int doomed = 0, sure = 0;
     if (mutate) {
         mutate_rows(r, a, b, point);
-        count_nodes(r, a, b, point);
-        raise_absent(r, a, b, point);
+        /* the rows that surely end with no GPUs: with the rows' sums, a
+         * lower bound of the child's final sum (r->doom: it cannot survive) */
+        if (r->lazy) {
+            sure = eager_raises(r, a, b, point);
+            if (sure * r->term0 > r->doom) {
+                make_child_end(r);
+                return 1;
+            }
+            count_nodes(r, a, b, point);
+            sure = eager_keep(r);
+        } else {
+            count_nodes(r, a, b, point);
+            raise_absent(r, a, b, point);
+            sure = r->doom < INFINITY ? surely_empty_rows(r, a, b, point) : 0;
+        }
     }
     if (++r->stamp == INT32_MAX) { /* flags set in earlier calls hold older stamps */
         memset(r->flag, 0, (size_t)r->n_sub * sizeof *r->flag);
@@ -1231,10 +1447,7 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
     uint64_t h = PX_HASH0;
     double sum = 0;
     int at = 0, empty = 0;
-    /* the terms of the rows still to come that surely have no GPUs: with sum,
-     * a lower bound of the child's final sum (r->doom: it cannot survive) */
-    int sure = r->doom < INFINITY ? surely_empty_rows(r, a, b, point) : 0;
-    px_slot_t w[PX_MAX_NODES];
+    px_slot_t w[PX_MAX_NODES], add[PX_MAX_NODES];
     for (int i = 0; i < r->rows; i++) {
         int n;
         const px_slot_t *sl = source_row(r, a, b, point, i, &n);
@@ -1251,13 +1464,17 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
             sum += r->term0;
             continue;
         }
+        int na = 0; /* the row's absent raises (an eager row has them as patches) */
+        unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
+        if (mutate && r->lazy && n > popcount16(mask))
+            na = raise_row(r, sl, n, mask, add);
         /* the common row, steps 1 to 5 in short (a row of min > 1 may be topped up) */
-        if (n == 1 && !r->mflag[i] && !r->jobs[i].gang) {
+        if (n == 1 && !r->mflag[i] && !r->jobs[i].gang && na == 0) {
             sum += single_row(r, i, sl[0], mutate, out, &at, &h);
             continue;
         }
         if (mutate && (r->mflag[i] || n > 0))
-            n = mutated_row(r, i, sl, n, w);
+            n = mutated_row(r, i, sl, n, w, add, na);
         else
             for (int k2 = 0; k2 < n; k2++)
                 w[k2] = sl[k2];
@@ -1293,12 +1510,7 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
     out->off[r->rows] = at;
     out->fitness = pollux_fitness_total(sum, r->rows, r->s->p);
     out->hash = h;
-    for (int t = 0; t < r->n_touched; t++) {
-        r->mflag[r->touched[t]] = 0;
-        r->pcount[r->touched[t]] = 0;
-    }
-    r->n_touched = 0;
-    r->n_patch = 0;
+    make_child_end(r);
     return doomed;
 }
 
@@ -1682,8 +1894,6 @@ static void index_nodes(px_round_t *r)
     r->cnt = pu_alloc(ns1, sizeof *r->cnt);
     r->left = pu_alloc(ns1, sizeof *r->left);
     r->flag = pu_alloc(ns1, sizeof *r->flag);
-    r->q = pu_alloc(ns1, sizeof *r->q);
-    r->freel = pu_alloc(ns1, sizeof *r->freel);
     for (int k = 0; k < r->base.off[r->rows]; k++)
         r->base.slots[k].node = r->node_sub[r->base.slots[k].node];
 }
@@ -1720,7 +1930,6 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     r->term0 = pollux_fitness_term(0, s->p);
     r->inv_reset = 1.0 / log1p(-PX_RESET);
     r->inv_zero = 1.0 / log1p(-PX_ZERO_ROW);
-    pick_table(r);
     r->qtab = pu_alloc(rows1, sizeof *r->qtab);
     for (int c = 0; c <= r->rows; c++) {
         double p1 = 1.0 / r->rows, p2 = c ? 1.0 / c : 0;
@@ -1756,6 +1965,14 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     map_old_rows(r);
     choose_nodes(r);
     index_nodes(r);
+    r->lazy = r->rows < 2 * r->n_sub;
+    if (r->lazy)
+        pick_table(r);
+    else
+        node_table(r);
+    r->freel = pu_alloc((size_t)r->n_sub + 1, sizeof *r->freel);
+    r->erow = pu_alloc(rows1, sizeof *r->erow);
+    r->estart = pu_alloc(rows1 + 1, sizeof *r->estart);
 }
 
 static void round_free(px_round_t *r)
@@ -1769,9 +1986,13 @@ static void round_free(px_round_t *r)
     free(r->cnt);
     free(r->left);
     free(r->flag);
-    free(r->q);
-    free(r->freel);
     free(r->pick_cdf);
+    free(r->node_cdf);
+    free(r->freel);
+    free(r->picks);
+    free(r->erow);
+    free(r->estart);
+    free(r->ecand);
     free(r->qtab);
     free(r->old_row);
     for (int row = 0; row < r->rows; row++)
