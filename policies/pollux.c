@@ -518,7 +518,9 @@ typedef struct px_round {
     px_ind_t base;   /* the current allocation */
     double term0;    /* fitness term of a row with no GPUs */
     double doom;     /* a child whose terms sum above it cannot survive (set_doom) */
-    double inv_reset, inv_zero; /* 1 / log(1 - p) of the mutation's row trials */
+    double *reset_cdf, *zero_cdf; /* Binomial(rows, PX_RESET / PX_ZERO_ROW)'s CDFs */
+    int n_reset_cdf, n_zero_cdf, reset_first, zero_first;
+    int *zseen, zstamp; /* mutate_rows: rows picked for zeroing (== zstamp) */
     double *pick_cdf;  /* Binomial(nodes, 1 / rows)'s CDF: absent raises per row */
     int pick_geo;      /* 1: raises drawn as geometric gaps instead (pick_table) */
     double inv_pick, pick_thr; /* 1 / log(1 - 1 / rows); no raise when U <= pick_thr */
@@ -912,25 +914,82 @@ static int popcount16(unsigned x)
     return c;
 }
 
+/* Binomial(n, p)'s CDF, from where it is above 0 to where it is 1 in
+ * doubles (log-space terms, so that large n does not underflow): *first is
+ * the count of its first entry, *len the entries. */
+static double *binomial_cdf(int n, double p, int *first, int *len)
+{
+    double *cdf = pu_alloc((size_t)n + 2, sizeof *cdf), c = 0;
+    double lf = lgamma(n + 1.0), lp = log(p), lq = log1p(-p);
+    int k = 0, m = 0;
+    *first = 0;
+    for (; k <= n; k++) {
+        double pmf = p >= 1 ? (k == n) : exp(lf - lgamma(k + 1.0) - lgamma(n - k + 1.0) +
+                                              k * lp + (n - k) * lq);
+        if (m == 0 && pmf < 1e-300 && k < n * p) { /* below a double's reach: skipped */
+            *first = k + 1;
+            continue;
+        }
+        c += pmf;
+        cdf[m++] = c;
+        if (c >= 1)
+            break;
+    }
+    if (m == 0 || cdf[m - 1] < 1) /* the tail, under a double's resolution */
+        cdf[m++] = 1;
+    cdf[m - 1] = 1;
+    *len = m;
+    return cdf;
+}
+
+/* A draw from a CDF table (binomial_cdf): the first k with U < cdf[k]. */
+static int cdf_draw(px_rng_t *g, const double *cdf, int len, int first)
+{
+    double u = rng_uniform(g);
+    int lo = 0, hi = len - 1; /* cdf[hi] = 1 > u */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (u < cdf[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return first + lo;
+}
+
 /* Mutation, row part: each row reset to the current allocation with
  * probability PX_RESET; then each row, with PX_ZERO_ROW, has each of its
- * entries zeroed with PX_ZERO (Bernoulli trials per row, drawn as the gaps
- * between successes). */
+ * entries zeroed with PX_ZERO. The Bernoulli trials of the rows are drawn as
+ * their count (binomial, from a table) and that many distinct rows, chosen
+ * uniformly (the same law, one draw per success and none per row). */
 static void mutate_rows(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
-    for (int64_t i = rng_skip(r->rng, r->inv_reset); i < r->rows;
-         i += 1 + rng_skip(r->rng, r->inv_reset))
-        touch(r, (int)i, PX_M_RESET);
-    for (int64_t i = rng_skip(r->rng, r->inv_zero); i < r->rows;
-         i += 1 + rng_skip(r->rng, r->inv_zero)) {
-        int n;
-        source_row(r, a, b, point, (int)i, &n);
+    int k = cdf_draw(r->rng, r->reset_cdf, r->n_reset_cdf, r->reset_first);
+    for (int c = 0; c < k; c++) {
+        int i;
+        do
+            i = (int)rng_below(r->rng, (unsigned)r->rows);
+        while (r->mflag[i] & PX_M_RESET);
+        touch(r, i, PX_M_RESET);
+    }
+    if (++r->zstamp == INT32_MAX) {
+        memset(r->zseen, 0, (size_t)r->rows * sizeof *r->zseen);
+        r->zstamp = 1;
+    }
+    k = cdf_draw(r->rng, r->zero_cdf, r->n_zero_cdf, r->zero_first);
+    for (int c = 0; c < k; c++) {
+        int i, n;
+        do
+            i = (int)rng_below(r->rng, (unsigned)r->rows);
+        while (r->zseen[i] == r->zstamp);
+        r->zseen[i] = r->zstamp;
+        source_row(r, a, b, point, i, &n);
         unsigned mask = 0;
         for (int s = 0; s < n; s++)
             if (rng_uniform(r->rng) < PX_ZERO)
                 mask |= 1u << s;
         if (mask) {
-            touch(r, (int)i, PX_M_ZERO);
+            touch(r, i, PX_M_ZERO);
             r->zmask[i] = (uint16_t)mask;
         }
     }
@@ -1928,8 +1987,9 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     for (int row = 0; row < r->rows; row++)
         r->hot[row].key = SIZE_MAX;
     r->term0 = pollux_fitness_term(0, s->p);
-    r->inv_reset = 1.0 / log1p(-PX_RESET);
-    r->inv_zero = 1.0 / log1p(-PX_ZERO_ROW);
+    r->reset_cdf = binomial_cdf(r->rows, PX_RESET, &r->reset_first, &r->n_reset_cdf);
+    r->zero_cdf = binomial_cdf(r->rows, PX_ZERO_ROW, &r->zero_first, &r->n_zero_cdf);
+    r->zseen = pu_alloc(rows1, sizeof *r->zseen);
     r->qtab = pu_alloc(rows1, sizeof *r->qtab);
     for (int c = 0; c <= r->rows; c++) {
         double p1 = 1.0 / r->rows, p2 = c ? 1.0 / c : 0;
@@ -1988,6 +2048,9 @@ static void round_free(px_round_t *r)
     free(r->flag);
     free(r->pick_cdf);
     free(r->node_cdf);
+    free(r->reset_cdf);
+    free(r->zero_cdf);
+    free(r->zseen);
     free(r->freel);
     free(r->picks);
     free(r->erow);
