@@ -338,6 +338,7 @@ typedef struct px_ind {
     unsigned char *n; /* slots per row */
     int *off;         /* where each row starts; off[rows]: slots used */
     int *ez;          /* ez[i]: rows before row i with no GPUs */
+    int *tot;         /* per node (index in sub): GPUs, then [n_sub + node] entries */
     int room;         /* slots allocated */
     double fitness;
     uint64_t hash;
@@ -365,6 +366,8 @@ static void ind_free(px_ind_t *x)
     free(x->n);
     free(x->off);
     free(x->ez);
+    free(x->tot);
+    x->tot = NULL;
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
@@ -748,6 +751,7 @@ static void ind_release(px_round_t *r, px_ind_t *x)
         r->spare_cap = c;
     }
     r->spare[r->n_spare++] = *x;
+    x->tot = NULL;
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
@@ -1010,10 +1014,13 @@ static void count_rows(px_round_t *r, const px_ind_t *x, int from, int to, int s
  * the probability q = p1 + p2 - p1 p2 of a present entry's raise there. */
 static void count_nodes(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
-    memset(r->use, 0, (size_t)r->n_sub * sizeof *r->use);
-    memset(r->cnt, 0, (size_t)r->n_sub * sizeof *r->cnt);
-    count_rows(r, a, 0, point, 1);
-    count_rows(r, b, point, r->rows, 1);
+    /* from the parent whose rows are the most of the child's, the others' changed */
+    const px_ind_t *x = 2 * point > r->rows ? a : b, *y = x == a ? b : a;
+    int from = x == a ? point : 0, to = x == a ? r->rows : point;
+    memcpy(r->use, x->tot, (size_t)r->n_sub * sizeof *r->use);
+    memcpy(r->cnt, x->tot + r->n_sub, (size_t)r->n_sub * sizeof *r->cnt);
+    count_rows(r, x, from, to, -1);
+    count_rows(r, y, from, to, 1);
     for (int t = 0; t < r->n_touched; t++) {
         int i = r->touched[t], n;
         const px_ind_t *orig = i < point ? a : b;
@@ -1457,6 +1464,18 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t
     return same ? e->t_same : e->t_moved;
 }
 
+/* x's GPUs and entries per node (x->tot, read by count_nodes). */
+static void node_totals(const px_round_t *r, px_ind_t *x)
+{
+    if (!x->tot)
+        x->tot = pu_alloc(2 * (size_t)r->n_sub + 1, sizeof *x->tot);
+    memset(x->tot, 0, 2 * (size_t)r->n_sub * sizeof *x->tot);
+    for (int k = 0; k < x->off[r->rows]; k++) {
+        x->tot[x->slots[k].node] += x->slots[k].gpus;
+        x->tot[r->n_sub + x->slots[k].node]++;
+    }
+}
+
 /* The mutation's marks cleared for the next child. */
 static void make_child_end(px_round_t *r)
 {
@@ -1569,6 +1588,8 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
     out->off[r->rows] = at;
     out->fitness = pollux_fitness_total(sum, r->rows, r->s->p);
     out->hash = h;
+    if (!doomed)
+        node_totals(r, out);
     make_child_end(r);
     return doomed;
 }
@@ -1601,6 +1622,7 @@ static void pop_add(px_round_t *r, px_pop_t *p, px_ind_t *x)
 {
     if (!is_duplicate(r, p, x) && p->n < p->cap) {
         p->ind[p->n++] = *x;
+        x->tot = NULL;
         x->slots = NULL;
         x->n = NULL;
         x->off = NULL;
