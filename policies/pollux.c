@@ -70,16 +70,19 @@
  * current allocation, where reset), raises its present entries, merges in
  * its new entries, repairs and scores it, writing the child compact. The
  * mutation's Bernoulli trials are drawn another way: rows reset and rows
- * zeroed as the gaps between successes (geometric); the absent entries
- * raised, where rows are fewer than twice the nodes (r->lazy), per row as the
- * row is built: the count of its picks among all the nodes (binomial, from a
- * table), that many distinct nodes, the picks on nodes without free GPUs
- * dropped; rows left with no slot by the resets and zeroing have theirs
- * drawn first (eager_raises), so that those surely left empty bound the
- * child from its first row. Elsewhere the raises on a node are drawn as
- * their count and that many distinct rows, all before the first row. Each
- * trial is independent of the others, so a child has the same distribution
- * as before, not the same draws. The nodes are indexed
+ * zeroed as their count (binomial, from a table) and that many distinct
+ * rows; the absent entries raised, where rows are fewer than twice the nodes
+ * (r->lazy), as each row is built: the (row, free node) pairs of the rows
+ * built so form one sequence of trials, drawn as the gaps between successes
+ * (geometric), so a row with no raise draws nothing; the rows left with no
+ * slot by the resets and zeroing draw theirs before the first row
+ * (eager_raises: a binomial count of picks among all the nodes, those on
+ * nodes without free GPUs dropped), so that the rows surely left empty bound
+ * the child from its first row, before the nodes are even counted.
+ * Elsewhere the raises on a node are drawn as their count (binomial) and
+ * that many distinct rows, all before the first row. Each trial is
+ * independent of the others, so a child has the same distribution as
+ * before, not the same draws. The nodes are indexed
  * densely (choose_nodes' subset) and each row keeps its last goodput entry
  * and its fitness terms. A child that cannot survive is stopped (set_doom):
  * with p < 0 every row adds a positive term to the power mean's sum, so once
@@ -1033,8 +1036,6 @@ static void count_nodes(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int
                 r->cnt[sl[s].node]++;
             }
     }
-    if (r->lazy)
-        return;
     r->n_free = 0;
     for (int s = 0; s < r->n_sub; s++) {
         r->freel[r->n_free] = s;
@@ -1080,13 +1081,14 @@ static void add_patch(px_round_t *r, int row, int node, int g)
     r->pcount[row]++;
 }
 
-/* The absent raises are drawn per row (each row not on a node with free
- * GPUs is raised there with probability p1 = 1 / rows): the count of its
- * picks among all the nodes in sub, Binomial(nodes, p1) from a CDF table, and
- * that many distinct nodes; picks on a node without free GPUs are dropped,
- * which leaves independent Bernoulli(p1) trials on the free ones. Where the
- * table does not fit 64 entries (many nodes per row) the picks are drawn as
- * geometric gaps instead (r->pick_geo). */
+/* The absent raises of a row drawn before the nodes' free GPUs are known
+ * (eager_raises; each row not on a node with free GPUs is raised there with
+ * probability p1 = 1 / rows): the count of its picks among all the nodes in
+ * sub, Binomial(nodes, p1) from a CDF table, and that many distinct nodes;
+ * picks on a node without free GPUs are dropped later, which leaves
+ * independent Bernoulli(p1) trials on the free ones. Where the table does
+ * not fit 64 entries (many nodes per row) the picks are drawn as geometric
+ * gaps instead (r->pick_geo). Also 1 / log(1 - p1) for raise_row's gaps. */
 static void pick_table(px_round_t *r)
 {
     int n = r->n_sub, len = n < 64 ? n + 1 : 65;
@@ -1147,15 +1149,21 @@ static int pick_nodes(px_round_t *r)
 
 /* Mutation, raises of a row's absent entries (on nodes with free GPUs, each
  * with probability 1 / rows, to a uniform value in [0, node GPUs]), drawn
- * when the row is built: its slots sl[0..n) less the zeroed (mask); new
- * slots into add, ascending; returns their count (at most the row's width
- * left, lowest nodes first, as when drawn node by node). */
-static int raise_row(px_round_t *r, const px_slot_t *sl, int n, unsigned mask, px_slot_t *add)
+ * when the row is built: the trials of the (row, free node) pairs of the
+ * rows built this way are one Bernoulli sequence, rows in build order and
+ * each row's free nodes ascending (r->freel), drawn as the gaps between
+ * successes (*next: the next success's position; *pos: the row's first), so
+ * a row with no raise costs no draw. sl[0..n) the row's slots, mask the
+ * zeroed; new slots into add, ascending; returns their count (at most the
+ * row's width left, lowest nodes first, as when drawn node by node). */
+static int raise_row(px_round_t *r, const px_slot_t *sl, int n, unsigned mask, px_slot_t *add,
+                     int64_t *next, int64_t *pos)
 {
-    int k = pick_nodes(r), na = 0, have = n - popcount16(mask);
-    for (int c = 0, s = 0; c < k; c++) {
-        int node = r->picks[c];
-        if (r->scap[node] - r->use[node] < 1 || have + na >= r->width)
+    int na = 0, have = n - popcount16(mask);
+    int64_t end = *pos + r->n_free;
+    for (int s = 0; *next < end; *next += 1 + rng_skip(r->rng, r->inv_pick)) {
+        int node = r->freel[*next - *pos];
+        if (have + na >= r->width)
             continue;
         while (s < n && sl[s].node < node)
             s++;
@@ -1165,6 +1173,7 @@ static int raise_row(px_round_t *r, const px_slot_t *sl, int n, unsigned mask, p
         if (g > 0)
             add[na++] = (px_slot_t){node, g};
     }
+    *pos = end;
     return na;
 }
 
@@ -1526,6 +1535,7 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
     double sum = 0;
     int at = 0, empty = 0;
     px_slot_t w[PX_MAX_NODES], add[PX_MAX_NODES];
+    int64_t pos = 0, next = mutate && r->lazy ? rng_skip(r->rng, r->inv_pick) : 0; /* raise_row */
     for (int i = 0; i < r->rows; i++) {
         int n;
         const px_slot_t *sl = source_row(r, a, b, point, i, &n);
@@ -1545,7 +1555,7 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         int na = 0; /* the row's absent raises (an eager row has them as patches) */
         unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
         if (mutate && r->lazy && n > popcount16(mask))
-            na = raise_row(r, sl, n, mask, add);
+            na = raise_row(r, sl, n, mask, add, &next, &pos);
         /* the common row, steps 1 to 5 in short (a row of min > 1 may be topped up) */
         if (n == 1 && !r->mflag[i] && !r->jobs[i].gang && na == 0) {
             sum += single_row(r, i, sl[0], mutate, out, &at, &h);
