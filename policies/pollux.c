@@ -71,8 +71,9 @@
  * its new entries, repairs and scores it, writing the child compact. The
  * mutation's Bernoulli trials are drawn another way: rows reset and rows
  * zeroed as their count (binomial, from a table) and that many distinct
- * rows; the absent entries raised, where rows are fewer than twice the nodes
- * (r->lazy), as each row is built: the (row, free node) pairs of the rows
+ * rows; the absent entries raised, where the best matrix the generations
+ * start from leaves fewer rows empty than there are nodes (r->lazy), as each
+ * row is built: the (row, free node) pairs of the rows
  * built so form one sequence of trials, drawn as the gaps between successes
  * (geometric), so a row with no raise draws nothing; the rows left with no
  * slot by the resets and zeroing draw theirs before the first row
@@ -537,7 +538,7 @@ typedef struct px_round {
     int lazy;          /* 1: absent raises per row, drawn as it is built; 0: per node, first */
     double *node_cdf;  /* lazy = 0: Binomial(rows, 1 / rows)'s CDF, raises per node */
     int n_node_cdf;
-    int *freel, n_free; /* lazy = 0: nodes with free GPUs */
+    int *freel, n_free; /* nodes with free GPUs (count_nodes) */
     int *estart;              /* per eager row: its first candidate; [n_erow]: end */
     /* scratch, per index in sub */
     int *use, *cnt;  /* mutation: GPUs and entries on the node before raises */
@@ -1274,9 +1275,10 @@ static void node_table(px_round_t *r)
  * GPUs]. The rows x nodes Bernoulli trials are drawn per node as their count
  * (Binomial(rows, 1 / rows), r->node_cdf) and that many distinct rows chosen
  * uniformly: the same law, one draw per node and one per success. Present
- * entries are raised in the repair pass (make_child). Used where rows
- * outnumber twice the nodes (r->lazy = 0): drawn per row, the rows built
- * would cost more draws than the nodes. */
+ * entries are raised in the repair pass (make_child). Used where the empty
+ * rows are as many as the nodes or more (r->lazy = 0): drawn per row, the
+ * empty rows' eager draws would cost more than the nodes' (bench/README.md,
+ * "pollux: draws where they are used"). */
 static void raise_absent(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
     int picked[64];
@@ -2057,11 +2059,8 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     map_old_rows(r);
     choose_nodes(r);
     index_nodes(r);
-    r->lazy = r->rows < 2 * r->n_sub;
-    if (r->lazy)
-        pick_table(r);
-    else
-        node_table(r);
+    pick_table(r);
+    node_table(r);
     r->freel = pu_alloc((size_t)r->n_sub + 1, sizeof *r->freel);
     r->erow = pu_alloc(rows1, sizeof *r->erow);
     r->estart = pu_alloc(rows1 + 1, sizeof *r->estart);
@@ -2306,6 +2305,9 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
     px_pop_t p = {pu_alloc(3 * (size_t)s->pop + 2, sizeof(px_ind_t)), 0, 3 * (int)s->pop + 2};
     seed_population(&r, &p);
     survive(&r, &p, (int)s->pop);
+    /* raises per row (eager for the empty ones) where the empty rows are
+     * fewer than the nodes, else per node (each costs about a draw per child) */
+    r.lazy = p.ind[0].ez[r.rows] < r.n_sub;
     evolve(&r, &p);
     population_to_nodes(&r, &p);
     emit_plan(&r, &p.ind[0], plan);
