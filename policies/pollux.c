@@ -70,10 +70,20 @@
  * current allocation, where reset), raises its present entries, merges in
  * its new entries, repairs and scores it, writing the child compact. The
  * mutation's Bernoulli trials are drawn another way: rows reset and rows
- * zeroed as the gaps between successes (geometric), the absent entries
- * raised on a node as their count (binomial, from a table) and that many
- * distinct rows; each trial is independent of the others, so a child has the
- * same distribution as before, not the same draws. The nodes are indexed
+ * zeroed as their count (binomial, from a table) and that many distinct
+ * rows; the absent entries raised, where the best matrix the generations
+ * start from leaves fewer rows empty than there are nodes (r->lazy), as each
+ * row is built: the (row, free node) pairs of the rows
+ * built so form one sequence of trials, drawn as the gaps between successes
+ * (geometric), so a row with no raise draws nothing; the rows left with no
+ * slot by the resets and zeroing draw theirs before the first row
+ * (eager_raises: a binomial count of picks among all the nodes, those on
+ * nodes without free GPUs dropped), so that the rows surely left empty bound
+ * the child from its first row, before the nodes are even counted.
+ * Elsewhere the raises on a node are drawn as their count (binomial) and
+ * that many distinct rows, all before the first row. Each trial is
+ * independent of the others, so a child has the same distribution as
+ * before, not the same draws. The nodes are indexed
  * densely (choose_nodes' subset) and each row keeps its last goodput entry
  * and its fitness terms. A child that cannot survive is stopped (set_doom):
  * with p < 0 every row adds a positive term to the power mean's sum, so once
@@ -194,25 +204,36 @@ static void split_batch(double local, int gpus, int m0, int max_local, int *m, i
     *m = (int)ceil(local / (steps + 1) - eps);
 }
 
-double pollux_agent_batch(const view_t *v, const view_job_t *j, int type, int gpus, int nodes,
-                          int *batch, int *accum)
+/* PolluxAgent's candidates for a job of limits l on `gpus` GPUs: the
+ * (micro-batch, steps) of each of the 50 total batches that fits a GPU, in
+ * grid order (they depend on the limits and the GPU count only, so a
+ * decision computes them once per such pair: px_grids). Returns the count. */
+static int batch_grid(const view_batch_limits_t *l, int gpus, int *ms)
 {
-    view_batch_limits_t l;
-    *batch = *accum = 0;
-    if (!v->perf || !v->perf->batch_limits || !v->perf->goodput || gpus < 1 ||
-        v->perf->batch_limits(v->perf->ctx, j, type, &l) < 0 || l.min_local_batch < 1 ||
-        l.max_local_batch < l.min_local_batch)
-        return 0;
-    double lo = fmax(l.init_batch, (double)l.min_local_batch * gpus), hi = l.max_batch;
+    double lo = fmax(l->init_batch, (double)l->min_local_batch * gpus), hi = l->max_batch;
     if (hi < lo)
         hi = lo;
-    double best = 0;
+    int n = 0;
     for (int i = 0; i < PX_BATCH_POINTS; i++) {
         double total = lo * pow(hi / lo, (double)i / (PX_BATCH_POINTS - 1));
         int m, s;
-        split_batch(total / gpus, gpus, l.init_batch, l.max_local_batch, &m, &s);
-        if (m < l.min_local_batch || m > l.max_local_batch)
+        split_batch(total / gpus, gpus, l->init_batch, l->max_local_batch, &m, &s);
+        if (m < l->min_local_batch || m > l->max_local_batch)
             continue;
+        ms[2 * n] = m;
+        ms[2 * n + 1] = s;
+        n++;
+    }
+    return n;
+}
+
+/* The batch search over n candidates ms (batch_grid): the best goodput. */
+static double best_on_grid(const view_t *v, const view_job_t *j, int type, int gpus, int nodes,
+                           const int *ms, int n, int *batch, int *accum)
+{
+    double best = 0;
+    for (int i = 0; i < n; i++) {
+        int m = ms[2 * i], s = ms[2 * i + 1];
         double g = v->perf->goodput(v->perf->ctx, j, type, gpus, nodes, m, s);
         if (isfinite(g) && g > best) {
             best = g;
@@ -221,6 +242,26 @@ double pollux_agent_batch(const view_t *v, const view_job_t *j, int type, int gp
         }
     }
     return best;
+}
+
+/* The job's batch limits on type, if the agent can search them. */
+static int agent_limits(const view_t *v, const view_job_t *j, int type, int gpus,
+                        view_batch_limits_t *l)
+{
+    return v->perf && v->perf->batch_limits && v->perf->goodput && gpus >= 1 &&
+           v->perf->batch_limits(v->perf->ctx, j, type, l) >= 0 && l->min_local_batch >= 1 &&
+           l->max_local_batch >= l->min_local_batch;
+}
+
+double pollux_agent_batch(const view_t *v, const view_job_t *j, int type, int gpus, int nodes,
+                          int *batch, int *accum)
+{
+    view_batch_limits_t l;
+    int ms[2 * PX_BATCH_POINTS];
+    *batch = *accum = 0;
+    if (!agent_limits(v, j, type, gpus, &l))
+        return 0;
+    return best_on_grid(v, j, type, gpus, nodes, ms, batch_grid(&l, gpus, ms), batch, accum);
 }
 
 /* ---- state kept between decisions ------------------------------------------- */
@@ -301,6 +342,7 @@ typedef struct px_ind {
     unsigned char *n; /* slots per row */
     int *off;         /* where each row starts; off[rows]: slots used */
     int *ez;          /* ez[i]: rows before row i with no GPUs */
+    int *tot;         /* per node (index in sub): GPUs, then [n_sub + node] entries */
     int room;         /* slots allocated */
     double fitness;
     uint64_t hash;
@@ -328,6 +370,8 @@ static void ind_free(px_ind_t *x)
     free(x->n);
     free(x->off);
     free(x->ez);
+    free(x->tot);
+    x->tot = NULL;
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
@@ -448,6 +492,16 @@ typedef struct px_hot {
     px_entry_t e;
 } px_hot_t;
 
+/* PolluxAgent's candidates (batch_grid) per (limits, GPUs), computed once
+ * per decision: a hash table (open addressing) of keys and each key's grid
+ * in `ms` (count, then the pairs). */
+typedef struct px_grids {
+    int (*key)[6]; /* init, max, min local, max local, GPUs; [5]: offset in ms + 1 (0: empty) */
+    int cap, n;
+    int *ms;
+    size_t n_ms, ms_cap;
+} px_grids_t;
+
 /* Mutation marks per row (px_round_t.mflag). */
 enum { PX_M_RESET = 1, PX_M_ZERO = 2, PX_M_GROWN = 4 };
 
@@ -471,16 +525,26 @@ typedef struct px_round {
     px_ind_t base;   /* the current allocation */
     double term0;    /* fitness term of a row with no GPUs */
     double doom;     /* a child whose terms sum above it cannot survive (set_doom) */
-    double inv_reset, inv_zero; /* 1 / log(1 - p) of the mutation's row trials */
-    double *pick_cdf;  /* Binomial(rows, 1 / rows)'s CDF: absent raises per node */
-    int n_pick_cdf;
+    double *reset_cdf, *zero_cdf; /* Binomial(rows, PX_RESET / PX_ZERO_ROW)'s CDFs */
+    int n_reset_cdf, n_zero_cdf, reset_first, zero_first;
+    int *zseen, zstamp; /* mutate_rows: rows picked for zeroing (== zstamp) */
+    double *pick_cdf;  /* Binomial(nodes, 1 / rows)'s CDF: absent raises per row */
+    int pick_geo;      /* 1: raises drawn as geometric gaps instead (pick_table) */
+    double inv_pick, pick_thr; /* 1 / log(1 - 1 / rows); no raise when U <= pick_thr */
+    int *picks;        /* scratch: the nodes picked for one row */
+    /* raises of the rows left with no slot before them (eager_raises) */
+    int *erow, n_erow;        /* those rows */
+    int *ecand, n_ecand, ecand_cap; /* their (node, GPUs) candidates, 2 ints each */
+    int lazy;          /* 1: absent raises per row, drawn as it is built; 0: per node, first */
+    double *node_cdf;  /* lazy = 0: Binomial(rows, 1 / rows)'s CDF, raises per node */
+    int n_node_cdf;
+    int *freel, n_free; /* nodes with free GPUs (count_nodes) */
+    int *estart;              /* per eager row: its first candidate; [n_erow]: end */
     /* scratch, per index in sub */
     int *use, *cnt;  /* mutation: GPUs and entries on the node before raises */
     int *left;       /* repair: GPUs left */
     int *flag;       /* repair: == stamp when a distributed row is on it */
-    double *q;       /* mutation: raise probability of a present entry; 0: node full */
     double *qtab;    /* q by the node's entries: p1 + p2 - p1 p2, p1 = 1 / rows, p2 = 1 / entries */
-    int *freel, n_free; /* nodes with free GPUs */
     int stamp;
     /* scratch, per row */
     unsigned char *mflag;   /* PX_M_* */
@@ -490,6 +554,7 @@ typedef struct px_round {
     unsigned char *pcount;
     px_ind_t *spare; /* freed matrices, reused */
     int n_spare, spare_cap;
+    px_grids_t grids;
 } px_round_t;
 
 /* Row `row` of x. */
@@ -508,13 +573,67 @@ static int spread_nodes(const px_round_t *r, int type, int k, int spread)
     return n < 2 ? 2 : n;
 }
 
-static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int type, int k,
+static px_entry_t evaluate_model(px_round_t *r, const px_job_t *pj, int type, int k,
                                  int spread);
+
+static uint64_t grid_hash(const int *k)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int i = 0; i < 5; i++)
+        h = (h ^ (uint32_t)k[i]) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+/* The candidates of limits l on gpus GPUs (batch_grid), computed at the
+ * first ask in the decision; *n: their count. */
+static const int *grid_of(px_grids_t *g, const view_batch_limits_t *l, int gpus, int *n)
+{
+    int key[5] = {l->init_batch, l->max_batch, l->min_local_batch, l->max_local_batch, gpus};
+    if (2 * (g->n + 1) > g->cap) { /* grow: rehash */
+        int cap = g->cap ? 2 * g->cap : 256;
+        int(*t)[6] = pu_alloc((size_t)cap, sizeof *t);
+        for (int i = 0; i < g->cap; i++) {
+            if (!g->key[i][5])
+                continue;
+            size_t at = grid_hash(g->key[i]) & (size_t)(cap - 1);
+            while (t[at][5])
+                at = (at + 1) & (size_t)(cap - 1);
+            memcpy(t[at], g->key[i], sizeof *t);
+        }
+        free(g->key);
+        g->key = t;
+        g->cap = cap;
+    }
+    size_t at = grid_hash(key) & (size_t)(g->cap - 1);
+    for (; g->key[at][5]; at = (at + 1) & (size_t)(g->cap - 1))
+        if (!memcmp(g->key[at], key, sizeof key)) {
+            const int *ms = &g->ms[g->key[at][5] - 1];
+            *n = ms[0];
+            return ms + 1;
+        }
+    if (g->n_ms + 1 + 2 * PX_BATCH_POINTS > g->ms_cap) {
+        size_t c = 2 * (g->n_ms + 1 + 2 * PX_BATCH_POINTS);
+        int *m = pu_alloc(c, sizeof *m);
+        if (g->n_ms)
+            memcpy(m, g->ms, g->n_ms * sizeof *m);
+        free(g->ms);
+        g->ms = m;
+        g->ms_cap = c;
+    }
+    int *ms = &g->ms[g->n_ms];
+    ms[0] = batch_grid(l, gpus, ms + 1);
+    memcpy(g->key[at], key, sizeof key);
+    g->key[at][5] = (int)g->n_ms + 1;
+    g->n_ms += 1 + 2 * (size_t)ms[0];
+    g->n++;
+    *n = ms[0];
+    return ms + 1;
+}
 
 /* Goodput of the row's job on k GPUs of type; the batch it would run at. 0
  * also where the mechanism would refuse the allocation: it checks that the
  * job has a throughput on k GPUs of the type on the fewest nodes. */
-static px_entry_t evaluate(const px_round_t *r, const px_job_t *pj, int type, int k, int spread)
+static px_entry_t evaluate(px_round_t *r, const px_job_t *pj, int type, int k, int spread)
 {
     const view_t *v = r->v;
     px_entry_t e = evaluate_model(r, pj, type, k, spread);
@@ -523,7 +642,7 @@ static px_entry_t evaluate(const px_round_t *r, const px_job_t *pj, int type, in
     return e;
 }
 
-static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int type, int k,
+static px_entry_t evaluate_model(px_round_t *r, const px_job_t *pj, int type, int k,
                                  int spread)
 {
     const view_t *v = r->v;
@@ -537,8 +656,13 @@ static px_entry_t evaluate_model(const px_round_t *r, const px_job_t *pj, int ty
         e.g = isfinite(t) && t > 0 ? t : 0;
         return e;
     }
-    if (pj->mode == PX_GOODPUT) {
-        e.g = pollux_agent_batch(v, j, type, k, nodes, &e.m, &e.s);
+    if (pj->mode == PX_GOODPUT) { /* pollux_agent_batch, its candidates memoised */
+        view_batch_limits_t l;
+        int n;
+        if (agent_limits(v, j, type, k, &l)) {
+            const int *ms = grid_of(&r->grids, &l, k, &n);
+            e.g = best_on_grid(v, j, type, k, nodes, ms, n, &e.m, &e.s);
+        }
         return e;
     }
     /* linear: runnable at Pollux's default batch, speedup k / fair share */
@@ -631,6 +755,7 @@ static void ind_release(px_round_t *r, px_ind_t *x)
         r->spare_cap = c;
     }
     r->spare[r->n_spare++] = *x;
+    x->tot = NULL;
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
@@ -797,25 +922,82 @@ static int popcount16(unsigned x)
     return c;
 }
 
+/* Binomial(n, p)'s CDF, from where it is above 0 to where it is 1 in
+ * doubles (log-space terms, so that large n does not underflow): *first is
+ * the count of its first entry, *len the entries. */
+static double *binomial_cdf(int n, double p, int *first, int *len)
+{
+    double *cdf = pu_alloc((size_t)n + 2, sizeof *cdf), c = 0;
+    double lf = lgamma(n + 1.0), lp = log(p), lq = log1p(-p);
+    int k = 0, m = 0;
+    *first = 0;
+    for (; k <= n; k++) {
+        double pmf = p >= 1 ? (k == n) : exp(lf - lgamma(k + 1.0) - lgamma(n - k + 1.0) +
+                                              k * lp + (n - k) * lq);
+        if (m == 0 && pmf < 1e-300 && k < n * p) { /* below a double's reach: skipped */
+            *first = k + 1;
+            continue;
+        }
+        c += pmf;
+        cdf[m++] = c;
+        if (c >= 1)
+            break;
+    }
+    if (m == 0 || cdf[m - 1] < 1) /* the tail, under a double's resolution */
+        cdf[m++] = 1;
+    cdf[m - 1] = 1;
+    *len = m;
+    return cdf;
+}
+
+/* A draw from a CDF table (binomial_cdf): the first k with U < cdf[k]. */
+static int cdf_draw(px_rng_t *g, const double *cdf, int len, int first)
+{
+    double u = rng_uniform(g);
+    int lo = 0, hi = len - 1; /* cdf[hi] = 1 > u */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (u < cdf[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return first + lo;
+}
+
 /* Mutation, row part: each row reset to the current allocation with
  * probability PX_RESET; then each row, with PX_ZERO_ROW, has each of its
- * entries zeroed with PX_ZERO (Bernoulli trials per row, drawn as the gaps
- * between successes). */
+ * entries zeroed with PX_ZERO. The Bernoulli trials of the rows are drawn as
+ * their count (binomial, from a table) and that many distinct rows, chosen
+ * uniformly (the same law, one draw per success and none per row). */
 static void mutate_rows(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
-    for (int64_t i = rng_skip(r->rng, r->inv_reset); i < r->rows;
-         i += 1 + rng_skip(r->rng, r->inv_reset))
-        touch(r, (int)i, PX_M_RESET);
-    for (int64_t i = rng_skip(r->rng, r->inv_zero); i < r->rows;
-         i += 1 + rng_skip(r->rng, r->inv_zero)) {
-        int n;
-        source_row(r, a, b, point, (int)i, &n);
+    int k = cdf_draw(r->rng, r->reset_cdf, r->n_reset_cdf, r->reset_first);
+    for (int c = 0; c < k; c++) {
+        int i;
+        do
+            i = (int)rng_below(r->rng, (unsigned)r->rows);
+        while (r->mflag[i] & PX_M_RESET);
+        touch(r, i, PX_M_RESET);
+    }
+    if (++r->zstamp == INT32_MAX) {
+        memset(r->zseen, 0, (size_t)r->rows * sizeof *r->zseen);
+        r->zstamp = 1;
+    }
+    k = cdf_draw(r->rng, r->zero_cdf, r->n_zero_cdf, r->zero_first);
+    for (int c = 0; c < k; c++) {
+        int i, n;
+        do
+            i = (int)rng_below(r->rng, (unsigned)r->rows);
+        while (r->zseen[i] == r->zstamp);
+        r->zseen[i] = r->zstamp;
+        source_row(r, a, b, point, i, &n);
         unsigned mask = 0;
         for (int s = 0; s < n; s++)
             if (rng_uniform(r->rng) < PX_ZERO)
                 mask |= 1u << s;
         if (mask) {
-            touch(r, (int)i, PX_M_ZERO);
+            touch(r, i, PX_M_ZERO);
             r->zmask[i] = (uint16_t)mask;
         }
     }
@@ -836,10 +1018,13 @@ static void count_rows(px_round_t *r, const px_ind_t *x, int from, int to, int s
  * the probability q = p1 + p2 - p1 p2 of a present entry's raise there. */
 static void count_nodes(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
-    memset(r->use, 0, (size_t)r->n_sub * sizeof *r->use);
-    memset(r->cnt, 0, (size_t)r->n_sub * sizeof *r->cnt);
-    count_rows(r, a, 0, point, 1);
-    count_rows(r, b, point, r->rows, 1);
+    /* from the parent whose rows are the most of the child's, the others' changed */
+    const px_ind_t *x = 2 * point > r->rows ? a : b, *y = x == a ? b : a;
+    int from = x == a ? point : 0, to = x == a ? r->rows : point;
+    memcpy(r->use, x->tot, (size_t)r->n_sub * sizeof *r->use);
+    memcpy(r->cnt, x->tot + r->n_sub, (size_t)r->n_sub * sizeof *r->cnt);
+    count_rows(r, x, from, to, -1);
+    count_rows(r, y, from, to, 1);
     for (int t = 0; t < r->n_touched; t++) {
         int i = r->touched[t], n;
         const px_ind_t *orig = i < point ? a : b;
@@ -854,11 +1039,16 @@ static void count_nodes(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int
     }
     r->n_free = 0;
     for (int s = 0; s < r->n_sub; s++) {
-        int is_free = r->scap[s] - r->use[s] >= 1;
-        r->q[s] = is_free ? r->qtab[r->cnt[s]] : 0;
         r->freel[r->n_free] = s;
-        r->n_free += is_free;
+        r->n_free += r->scap[s] - r->use[s] >= 1;
     }
+}
+
+/* The raise probability q of a present entry on node s (count_nodes done);
+ * 0 where the node has no free GPU. */
+static inline double node_q(const px_round_t *r, int s)
+{
+    return r->scap[s] - r->use[s] >= 1 ? r->qtab[r->cnt[s]] : 0;
 }
 
 static void add_patch(px_round_t *r, int row, int node, int g)
@@ -892,36 +1082,210 @@ static void add_patch(px_round_t *r, int row, int node, int g)
     r->pcount[row]++;
 }
 
-/* Binomial(rows, 1 / rows)'s CDF (r->pick_cdf), up to where it is 1 in
- * doubles: the count of absent raises on one node. */
+/* The absent raises of a row drawn before the nodes' free GPUs are known
+ * (eager_raises; each row not on a node with free GPUs is raised there with
+ * probability p1 = 1 / rows): the count of its picks among all the nodes in
+ * sub, Binomial(nodes, p1) from a CDF table, and that many distinct nodes;
+ * picks on a node without free GPUs are dropped later, which leaves
+ * independent Bernoulli(p1) trials on the free ones. Where the table does
+ * not fit 64 entries (many nodes per row) the picks are drawn as geometric
+ * gaps instead (r->pick_geo). Also 1 / log(1 - p1) for raise_row's gaps. */
 static void pick_table(px_round_t *r)
 {
-    int n = r->rows, len = n < 64 ? n + 1 : 65;
+    int n = r->n_sub, len = n < 64 ? n + 1 : 65;
+    double p = r->rows > 0 ? 1.0 / r->rows : 1;
+    r->picks = pu_alloc((size_t)n + 1, sizeof *r->picks);
     r->pick_cdf = pu_alloc((size_t)len, sizeof *r->pick_cdf);
-    double p = n > 0 ? 1.0 / n : 1, pmf = n > 1 ? exp(n * log1p(-p)) : 0, cdf = 0;
+    r->inv_pick = 1.0 / log1p(-p);
+    /* U <= thr gives a first gap of n or more: no pick (the margin keeps it so under rounding) */
+    r->pick_thr = p < 1 ? exp(n * log1p(-p)) * (1 - 1e-9) : 0;
+    r->pick_geo = p >= 1 || (double)n * p > 4;
+    if (r->pick_geo)
+        return;
+    double pmf = exp(n * log1p(-p)), cdf = 0;
     int k = 0;
     for (; k < len - 1 && cdf < 1; k++) {
         cdf += pmf;
         r->pick_cdf[k] = cdf;
-        pmf *= n > 1 ? (double)(n - k) / (k + 1) * p / (1 - p) : 0;
+        pmf *= (double)(n - k) / (k + 1) * p / (1 - p);
+    }
+    if (k == len - 1 && len < n + 1 && cdf < 1 - 1e-15) { /* tail over 64: gaps */
+        r->pick_geo = 1;
+        return;
     }
     r->pick_cdf[k] = 1; /* the tail, under a double's resolution */
-    r->n_pick_cdf = k + 1;
+}
+
+/* One row's picks (pick_table): distinct node indices in sub, ascending,
+ * into r->picks; returns their count. */
+static int pick_nodes(px_round_t *r)
+{
+    int *pk = r->picks, k = 0;
+    if (r->pick_geo) {
+        if (rng_uniform(r->rng) <= r->pick_thr) /* the usual case, without a log */
+            return 0;
+        for (int64_t s = rng_skip(r->rng, r->inv_pick); s < r->n_sub;
+             s += 1 + rng_skip(r->rng, r->inv_pick))
+            pk[k++] = (int)s;
+        return k;
+    }
+    double u = rng_uniform(r->rng);
+    while (u >= r->pick_cdf[k])
+        k++;
+    for (int c = 0; c < k; c++) {
+        int node, seen;
+        do { /* distinct: k is small against the nodes (or all of them) */
+            node = (int)rng_below(r->rng, (unsigned)r->n_sub);
+            seen = 0;
+            for (int d = 0; d < c && !seen; d++)
+                seen = pk[d] == node;
+        } while (seen);
+        int d = c; /* insertion: ascending */
+        for (; d > 0 && pk[d - 1] > node; d--)
+            pk[d] = pk[d - 1];
+        pk[d] = node;
+    }
+    return k;
+}
+
+/* Mutation, raises of a row's absent entries (on nodes with free GPUs, each
+ * with probability 1 / rows, to a uniform value in [0, node GPUs]), drawn
+ * when the row is built: the trials of the (row, free node) pairs of the
+ * rows built this way are one Bernoulli sequence, rows in build order and
+ * each row's free nodes ascending (r->freel), drawn as the gaps between
+ * successes (*next: the next success's position; *pos: the row's first), so
+ * a row with no raise costs no draw. sl[0..n) the row's slots, mask the
+ * zeroed; new slots into add, ascending; returns their count (at most the
+ * row's width left, lowest nodes first, as when drawn node by node). */
+static int raise_row(px_round_t *r, const px_slot_t *sl, int n, unsigned mask, px_slot_t *add,
+                     int64_t *next, int64_t *pos)
+{
+    int na = 0, have = n - popcount16(mask);
+    int64_t end = *pos + r->n_free;
+    for (int s = 0; *next < end; *next += 1 + rng_skip(r->rng, r->inv_pick)) {
+        int node = r->freel[*next - *pos];
+        if (have + na >= r->width)
+            continue;
+        while (s < n && sl[s].node < node)
+            s++;
+        if (s < n && sl[s].node == node && !(mask >> s & 1))
+            continue; /* present: raised in mutated_row */
+        int g = (int)rng_below(r->rng, (unsigned)r->scap[node] + 1);
+        if (g > 0)
+            add[na++] = (px_slot_t){node, g};
+    }
+    *pos = end;
+    return na;
+}
+
+/* Raises of the rows with no slot left after the resets and zeroing, drawn
+ * before any row is built, so that a row that surely stays empty counts in
+ * the child's bound from the start (make_child): their picks and GPUs, kept
+ * as candidates (r->erow, r->ecand) until the nodes' free GPUs are known
+ * (eager_keep). Returns the count of such rows with no candidate (surely
+ * empty whatever the nodes). */
+static int eager_raises(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
+{
+    int none = 0;
+    r->n_erow = r->n_ecand = 0;
+    for (int side = 0; side < 2; side++) {
+        const px_ind_t *x = side ? b : a;
+        int from = side ? point : 0, to = side ? r->rows : point;
+        /* rows empty in the parent: ez counts them, n finds them */
+        for (int i = from; i < to && x->ez[to] - x->ez[i] > 0; i++) {
+            const unsigned char *z = memchr(&x->n[i], 0, (size_t)(to - i));
+            if (!z)
+                break;
+            i = (int)(z - x->n);
+            if (!r->mflag[i])
+                r->erow[r->n_erow++] = i;
+        }
+    }
+    for (int t = 0; t < r->n_touched; t++) { /* reset or zeroed rows */
+        int i = r->touched[t], n;
+        source_row(r, a, b, point, i, &n);
+        unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
+        if (n == popcount16(mask))
+            r->erow[r->n_erow++] = i;
+    }
+    for (int e = 0; e < r->n_erow; e++) {
+        r->estart[e] = r->n_ecand;
+        int k = pick_nodes(r);
+        if (r->n_ecand + 2 * k > r->ecand_cap) {
+            int c = 2 * (r->n_ecand + 2 * k) + 64;
+            int *m = pu_alloc((size_t)c, sizeof *m);
+            if (r->n_ecand)
+                memcpy(m, r->ecand, (size_t)r->n_ecand * sizeof *m);
+            free(r->ecand);
+            r->ecand = m;
+            r->ecand_cap = c;
+        }
+        for (int c = 0; c < k; c++) {
+            int node = r->picks[c], g = (int)rng_below(r->rng, (unsigned)r->scap[node] + 1);
+            if (g > 0) {
+                r->ecand[r->n_ecand++] = node;
+                r->ecand[r->n_ecand++] = g;
+            }
+        }
+        none += r->estart[e] == r->n_ecand;
+    }
+    r->estart[r->n_erow] = r->n_ecand;
+    return none;
+}
+
+/* The eager rows' candidates on nodes with free GPUs (count_nodes done)
+ * become their new slots (at most the row's width, lowest nodes first);
+ * returns the count of eager rows left with none (surely empty). */
+static int eager_keep(px_round_t *r)
+{
+    int none = 0;
+    for (int e = 0; e < r->n_erow; e++) {
+        int row = r->erow[e], kept = 0;
+        for (int c = r->estart[e]; c < r->estart[e + 1] && kept < r->width; c += 2) {
+            int node = r->ecand[c];
+            if (r->scap[node] - r->use[node] >= 1) {
+                add_patch(r, row, node, r->ecand[c + 1]);
+                kept++;
+            }
+        }
+        none += kept == 0;
+    }
+    return none;
+}
+
+/* Binomial(rows, 1 / rows)'s CDF (r->node_cdf), up to where it is 1 in
+ * doubles: the count of absent raises on one node. */
+static void node_table(px_round_t *r)
+{
+    int n = r->rows, len = n < 64 ? n + 1 : 65;
+    r->node_cdf = pu_alloc((size_t)len, sizeof *r->node_cdf);
+    double p = n > 0 ? 1.0 / n : 1, pmf = n > 1 ? exp(n * log1p(-p)) : 0, cdf = 0;
+    int k = 0;
+    for (; k < len - 1 && cdf < 1; k++) {
+        cdf += pmf;
+        r->node_cdf[k] = cdf;
+        pmf *= n > 1 ? (double)(n - k) / (k + 1) * p / (1 - p) : 0;
+    }
+    r->node_cdf[k] = 1; /* the tail, under a double's resolution */
+    r->n_node_cdf = k + 1;
 }
 
 /* Mutation, raises of absent entries: on each node with free GPUs, each row
  * not on it with probability p1 = 1 / rows, to a uniform value in [0, node
  * GPUs]. The rows x nodes Bernoulli trials are drawn per node as their count
- * (Binomial(rows, 1 / rows), r->pick_cdf) and that many distinct rows chosen
+ * (Binomial(rows, 1 / rows), r->node_cdf) and that many distinct rows chosen
  * uniformly: the same law, one draw per node and one per success. Present
- * entries are raised in the repair pass (make_child). */
+ * entries are raised in the repair pass (make_child). Used where the empty
+ * rows are as many as the nodes or more (r->lazy = 0): drawn per row, the
+ * empty rows' eager draws would cost more than the nodes' (bench/README.md,
+ * "pollux: draws where they are used"). */
 static void raise_absent(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
     int picked[64];
     for (int f = 0; f < r->n_free; f++) {
         double u = rng_uniform(r->rng);
         int k = 0;
-        while (u >= r->pick_cdf[k])
+        while (u >= r->node_cdf[k])
             k++;
         int node = r->freel[f];
         for (int c = 0; c < k; c++) {
@@ -951,7 +1315,8 @@ static void raise_absent(px_round_t *r, const px_ind_t *a, const px_ind_t *b, in
 /* Row i of the child into w (sorted by node), mutated: zeroed slots left
  * out, present entries raised (each with its node's q, to a uniform value in
  * [count, node GPUs]), new slots merged in. Returns the count. */
-static int mutated_row(px_round_t *r, int i, const px_slot_t *sl, int n, px_slot_t *w)
+static int mutated_row(px_round_t *r, int i, const px_slot_t *sl, int n, px_slot_t *w,
+                       const px_slot_t *add, int na)
 {
     unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
     int m = 0;
@@ -959,7 +1324,7 @@ static int mutated_row(px_round_t *r, int i, const px_slot_t *sl, int n, px_slot
         if (mask >> s & 1)
             continue;
         px_slot_t x = sl[s];
-        double q = r->q[x.node];
+        double q = node_q(r, x.node);
         if (q > 0 && rng_uniform(r->rng) < q) {
             int cap = r->scap[x.node];
             if (cap > x.gpus)
@@ -970,6 +1335,11 @@ static int mutated_row(px_round_t *r, int i, const px_slot_t *sl, int n, px_slot
     if (r->mflag[i] & PX_M_GROWN) {
         for (int p = r->phead[i]; p >= 0; p = r->pnext[p])
             w[m++] = (px_slot_t){r->pnode[p], r->pgpus[p]};
+        sort_slots(w, m);
+    }
+    if (na > 0) {
+        for (int c = 0; c < na; c++)
+            w[m++] = add[c];
         sort_slots(w, m);
     }
     return m;
@@ -1075,8 +1445,8 @@ static int surely_empty_rows(const px_round_t *r, const px_ind_t *a, const px_in
 static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t *out, int *at,
                          uint64_t *h)
 {
-    double q = r->q[x.node];
-    if (mutate && q > 0 && rng_uniform(r->rng) < q) {
+    double q = mutate ? node_q(r, x.node) : 0;
+    if (q > 0 && rng_uniform(r->rng) < q) {
         int cap = r->scap[x.node];
         if (cap > x.gpus)
             x.gpus += (int)rng_below(r->rng, (unsigned)(cap - x.gpus) + 1);
@@ -1105,6 +1475,29 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t
     return same ? e->t_same : e->t_moved;
 }
 
+/* x's GPUs and entries per node (x->tot, read by count_nodes). */
+static void node_totals(const px_round_t *r, px_ind_t *x)
+{
+    if (!x->tot)
+        x->tot = pu_alloc(2 * (size_t)r->n_sub + 1, sizeof *x->tot);
+    memset(x->tot, 0, 2 * (size_t)r->n_sub * sizeof *x->tot);
+    for (int k = 0; k < x->off[r->rows]; k++) {
+        x->tot[x->slots[k].node] += x->slots[k].gpus;
+        x->tot[r->n_sub + x->slots[k].node]++;
+    }
+}
+
+/* The mutation's marks cleared for the next child. */
+static void make_child_end(px_round_t *r)
+{
+    for (int t = 0; t < r->n_touched; t++) {
+        r->mflag[r->touched[t]] = 0;
+        r->pcount[r->touched[t]] = 0;
+    }
+    r->n_touched = 0;
+    r->n_patch = 0;
+}
+
 /* The child of a (rows below point) and b (the rest), mutated when `mutate`
  * is set, then repaired (steps 1 to 5, row by row in priority order: what
  * each step does to a row depends on the rows before it only, so doing all
@@ -1116,11 +1509,24 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t
 static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point, int mutate,
                       px_ind_t *out)
 {
-    int doomed = 0;
+    int doomed = 0, sure = 0;
     if (mutate) {
         mutate_rows(r, a, b, point);
-        count_nodes(r, a, b, point);
-        raise_absent(r, a, b, point);
+        /* the rows that surely end with no GPUs: with the rows' sums, a
+         * lower bound of the child's final sum (r->doom: it cannot survive) */
+        if (r->lazy) {
+            sure = eager_raises(r, a, b, point);
+            if (sure * r->term0 > r->doom) {
+                make_child_end(r);
+                return 1;
+            }
+            count_nodes(r, a, b, point);
+            sure = eager_keep(r);
+        } else {
+            count_nodes(r, a, b, point);
+            raise_absent(r, a, b, point);
+            sure = r->doom < INFINITY ? surely_empty_rows(r, a, b, point) : 0;
+        }
     }
     if (++r->stamp == INT32_MAX) { /* flags set in earlier calls hold older stamps */
         memset(r->flag, 0, (size_t)r->n_sub * sizeof *r->flag);
@@ -1130,10 +1536,8 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
     uint64_t h = PX_HASH0;
     double sum = 0;
     int at = 0, empty = 0;
-    /* the terms of the rows still to come that surely have no GPUs: with sum,
-     * a lower bound of the child's final sum (r->doom: it cannot survive) */
-    int sure = r->doom < INFINITY ? surely_empty_rows(r, a, b, point) : 0;
-    px_slot_t w[PX_MAX_NODES];
+    px_slot_t w[PX_MAX_NODES], add[PX_MAX_NODES];
+    int64_t pos = 0, next = mutate && r->lazy ? rng_skip(r->rng, r->inv_pick) : 0; /* raise_row */
     for (int i = 0; i < r->rows; i++) {
         int n;
         const px_slot_t *sl = source_row(r, a, b, point, i, &n);
@@ -1150,13 +1554,17 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
             sum += r->term0;
             continue;
         }
+        int na = 0; /* the row's absent raises (an eager row has them as patches) */
+        unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
+        if (mutate && r->lazy && n > popcount16(mask))
+            na = raise_row(r, sl, n, mask, add, &next, &pos);
         /* the common row, steps 1 to 5 in short (a row of min > 1 may be topped up) */
-        if (n == 1 && !r->mflag[i] && !r->jobs[i].gang) {
+        if (n == 1 && !r->mflag[i] && !r->jobs[i].gang && na == 0) {
             sum += single_row(r, i, sl[0], mutate, out, &at, &h);
             continue;
         }
         if (mutate && (r->mflag[i] || n > 0))
-            n = mutated_row(r, i, sl, n, w);
+            n = mutated_row(r, i, sl, n, w, add, na);
         else
             for (int k2 = 0; k2 < n; k2++)
                 w[k2] = sl[k2];
@@ -1192,12 +1600,9 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
     out->off[r->rows] = at;
     out->fitness = pollux_fitness_total(sum, r->rows, r->s->p);
     out->hash = h;
-    for (int t = 0; t < r->n_touched; t++) {
-        r->mflag[r->touched[t]] = 0;
-        r->pcount[r->touched[t]] = 0;
-    }
-    r->n_touched = 0;
-    r->n_patch = 0;
+    if (!doomed)
+        node_totals(r, out);
+    make_child_end(r);
     return doomed;
 }
 
@@ -1229,6 +1634,7 @@ static void pop_add(px_round_t *r, px_pop_t *p, px_ind_t *x)
 {
     if (!is_duplicate(r, p, x) && p->n < p->cap) {
         p->ind[p->n++] = *x;
+        x->tot = NULL;
         x->slots = NULL;
         x->n = NULL;
         x->off = NULL;
@@ -1581,8 +1987,6 @@ static void index_nodes(px_round_t *r)
     r->cnt = pu_alloc(ns1, sizeof *r->cnt);
     r->left = pu_alloc(ns1, sizeof *r->left);
     r->flag = pu_alloc(ns1, sizeof *r->flag);
-    r->q = pu_alloc(ns1, sizeof *r->q);
-    r->freel = pu_alloc(ns1, sizeof *r->freel);
     for (int k = 0; k < r->base.off[r->rows]; k++)
         r->base.slots[k].node = r->node_sub[r->base.slots[k].node];
 }
@@ -1617,9 +2021,9 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     for (int row = 0; row < r->rows; row++)
         r->hot[row].key = SIZE_MAX;
     r->term0 = pollux_fitness_term(0, s->p);
-    r->inv_reset = 1.0 / log1p(-PX_RESET);
-    r->inv_zero = 1.0 / log1p(-PX_ZERO_ROW);
-    pick_table(r);
+    r->reset_cdf = binomial_cdf(r->rows, PX_RESET, &r->reset_first, &r->n_reset_cdf);
+    r->zero_cdf = binomial_cdf(r->rows, PX_ZERO_ROW, &r->zero_first, &r->n_zero_cdf);
+    r->zseen = pu_alloc(rows1, sizeof *r->zseen);
     r->qtab = pu_alloc(rows1, sizeof *r->qtab);
     for (int c = 0; c <= r->rows; c++) {
         double p1 = 1.0 / r->rows, p2 = c ? 1.0 / c : 0;
@@ -1655,6 +2059,11 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     map_old_rows(r);
     choose_nodes(r);
     index_nodes(r);
+    pick_table(r);
+    node_table(r);
+    r->freel = pu_alloc((size_t)r->n_sub + 1, sizeof *r->freel);
+    r->erow = pu_alloc(rows1, sizeof *r->erow);
+    r->estart = pu_alloc(rows1 + 1, sizeof *r->estart);
 }
 
 static void round_free(px_round_t *r)
@@ -1668,9 +2077,16 @@ static void round_free(px_round_t *r)
     free(r->cnt);
     free(r->left);
     free(r->flag);
-    free(r->q);
-    free(r->freel);
     free(r->pick_cdf);
+    free(r->node_cdf);
+    free(r->reset_cdf);
+    free(r->zero_cdf);
+    free(r->zseen);
+    free(r->freel);
+    free(r->picks);
+    free(r->erow);
+    free(r->estart);
+    free(r->ecand);
     free(r->qtab);
     free(r->old_row);
     for (int row = 0; row < r->rows; row++)
@@ -1693,6 +2109,8 @@ static void round_free(px_round_t *r)
     free(r->pnext);
     free(r->pnode);
     free(r->pgpus);
+    free(r->grids.key);
+    free(r->grids.ms);
 }
 
 /* The starting population: the last decision's, mapped onto today's jobs by
@@ -1887,6 +2305,9 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
     px_pop_t p = {pu_alloc(3 * (size_t)s->pop + 2, sizeof(px_ind_t)), 0, 3 * (int)s->pop + 2};
     seed_population(&r, &p);
     survive(&r, &p, (int)s->pop);
+    /* raises per row (eager for the empty ones) where the empty rows are
+     * fewer than the nodes, else per node (each costs about a draw per child) */
+    r.lazy = p.ind[0].ez[r.rows] < r.n_sub;
     evolve(&r, &p);
     population_to_nodes(&r, &p);
     emit_plan(&r, &p.ind[0], plan);

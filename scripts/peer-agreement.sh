@@ -81,8 +81,11 @@
 #   engine at its measured step times of each job's placement and its
 #   validation files' efficiency; optimus-oracle with --policy-rates-measured:
 #   its Optimus predicts from the same tables; 2026-11-27), workloads 1-8:
-#     pollux          -0.0 -0.1 +1.7 -1.0 +0.8 +2.7 -0.2 -0.2 % (per job 3.7-6.7 %)
-#   (pollux with --like pollux's rigid_batch=1 and the GA's cheaper draws,
+#     pollux          +0.7 +0.2 +2.7 -0.9 +0.8 +2.5 +0.1 +0.3 % (per job 3.8-6.2 %)
+#   (pollux with the GA's draws of bench/README.md "pollux: draws where they
+#   are used", 2026-11-27; fitted, seed 1: -0.7 +1.3 +3.6 -1.9 +0.1 +0.9 -0.4
+#   +1.5 %. Before them: -0.0 -0.1 +1.7 -1.0 +0.8 +2.7 -0.2 -0.2 %, per job
+#   3.7-6.7 %, with --like pollux's rigid_batch=1 and the GA's cheaper draws,
 #   2026-11-27 merged; rigid_batch alone gave +0.7 -0.2 +2.1 -0.7 +0.7 +1.9
 #   -0.4 -0.3 %, per job 3.6-6.2 %. rigid_batch: the artifact pins
 #   ncf's batch at 32,768; before it +1.1 +1.1 +2.5 +0.1 +1.9 +3.1 +0.6 +0.9 %,
