@@ -278,8 +278,8 @@ static int spawn(wjob_t *w, char **argv, const sigset_t *blocked)
     return 0;
 }
 
-/* Stops the command (SIGTERM, then SIGKILL after kill_after s); its status. */
-static int stop_command(const wjob_t *w)
+/* Stops the command (SIGTERM, then SIGKILL after kill_after s) and reaps it. */
+static void stop_command(const wjob_t *w)
 {
     int st = 0;
     kill(w->pid, SIGTERM);
@@ -292,7 +292,6 @@ static int stop_command(const wjob_t *w)
         }
         usleep(10000);
     }
-    return st;
 }
 
 static void describe(int st, char *buf, size_t n)
@@ -369,8 +368,7 @@ static int run(wjob_t *w, char **argv)
             continue;
         int k = pump(w);
         if (k == 1 || k == -2) {
-            int st = stop_command(w);
-            (void)st;
+            stop_command(w);
             save_checkpoint(w);
             report(w);
             rc = k == 1 ? MLS_EXIT_OK : MLS_EXIT_FAIL;

@@ -310,3 +310,7 @@ tests_test_diagnose_LDADD = $(TEST_LIBS)
 # `mlsched live wrap`: a command that prints progress lines as a live job (~8 s)
 TESTS += tests/live_wrap.sh
 EXTRA_DIST += tests/live_wrap.sh
+
+# profiler/examples/pair_rates.py (gpu-predict.sh's pair measurement) without a GPU (~3 s)
+TESTS += tests/pair_rates.sh
+EXTRA_DIST += tests/pair_rates.sh
