@@ -314,11 +314,11 @@ char *live_submit_to_json(const live_submit_t *s)
     cJSON_AddNumberToObject(o, "batch", s->batch);
     cJSON_AddNumberToObject(o, "min_batch", s->min_batch);
     cJSON_AddNumberToObject(o, "max_batch", s->max_batch);
-    cJSON_AddNumberToObject(o, "work", s->work);
-    cJSON_AddNumberToObject(o, "priority", s->priority);
+    mls_json_add_exact(o, "work", s->work);
+    mls_json_add_exact(o, "priority", s->priority);
     cJSON_AddNumberToObject(o, "id", (double)s->id);
     if (!isnan(s->submit_at))
-        cJSON_AddNumberToObject(o, "submit_at", s->submit_at);
+        mls_json_add_exact(o, "submit_at", s->submit_at);
     if (s->gang > 0)
         cJSON_AddNumberToObject(o, "gang", (double)s->gang);
     char *text = cJSON_PrintUnformatted(o);

@@ -5,6 +5,7 @@
 #include "model/json_util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,4 +170,17 @@ int mls_json_save(const char *path, const cJSON *root, mls_err_t *err)
     int rc = mls_write_text_file(path, text, err);
     cJSON_free(text);
     return rc;
+}
+
+cJSON *mls_json_add_exact(cJSON *o, const char *key, double v)
+{
+    if (!isfinite(v))
+        return cJSON_AddNumberToObject(o, key, v);
+    char buf[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return cJSON_AddRawToObject(o, key, buf);
 }

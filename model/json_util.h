@@ -26,5 +26,10 @@ cJSON *mls_json_parse(const char *text, size_t len, const char *name, long first
 int mls_json_check_unique(const cJSON *root, const char *name, mls_err_t *err);
 /* Prints root (formatted) to path atomically, with a final newline. */
 int mls_json_save(const char *path, const cJSON *root, mls_err_t *err);
+/* Adds number v under key, written with the fewest digits (15 to 17) that
+ * read back as exactly v: cJSON's own printing stops at 15 digits when they
+ * come within a unit in the last place, so a stored double could read back
+ * as its neighbour. A value that is not finite is added as cJSON does (null). */
+cJSON *mls_json_add_exact(cJSON *o, const char *key, double v);
 
 #endif

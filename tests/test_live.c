@@ -78,6 +78,33 @@ START_TEST(submit_valid)
 }
 END_TEST
 
+/* The fuzzer's finding: a work of 77777777777777771 is the double
+ * 77777777777777776; cJSON wrote it as 7.77777777777778e+16 (15 digits, within
+ * a unit in the last place), which reads back as 77777777777777792. The stored
+ * submission must read back as the same job, to the bit. */
+START_TEST(store_exact_numbers)
+{
+    const char *s = "{\"op\":\"submit\",\"argv\":[\"x\"],\"workload\":\"A3C\",\"gpus\":1,"
+                    "\"work\":77777777777777771,\"priority\":0.30000000000000004,"
+                    "\"submit_at\":12.345678901234567}";
+    live_request_t r;
+    mls_err_t err;
+    ck_assert_int_eq(parse(s, &r, &err), 0);
+    ck_assert_double_eq(r.sub.work, 77777777777777776.0);
+    char *json = live_submit_to_json(&r.sub);
+    live_submit_t back;
+    ck_assert_int_eq(live_submit_from_json(json, &back, &err), 0);
+    ck_assert_msg(back.work == r.sub.work, "work %.17g read back as %.17g (%s)", r.sub.work,
+                  back.work, json);
+    ck_assert_msg(back.priority == r.sub.priority, "priority %.17g read back as %.17g",
+                  r.sub.priority, back.priority);
+    ck_assert_msg(back.submit_at == r.sub.submit_at, "submit_at changed");
+    free(json);
+    live_submit_free(&back);
+    live_request_free(&r);
+}
+END_TEST
+
 START_TEST(other_ops)
 {
     live_request_t r;
@@ -282,6 +309,7 @@ int main(void)
 {
     const TTest *const tests[] = {
         submit_valid,
+        store_exact_numbers,
         other_ops,
         invalid,
         check_against_cluster,
