@@ -181,16 +181,17 @@ int main(int argc, char **argv)
     int n_jobs = argc > 1 ? atoi(argv[1]) : 2000;
     int n_gpus = argc > 2 ? atoi(argv[2]) : 2000;
     const char *pop = argc > 3 ? argv[3] : "100", *gens = argc > 4 ? argv[4] : "100";
-    const char *patience = argc > 5 ? argv[5] : "default"; /* the policy's (15) */
+    const char *patience = argc > 5 ? argv[5] : "0"; /* the policy's default: off */
+    const char *threads = argc > 6 ? argv[6] : "0";  /* the policy's default: the online CPUs */
     if (n_jobs < 1 || n_gpus < PER_NODE) {
-        fprintf(stderr, "usage: pollux_decide [JOBS [GPUS [POP GENS [PATIENCE]]]]\n");
+        fprintf(stderr, "usage: pollux_decide [JOBS [GPUS [POP GENS [PATIENCE [THREADS]]]]]\n");
         return 2;
     }
     bench_view_t b;
     build(&b, n_jobs, n_gpus);
-    const char *keys[] = {"population", "generations", "patience"},
-               *vals[] = {pop, gens, patience};
-    policy_args_t args = {argc > 5 ? 3 : 2, keys, vals, 0, NULL};
+    const char *keys[] = {"population", "generations", "patience", "threads"},
+               *vals[] = {pop, gens, patience, threads};
+    policy_args_t args = {4, keys, vals, 0, NULL};
     void *st = NULL;
     char err[256] = "";
     if (pollux_create(&st, &args, err, sizeof err) < 0) {

@@ -63,7 +63,7 @@
  * GPUs it holds on a node where its count does not drop (no restart when its
  * row is unchanged). Randomness: a xoshiro256** generator seeded (splitmix64)
  * with the run's seed at the first call; same inputs and seed give the same
- * plans.
+ * plans, on any number of threads.
  * How the GA is computed (the search above, drawn another way; bench/README.md
  * "pollux: the child in one pass"): a child is never copied from its
  * parents; one pass over the rows reads each row from its parent (or the
@@ -96,6 +96,16 @@
  * The top-up to a job's min is done in that pass, after the row's mutation
  * and its steps 1 and 2, on the GPUs the rows before it left (the offspring
  * as repaired so far); it draws nothing, so rows of min <= 1 are unchanged.
+ * Threads (threads=N, 0 by default: the online CPUs, at most 8): each
+ * generation's tournaments, crossover points and one seed per pair of
+ * children are drawn from the decision's stream first; the pairs are then
+ * made on the threads (each on its own scratch, a copy of the round: lanes),
+ * each pair from a generator seeded with its seed, and the children join
+ * the population in the pairs' order. So a child depends on its seed only,
+ * and the plans are the same on any number of threads. The goodput entries
+ * are computed under a lock (the view's perf model is asked by one thread at
+ * a time) and published whole. The lanes start once a generation took 250
+ * us (a thread's start and two barriers a generation cost tens of us).
  *
  * Simplifications and why:
  * - Throughput model: the view's fitted model (the Pollux catalog: the same
@@ -141,10 +151,14 @@
 #include "policies/pollux.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define PX_MAX_NODES 16 /* nodes per job (the simulator's bound) */
 #define PX_BATCH_POINTS 50
@@ -154,6 +168,8 @@
 #define PX_ZERO_ROW 0.1  /* mutation: row chosen for zeroing */
 #define PX_ZERO 0.1      /* mutation: entry of a chosen row zeroed */
 #define PX_PATIENCE 0    /* default stop: generations without a better best (0: none) */
+#define PX_MAX_THREADS 8 /* threads=0 (auto): the online CPUs, at most this */
+#define PX_PAR_US 250    /* lanes start once a generation took this many microseconds */
 
 /* ---- the pieces with a meaning of their own (pollux.h) --------------------- */
 
@@ -353,6 +369,9 @@ typedef struct px_state {
     long pop, gens, patience;
     int explore;
     int rigid_batch; /* rigid_batch=1: see rigid_batch() */
+    int threads;     /* threads the GA's children are made on (>= 1) */
+    double lanes_from; /* us a generation takes before the lanes start (PX_PAR_US) */
+    int lanes_used;  /* threads that made the last decision's children */
     int seeded;   /* rng seeded (at the first call) */
     px_rng_t rng;
     idmap_t ids;  /* job id -> index into max_held */
@@ -392,9 +411,9 @@ static void forget_population(px_state_t *s)
 int pollux_create(void **state, const policy_args_t *args, char *err, size_t errlen)
 {
     static const char *const known[] = {"p",       "population", "generations", "restart_delay",
-                                        "explore", "patience", "rigid_batch", NULL};
+                                        "explore", "patience", "rigid_batch", "threads", NULL};
     double p, delay;
-    long pop, gens, explore, patience, rigid;
+    long pop, gens, explore, patience, rigid, threads;
     *state = NULL;
     if (policy_args_check(args, known, "pollux", err, errlen) ||
         policy_arg_double(args, "p", -1, &p, err, errlen) ||
@@ -403,8 +422,18 @@ int pollux_create(void **state, const policy_args_t *args, char *err, size_t err
         policy_arg_double(args, "restart_delay", 30, &delay, err, errlen) ||
         policy_arg_long(args, "explore", 1, &explore, err, errlen) ||
         policy_arg_long(args, "patience", PX_PATIENCE, &patience, err, errlen) ||
-        policy_arg_long(args, "rigid_batch", 0, &rigid, err, errlen))
+        policy_arg_long(args, "rigid_batch", 0, &rigid, err, errlen) ||
+        policy_arg_long(args, "threads", 0, &threads, err, errlen))
         return -1;
+    if (threads < 0 || threads > 256) {
+        snprintf(err, errlen, "pollux: threads=%ld: want 1..256, or 0 for the online CPUs (at most %d)",
+                 threads, PX_MAX_THREADS);
+        return -1;
+    }
+    if (threads == 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus < 1 ? 1 : cpus > PX_MAX_THREADS ? PX_MAX_THREADS : cpus;
+    }
     if (rigid != 0 && rigid != 1) {
         snprintf(err, errlen, "pollux: rigid_batch=%ld: want 0 or 1", rigid);
         return -1;
@@ -441,6 +470,8 @@ int pollux_create(void **state, const policy_args_t *args, char *err, size_t err
     s->gens = gens;
     s->explore = (int)explore;
     s->rigid_batch = (int)rigid;
+    s->threads = (int)threads;
+    s->lanes_from = PX_PAR_US;
     idmap_init(&s->ids);
     *state = s;
     return 0;
@@ -455,6 +486,16 @@ void pollux_destroy(void *state)
     free(s->max_held);
     forget_population(s);
     free(s);
+}
+
+void pollux_lanes_from(void *state, double us)
+{
+    ((px_state_t *)state)->lanes_from = us;
+}
+
+int pollux_lanes_used(const void *state)
+{
+    return ((const px_state_t *)state)->lanes_used;
 }
 
 /* Notes the most GPUs each job has been seen holding (the exploration bound). */
@@ -484,6 +525,7 @@ typedef struct px_job {
     double base;       /* goodput on the fair share; <= 0: cannot run */
     double factor;     /* re-allocation penalty */
     px_entry_t *cache; /* [type][K 0..cap][spread] */
+    atomic_uchar *ready; /* per cache entry: computed (lookup) */
 } px_job_t;
 
 /* A row's last cache entry asked (lookup). */
@@ -509,6 +551,9 @@ typedef struct px_round {
     const view_t *v;
     px_state_t *s;
     px_rng_t *rng;
+    px_rng_t own_rng;      /* a pair of children's generator (evolve) */
+    struct px_round *main; /* a lane (another thread's copy): the decision's round */
+    pthread_mutex_t *lock; /* while lanes run: guards the entries' computation */
     int rows, width; /* jobs; slots per row */
     px_job_t *jobs;  /* per row, in priority order */
     px_hot_t *hot;   /* per row */
@@ -676,6 +721,25 @@ static px_entry_t evaluate_model(px_round_t *r, const px_job_t *pj, int type, in
     return e;
 }
 
+/* Computes entry `key` of pj's cache (m: the decision's round; while lanes
+ * run, under its lock: the view's perf model is asked by one thread at a
+ * time, and the entry is published once whole). */
+static void fill_entry(px_round_t *m, px_job_t *pj, size_t key, int type, int k, int spread)
+{
+    if (m->lock)
+        pthread_mutex_lock(m->lock);
+    if (!atomic_load_explicit(&pj->ready[key], memory_order_relaxed)) {
+        px_entry_t e = evaluate(m, pj, type, k, spread);
+        double sp = pj->base > 0 ? e.g / pj->base : 0;
+        e.t_same = pollux_fitness_term(sp, m->s->p);
+        e.t_moved = pollux_fitness_term(pj->base > 0 ? sp * pj->factor : 0, m->s->p);
+        pj->cache[key] = e;
+        atomic_store_explicit(&pj->ready[key], 1, memory_order_release);
+    }
+    if (m->lock)
+        pthread_mutex_unlock(m->lock);
+}
+
 /* The row's entry for (type, k, spread), computed at the first ask with
  * the fitness terms of its SPEEDUP (penalty included when the row moves).
  * The last one asked is copied beside the row's other data (r->hot, read in
@@ -688,15 +752,10 @@ static const px_entry_t *lookup(px_round_t *r, int row, int type, int k, int spr
     px_hot_t *h = &r->hot[row];
     if (h->key == key)
         return &h->e;
-    px_entry_t *e = &pj->cache[key];
-    if (e->g < 0) {
-        *e = evaluate(r, pj, type, k, spread);
-        double sp = pj->base > 0 ? e->g / pj->base : 0;
-        e->t_same = pollux_fitness_term(sp, r->s->p);
-        e->t_moved = pollux_fitness_term(pj->base > 0 ? sp * pj->factor : 0, r->s->p);
-    }
+    if (!atomic_load_explicit(&pj->ready[key], memory_order_acquire))
+        fill_entry(r->main ? r->main : r, pj, key, type, k, spread);
     h->key = key;
-    h->e = *e;
+    h->e = pj->cache[key];
     return &h->e;
 }
 
@@ -1695,40 +1754,231 @@ static void set_doom(px_round_t *r, const px_pop_t *p, int size)
     r->doom = lim * (1 + 1e-9);
 }
 
+/* ---- the generation's children on several threads ------------------------------ */
+
+/* One tournament's pair of children: parents a and b, the crossover point,
+ * and the seed of the generator both children are drawn from (so a child
+ * does not depend on the thread that makes it, nor on the other pairs). */
+typedef struct px_pair {
+    const px_ind_t *a, *b;
+    int point;
+    uint64_t seed;
+} px_pair_t;
+
+/* A generation's work, shared by the lanes: pairs taken in turn (next),
+ * children written to kid[2 m + k], doomed[2 m + k]. */
+typedef struct px_gen {
+    px_pair_t *pair;
+    px_ind_t *kid;
+    int *doomed;
+    int n_pairs;
+    double doom;
+    atomic_int next;
+    int stop;
+    /* the barrier at each generation's start and end: all `need` threads */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int need, arrived;
+    unsigned phase;
+} px_gen_t;
+
+typedef struct px_lane {
+    px_round_t r; /* a copy of the round with scratch of its own */
+    px_gen_t *gen;
+    pthread_t tid;
+} px_lane_t;
+
+/* A monotonic clock, microseconds (when to start the lanes: timing only,
+ * never the plan). */
+static double mono_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
+}
+
+/* Waits until the `need` threads have all come (the lanes and this one). */
+static void gen_barrier(px_gen_t *g)
+{
+    pthread_mutex_lock(&g->mu);
+    unsigned phase = g->phase;
+    if (++g->arrived == g->need) {
+        g->arrived = 0;
+        g->phase++;
+        pthread_cond_broadcast(&g->cv);
+    } else {
+        while (phase == g->phase)
+            pthread_cond_wait(&g->cv, &g->mu);
+    }
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* Makes the pairs not yet taken, on round r (the decision's, or a lane's). */
+static void make_pairs(px_round_t *r, px_gen_t *g)
+{
+    r->doom = g->doom;
+    for (int m; (m = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed)) < g->n_pairs;) {
+        const px_pair_t *pr = &g->pair[m];
+        rng_seed(r->rng, pr->seed);
+        for (int k = 0; k < 2; k++)
+            g->doomed[2 * m + k] =
+                make_child(r, k ? pr->b : pr->a, k ? pr->a : pr->b, pr->point, 1, &g->kid[2 * m + k]);
+    }
+}
+
+static void *lane_main(void *arg)
+{
+    px_lane_t *l = arg;
+    for (;;) {
+        gen_barrier(l->gen);
+        if (l->gen->stop)
+            break;
+        make_pairs(&l->r, l->gen);
+        gen_barrier(l->gen);
+    }
+    return NULL;
+}
+
+/* A lane's round: r's read-only parts shared, the scratch a child is made
+ * in (make_child) its own; the entries' cache is r's (fill_entry). */
+static void lane_init(px_round_t *l, px_round_t *r)
+{
+    *l = *r;
+    l->main = r;
+    l->rng = &l->own_rng;
+    size_t rows1 = (size_t)r->rows + 1, ns1 = (size_t)r->n_sub + 1;
+    l->mflag = pu_alloc(rows1, 1);
+    l->pcount = pu_alloc(rows1, 1);
+    l->zmask = pu_alloc(rows1, sizeof *l->zmask);
+    l->touched = pu_alloc(rows1, sizeof *l->touched);
+    l->phead = pu_alloc(rows1, sizeof *l->phead);
+    l->ptail = pu_alloc(rows1, sizeof *l->ptail);
+    l->hot = pu_alloc(rows1, sizeof *l->hot);
+    for (int row = 0; row < r->rows; row++)
+        l->hot[row].key = SIZE_MAX;
+    l->zseen = pu_alloc(rows1, sizeof *l->zseen);
+    l->erow = pu_alloc(rows1, sizeof *l->erow);
+    l->estart = pu_alloc(rows1 + 1, sizeof *l->estart);
+    l->use = pu_alloc(ns1, sizeof *l->use);
+    l->cnt = pu_alloc(ns1, sizeof *l->cnt);
+    l->left = pu_alloc(ns1, sizeof *l->left);
+    l->flag = pu_alloc(ns1, sizeof *l->flag);
+    l->freel = pu_alloc(ns1, sizeof *l->freel);
+    l->picks = pu_alloc(ns1, sizeof *l->picks);
+    l->ecand = NULL;
+    l->n_ecand = l->ecand_cap = 0;
+    l->pnext = l->pnode = l->pgpus = NULL;
+    l->n_patch = l->patch_cap = 0;
+    l->n_touched = l->zstamp = l->stamp = 0;
+    l->spare = NULL;
+    l->n_spare = l->spare_cap = 0;
+}
+
+static void lane_free(px_round_t *l)
+{
+    void *own[] = {l->mflag, l->pcount, l->zmask, l->touched, l->phead, l->ptail,
+                   l->hot,   l->zseen,  l->erow,  l->estart,  l->use,   l->cnt,
+                   l->left,  l->flag,   l->freel, l->picks,   l->ecand, l->pnext,
+                   l->pnode, l->pgpus};
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        free(own[i]);
+}
+
+/* Starts up to want - 1 lanes beside this thread; returns the lanes running
+ * (0: this thread alone, also where no thread could be started). The lanes
+ * wait at the barrier, which counts them once all are started. */
+static int lanes_start(px_round_t *r, px_gen_t *g, px_lane_t *lane, int want)
+{
+    if (want < 2)
+        return 0;
+    pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->cv, NULL);
+    pthread_mutex_lock(&g->mu);
+    int n = 0;
+    for (; n < want - 1; n++) {
+        lane_init(&lane[n].r, r);
+        lane[n].gen = g;
+        if (pthread_create(&lane[n].tid, NULL, lane_main, &lane[n]) != 0) {
+            lane_free(&lane[n].r);
+            break;
+        }
+    }
+    g->need = n + 1;
+    pthread_mutex_unlock(&g->mu);
+    if (n == 0) {
+        pthread_cond_destroy(&g->cv);
+        pthread_mutex_destroy(&g->mu);
+    }
+    return n;
+}
+
+static void lanes_stop(px_gen_t *g, px_lane_t *lane, int n)
+{
+    if (n == 0)
+        return;
+    g->stop = 1;
+    gen_barrier(g);
+    for (int i = 0; i < n; i++) {
+        pthread_join(lane[i].tid, NULL);
+        lane_free(&lane[i].r);
+    }
+    pthread_cond_destroy(&g->cv);
+    pthread_mutex_destroy(&g->mu);
+}
+
 /* Runs the GA from the sorted population p; with patience N > 0, stops once
- * the best fitness has not risen for N generations in a row. */
+ * the best fitness has not risen for N generations in a row. Each
+ * generation's pairs of children are drawn (tournaments, crossover point, a
+ * seed each) from the decision's stream, then made on the lanes and this
+ * thread, then joined to the population in order: the same plans whatever
+ * the threads. */
 static void evolve(px_round_t *r, px_pop_t *p)
 {
-    int size = (int)r->s->pop;
+    int size = (int)r->s->pop, n_pairs = size / 2 + size % 2;
     double best = p->n > 0 ? p->ind[0].fitness : 0;
     long stale = 0;
+    px_gen_t g = {.pair = pu_alloc((size_t)n_pairs, sizeof *g.pair),
+                  .kid = pu_alloc(2 * (size_t)n_pairs, sizeof *g.kid),
+                  .doomed = pu_alloc(2 * (size_t)n_pairs, sizeof *g.doomed),
+                  .n_pairs = n_pairs};
+    px_lane_t lane[PX_MAX_THREADS];
+    int want = r->s->threads < PX_MAX_THREADS ? r->s->threads : PX_MAX_THREADS, lanes = 0;
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    px_rng_t *stream = r->rng;
     for (long gen = 0; gen < r->s->gens; gen++) {
         if (r->s->patience > 0 && stale >= r->s->patience)
             break;
+        double t0 = want > 1 && !lanes ? mono_us() : 0;
         int parents = p->n;
         set_doom(r, p, size);
-        for (int m = 0; m < size / 2 + size % 2; m++) {
+        for (int m = 0; m < n_pairs; m++) {
             /* binary tournaments: the population is sorted, the lower index wins */
-            int a = (int)rng_below(r->rng, (unsigned)parents);
-            int b = (int)rng_below(r->rng, (unsigned)parents);
-            int c = (int)rng_below(r->rng, (unsigned)parents);
-            int d = (int)rng_below(r->rng, (unsigned)parents);
+            int a = (int)rng_below(stream, (unsigned)parents);
+            int b = (int)rng_below(stream, (unsigned)parents);
+            int c = (int)rng_below(stream, (unsigned)parents);
+            int d = (int)rng_below(stream, (unsigned)parents);
             const px_ind_t *pa = &p->ind[a < b ? a : b], *pb = &p->ind[c < d ? c : d];
-            int point = rng_uniform(r->rng) < PX_CROSSOVER
-                            ? (int)rng_below(r->rng, (unsigned)r->rows)
+            int point = rng_uniform(stream) < PX_CROSSOVER
+                            ? (int)rng_below(stream, (unsigned)r->rows)
                             : r->rows;
-            px_ind_t kid[2];
-            int doomed[2];
-            for (int k = 0; k < 2; k++) {
-                ind_alloc(r, &kid[k], pa->off[r->rows] + pb->off[r->rows]);
-                doomed[k] = make_child(r, k ? pb : pa, k ? pa : pb, point, 1, &kid[k]);
-            }
-            for (int k = 0; k < 2; k++) {
-                if (doomed[k])
-                    ind_release(r, &kid[k]);
-                else
-                    pop_add(r, p, &kid[k]);
-            }
+            g.pair[m] = (px_pair_t){pa, pb, point, rng_next(stream)};
+            for (int k = 0; k < 2; k++)
+                ind_alloc(r, &g.kid[2 * m + k], pa->off[r->rows] + pb->off[r->rows]);
+        }
+        g.doom = r->doom;
+        atomic_store_explicit(&g.next, 0, memory_order_relaxed);
+        r->rng = &r->own_rng;
+        if (lanes)
+            gen_barrier(&g);
+        make_pairs(r, &g);
+        if (lanes)
+            gen_barrier(&g);
+        r->rng = stream;
+        for (int c = 0; c < 2 * n_pairs; c++) {
+            if (g.doomed[c])
+                ind_release(r, &g.kid[c]);
+            else
+                pop_add(r, p, &g.kid[c]);
         }
         r->doom = INFINITY;
         survive(r, p, size);
@@ -1738,7 +1988,20 @@ static void evolve(px_round_t *r, px_pop_t *p)
         } else {
             stale++;
         }
+        /* a generation long enough to share: the lanes start (each costs a
+         * thread's start and two barriers a generation, tens of us) */
+        if (want > 1 && !lanes && mono_us() - t0 >= r->s->lanes_from) {
+            lanes = lanes_start(r, &g, lane, want);
+            r->lock = lanes ? &lock : NULL;
+            want = lanes ? want : 1;
+        }
     }
+    lanes_stop(&g, lane, lanes);
+    r->s->lanes_used = lanes + 1;
+    r->lock = NULL;
+    free(g.pair);
+    free(g.kid);
+    free(g.doomed);
 }
 
 /* ---- building the decision's problem ----------------------------------------- */
@@ -1837,8 +2100,7 @@ static void setup_job(px_round_t *r, int row, int fair)
     pj->gang = pj->min > 1 && pj->cap >= pj->min;
     size_t n = (size_t)v->n_types * (size_t)(pj->cap + 1) * 2;
     pj->cache = pu_alloc(n, sizeof *pj->cache);
-    for (size_t i = 0; i < n; i++)
-        pj->cache[i].g = -1;
+    pj->ready = pu_alloc(n, sizeof *pj->ready);
     pj->base = 0;
     if (pj->cap < pj->min || fair < 1)
         return;
@@ -2089,8 +2351,10 @@ static void round_free(px_round_t *r)
     free(r->ecand);
     free(r->qtab);
     free(r->old_row);
-    for (int row = 0; row < r->rows; row++)
+    for (int row = 0; row < r->rows; row++) {
         free(r->jobs[row].cache);
+        free(r->jobs[row].ready);
+    }
     free(r->jobs);
     ind_free(&r->base);
     free(r->node_cap);

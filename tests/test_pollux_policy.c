@@ -460,12 +460,13 @@ static void busy(fx_t *f)
     }
 }
 
-START_TEST(deterministic)
+/* Two policies decide on two copies of the busy view, each plan applied to
+ * its copy, four rounds: the same plans (jobs, GPUs, GPU ids, batches). */
+static void same_plans(void *s1, void *s2)
 {
     static fx_t f1, f2;
     busy(&f1);
     busy(&f2);
-    void *s1 = make(NULL, 0), *s2 = make(NULL, 0);
     plan_t p1, p2;
     plan_init(&p1);
     plan_init(&p2);
@@ -488,8 +489,30 @@ START_TEST(deterministic)
     }
     plan_free(&p1);
     plan_free(&p2);
+}
+
+START_TEST(deterministic)
+{
+    void *s1 = make(NULL, 0), *s2 = make(NULL, 0);
+    same_plans(s1, s2);
     pollux_destroy(s1);
     pollux_destroy(s2);
+}
+END_TEST
+
+/* The GA's children made on 4 threads from the first generation give the
+ * plans of one thread (each pair of children draws from a seed of its own,
+ * and they join the population in order). */
+START_TEST(threads_same_plans)
+{
+    const char *one[] = {"threads=1"}, *four[] = {"threads=4"};
+    void *s1 = make(one, 1), *s4 = make(four, 1);
+    pollux_lanes_from(s4, 0);
+    same_plans(s1, s4);
+    ck_assert_int_eq(pollux_lanes_used(s1), 1);
+    ck_assert_int_eq(pollux_lanes_used(s4), 4);
+    pollux_destroy(s1);
+    pollux_destroy(s4);
 }
 END_TEST
 
@@ -544,6 +567,10 @@ START_TEST(bad_params)
     policy_args_t d = {1, k4, v4, 0, NULL};
     ck_assert_int_eq(pollux_create(&s, &d, err, sizeof err), -1);
     ck_assert(strstr(err, "patience=-1") != NULL);
+    const char *k5[] = {"threads"}, *v5[] = {"-2"};
+    policy_args_t e = {1, k5, v5, 0, NULL};
+    ck_assert_int_eq(pollux_create(&s, &e, err, sizeof err), -1);
+    ck_assert(strstr(err, "threads=-2") != NULL);
 }
 END_TEST
 
@@ -645,6 +672,7 @@ int main(void)
                                   speedup_and_penalty_choose,
                                   interference_capacity_minmax,
                                   deterministic,
+                                  threads_same_plans,
                                   bad_params,
                                   patience,
                                   gang_min,
