@@ -1617,8 +1617,9 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
         if (mutate && r->lazy && n > popcount16(mask))
             na = raise_row(r, sl, n, mask, add, &next, &pos);
-        /* the common row, steps 1 to 5 in short (a row of min > 1 may be topped up) */
-        if (n == 1 && !r->mflag[i] && !r->jobs[i].gang && na == 0) {
+        /* the common row, steps 1 to 5 in short (an untouched row of a
+         * population matrix has its min or nothing: no top-up to do) */
+        if (n == 1 && !r->mflag[i] && na == 0) {
             sum += single_row(r, i, sl[0], mutate, out, &at, &h);
             continue;
         }
