@@ -11,9 +11,16 @@
  * current allocation) and the mean of the next three (warm: seeded with the
  * previous population), wall clock and the process's CPU time (the one to
  * trust on a shared machine). Deterministic inputs; the policy's own
- * generator is seeded by the view. PATIENCE: the policy's patience=N (its
- * default, 15, when not given; 0: all the generations).
- *     make bench/pollux_decide && bench/pollux_decide [JOBS [GPUS [POP GENS [PATIENCE]]]] */
+ * generator is seeded by the view. PATIENCE: the policy's patience=N (0 when
+ * not given: all the generations); THREADS: its threads=N (0: the online
+ * CPUs).
+ * SHAPE=philly (environment): Philly's shape instead: 8-GPU nodes, rigid
+ * jobs (min = max) of 1 GPU (70 %), 2 (8 %), 4 (9 %), 8 (9 %), 16 (3 %) or
+ * 32 (1 %), a table-like perf model (no batch limits: goodput is
+ * throughput, K x a per-class rate, 0.8 of it over several nodes), the
+ * first jobs running, each on the fewest nodes, until 85 % of the GPUs are
+ * held, the rest queued.
+ *     make bench/pollux_decide && bench/pollux_decide [JOBS [GPUS [POP GENS [PATIENCE [THREADS]]]]] */
 #include "policies/policies.h"
 
 #include <math.h>
@@ -22,10 +29,11 @@
 #include <string.h>
 #include <time.h>
 
-#define PER_NODE 4
+#define PER_NODE 4 /* Pollux's shape; SHAPE=philly: 8 */
 #define CLASSES 6
 
 typedef struct bench_view {
+    int per_node;
     view_gpu_type_t type;
     view_node_t *nodes;
     view_job_t *jobs;
@@ -91,10 +99,73 @@ static int b_limits(void *ctx, const view_job_t *j, int type, view_batch_limits_
     return 0;
 }
 
-static void build(bench_view_t *b, int n_jobs, int n_gpus)
+/* Philly's shape: K x a per-class rate, 0.8 of it spread. */
+static double r_tput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
+{
+    (void)ctx, (void)type, (void)batch;
+    return gpus < 1 ? 0 : gpus * (1.0 + j->workload) * (nodes > 1 ? 0.8 : 1);
+}
+
+static void build_philly(bench_view_t *b, int n_jobs, int n_gpus)
+{
+    static const int size[] = {1, 2, 4, 8, 16, 32}, cum[] = {70, 78, 87, 96, 99, 100};
+    int per = b->per_node = 8, n_nodes = n_gpus / per;
+    b->type = (view_gpu_type_t){"v100", n_nodes * per, 0, 16};
+    b->nodes = calloc((size_t)n_nodes, sizeof *b->nodes);
+    b->jobs = calloc((size_t)n_jobs, sizeof *b->jobs);
+    b->holder = malloc(sizeof(int) * (size_t)n_nodes * per);
+    b->ids = malloc(sizeof(int) * (size_t)n_nodes * per);
+    for (int k = 0; k < n_nodes; k++)
+        b->nodes[k] = (view_node_t){0, per, k * per, 0, 1, 48, 192};
+    for (int g = 0; g < n_nodes * per; g++)
+        b->holder[g] = -1;
+    int next = 0, limit = n_nodes * per * 85 / 100;
+    for (int j = 0; j < n_jobs; j++) {
+        view_job_t *jb = &b->jobs[j];
+        int pct = (int)((j * 37u + 11) % 100), c = 0;
+        while (pct >= cum[c])
+            c++;
+        int k = size[c];
+        *jb = (view_job_t){0};
+        jb->id = j;
+        jb->workload = j % CLASSES;
+        jb->workload_name = "bench";
+        jb->submit = j;
+        jb->priority = 1;
+        jb->deadline = INFINITY;
+        jb->duration_estimate = NAN;
+        jb->gpus_requested = jb->min_gpus = jb->max_gpus = k;
+        jb->cur_type = -1;
+        jb->first_start = jb->last_start = jb->throughput = NAN;
+        jb->total_work = jb->remaining_work = NAN;
+        jb->accum_steps = -1;
+        jb->grad_noise_scale = NAN;
+        jb->epoch = NAN;
+        int start = k >= per ? (next + per - 1) / per * per : next;
+        if (k < per && start % per + k > per)
+            start += per - start % per;
+        if (start + k <= limit) {
+            jb->state = VIEW_RUNNING;
+            jb->cur_type = 0;
+            jb->cur_gpus = k;
+            jb->cur_nodes = (k + per - 1) / per;
+            jb->cur_gpu_ids = &b->ids[start];
+            jb->attained_service = 3600.0 * k * (1 + j % 5);
+            jb->restarts = j % 3;
+            for (int i = 0; i < k; i++) {
+                b->ids[start + i] = start + i;
+                b->holder[start + i] = j;
+            }
+            next = start + k;
+        }
+    }
+    b->perf = (view_perf_t){.ctx = b, .throughput = r_tput};
+}
+
+static void build_pollux(bench_view_t *b, int n_jobs, int n_gpus)
 {
     int n_nodes = n_gpus / PER_NODE;
-    memset(b, 0, sizeof *b);
+    b->per_node = PER_NODE;
     b->type = (view_gpu_type_t){"t4", n_nodes * PER_NODE, 0, 16};
     b->nodes = calloc((size_t)n_nodes, sizeof *b->nodes);
     b->jobs = calloc((size_t)n_jobs, sizeof *b->jobs);
@@ -146,6 +217,17 @@ static void build(bench_view_t *b, int n_jobs, int n_gpus)
                             .efficiency = b_eff,
                             .goodput = b_goodput,
                             .batch_limits = b_limits};
+}
+
+static void build(bench_view_t *b, int n_jobs, int n_gpus)
+{
+    memset(b, 0, sizeof *b);
+    const char *shape = getenv("SHAPE");
+    if (shape && !strcmp(shape, "philly"))
+        build_philly(b, n_jobs, n_gpus);
+    else
+        build_pollux(b, n_jobs, n_gpus);
+    int n_nodes = n_gpus / b->per_node;
     b->v.now = 100000;
     b->v.round_len = 60;
     b->v.seed = 1;
@@ -153,7 +235,7 @@ static void build(bench_view_t *b, int n_jobs, int n_gpus)
     b->v.types = &b->type;
     b->v.n_nodes = n_nodes;
     b->v.nodes = b->nodes;
-    b->v.n_gpus = n_nodes * PER_NODE;
+    b->v.n_gpus = n_nodes * b->per_node;
     b->v.gpu_holder = b->holder;
     b->v.n_jobs = n_jobs;
     b->v.jobs = b->jobs;
@@ -224,10 +306,10 @@ int main(int argc, char **argv)
         warm_cpu += cpu_s() - c0;
     }
     printf(
-        "pollux: %d jobs, %d GPUs (%d nodes), population %s x %s generations, patience %s: first "
+        "pollux%s: %d jobs, %d GPUs (%d nodes), population %s x %s generations, patience %s: first "
         "decision %.1f ms (%.1f ms CPU; %d jobs placed on %d GPUs), next decisions %.1f ms "
         "mean (%.1f ms CPU)\n",
-        n_jobs, b.v.n_gpus, b.v.n_nodes, pop, gens, patience, cold * 1e3, cold_cpu * 1e3, placed,
+        getenv("SHAPE") ? " (SHAPE=philly)" : "", n_jobs, b.v.n_gpus, b.v.n_nodes, pop, gens, patience, cold * 1e3, cold_cpu * 1e3, placed,
         gpus, warm / 3 * 1e3, warm_cpu / 3 * 1e3);
     plan_free(&p);
     pollux_destroy(st);

@@ -1504,13 +1504,14 @@ static int surely_empty_rows(const px_round_t *r, const px_ind_t *a, const px_in
 static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t *out, int *at,
                          uint64_t *h)
 {
-    double q = mutate ? node_q(r, x.node) : 0;
+    const px_job_t *pj = &r->jobs[i];
+    /* a row at its cap stays there whatever the raise: not drawn (the same law) */
+    double q = mutate && x.gpus < pj->cap ? node_q(r, x.node) : 0;
     if (q > 0 && rng_uniform(r->rng) < q) {
         int cap = r->scap[x.node];
         if (cap > x.gpus)
             x.gpus += (int)rng_below(r->rng, (unsigned)(cap - x.gpus) + 1);
     }
-    const px_job_t *pj = &r->jobs[i];
     if (x.gpus > pj->cap)
         x.gpus = pj->cap;
     int f = r->left[x.node];
