@@ -1893,6 +1893,7 @@ static int lanes_start(px_round_t *r, px_gen_t *g, px_lane_t *lane, int want)
 {
     if (want < 2)
         return 0;
+    g->stop = g->arrived = 0;
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
     pthread_mutex_lock(&g->mu);
@@ -1928,6 +1929,36 @@ static void lanes_stop(px_gen_t *g, px_lane_t *lane, int n)
     pthread_mutex_destroy(&g->mu);
 }
 
+/* When the lanes run (timing only, never the plans): once a generation on
+ * this thread alone took lanes_from us (a thread's start and two barriers a
+ * generation cost tens of us), and no longer once three generations in a
+ * row took 0.9 of that or more with them (a machine too busy to give the
+ * lanes a CPU). */
+typedef struct px_pace {
+    double serial_us; /* the generation that started the lanes */
+    int slow;         /* generations in a row with lanes that did not pay */
+} px_pace_t;
+
+static void pace_lanes(px_round_t *r, px_gen_t *g, px_lane_t *lane, int *lanes, int *want,
+                       double took_us, px_pace_t *pace, pthread_mutex_t *lock)
+{
+    if (!*lanes && took_us >= r->s->lanes_from) {
+        *lanes = lanes_start(r, g, lane, *want);
+        r->lock = *lanes ? lock : NULL;
+        pace->serial_us = took_us;
+        pace->slow = 0;
+        if (!*lanes)
+            *want = 1;
+        else if (*lanes + 1 > r->s->lanes_used)
+            r->s->lanes_used = *lanes + 1;
+    } else if (*lanes && (took_us >= 0.9 * pace->serial_us ? ++pace->slow : (pace->slow = 0)) >= 3) {
+        lanes_stop(g, lane, *lanes);
+        *lanes = 0;
+        *want = 1;
+        r->lock = NULL;
+    }
+}
+
 /* Runs the GA from the sorted population p; with patience N > 0, stops once
  * the best fitness has not risen for N generations in a row. Each
  * generation's pairs of children are drawn (tournaments, crossover point, a
@@ -1945,12 +1976,14 @@ static void evolve(px_round_t *r, px_pop_t *p)
                   .n_pairs = n_pairs};
     px_lane_t lane[PX_MAX_THREADS];
     int want = r->s->threads < PX_MAX_THREADS ? r->s->threads : PX_MAX_THREADS, lanes = 0;
+    px_pace_t pace = {0, 0};
+    r->s->lanes_used = 1;
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     px_rng_t *stream = r->rng;
     for (long gen = 0; gen < r->s->gens; gen++) {
         if (r->s->patience > 0 && stale >= r->s->patience)
             break;
-        double t0 = want > 1 && !lanes ? mono_us() : 0;
+        double t0 = want > 1 ? mono_us() : 0;
         int parents = p->n;
         set_doom(r, p, size);
         for (int m = 0; m < n_pairs; m++) {
@@ -1990,16 +2023,10 @@ static void evolve(px_round_t *r, px_pop_t *p)
         } else {
             stale++;
         }
-        /* a generation long enough to share: the lanes start (each costs a
-         * thread's start and two barriers a generation, tens of us) */
-        if (want > 1 && !lanes && mono_us() - t0 >= r->s->lanes_from) {
-            lanes = lanes_start(r, &g, lane, want);
-            r->lock = lanes ? &lock : NULL;
-            want = lanes ? want : 1;
-        }
+        if (want > 1)
+            pace_lanes(r, &g, lane, &lanes, &want, mono_us() - t0, &pace, &lock);
     }
     lanes_stop(&g, lane, lanes);
-    r->s->lanes_used = lanes + 1;
     r->lock = NULL;
     free(g.pair);
     free(g.kid);
