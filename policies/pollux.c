@@ -569,6 +569,8 @@ typedef struct px_round {
     int up_gpus;     /* GPUs of up nodes */
     px_ind_t base;   /* the current allocation */
     double term0;    /* fitness term of a row with no GPUs */
+    double *floor_sum; /* [i]: the least terms of rows i.. (row_floors) */
+    double sure_term;  /* a surely empty row's term beyond its least: term0 - the largest */
     double doom;     /* a child whose terms sum above it cannot survive (set_doom) */
     double *reset_cdf, *zero_cdf; /* Binomial(rows, PX_RESET / PX_ZERO_ROW)'s CDFs */
     int n_reset_cdf, n_zero_cdf, reset_first, zero_first;
@@ -1576,7 +1578,7 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
          * lower bound of the child's final sum (r->doom: it cannot survive) */
         if (r->lazy) {
             sure = eager_raises(r, a, b, point);
-            if (sure * r->term0 > r->doom) {
+            if (sure * r->sure_term + r->floor_sum[0] > r->doom) {
                 make_child_end(r);
                 return 1;
             }
@@ -1605,7 +1607,8 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         out->ez[i] = empty;
         out->off[i] = at;
         out->n[i] = 0;
-        if (sum + sure * r->term0 > r->doom) { /* it cannot survive: the rest of its rows can only add */
+        /* it cannot survive: the rest of its rows add at least their least terms */
+        if (sum + sure * r->sure_term + r->floor_sum[i] > r->doom) {
             doomed = 1;
             break;
         }
@@ -2379,6 +2382,7 @@ static void round_free(px_round_t *r)
     free(r->estart);
     free(r->ecand);
     free(r->qtab);
+    free(r->floor_sum);
     free(r->old_row);
     for (int row = 0; row < r->rows; row++) {
         free(r->jobs[row].cache);
@@ -2404,6 +2408,36 @@ static void round_free(px_round_t *r)
     free(r->pgpus);
     free(r->grids.key);
     free(r->grids.ms);
+}
+
+/* Each row's least fitness term, whatever the GA gives it, summed from each
+ * row to the last (r->floor_sum): a job of one GPU count (min = cap) either
+ * runs on cap GPUs of a type, spread or not, or gets nothing (term0), so its
+ * least is the least of those entries' unpenalised terms (the penalty only
+ * lowers a speedup: a larger term); other rows count 0 (their entries are
+ * not all known). With every surely empty row counted at term0 less the
+ * largest floor, a child's partial sum plus these bounds its final sum
+ * (make_child's early stop). */
+static void row_floors(px_round_t *r)
+{
+    double most = 0;
+    r->floor_sum = pu_alloc((size_t)r->rows + 1, sizeof *r->floor_sum);
+    for (int i = r->rows - 1; i >= 0; i--) {
+        const px_job_t *pj = &r->jobs[i];
+        double f = 0;
+        if (pj->min == pj->cap && pj->cap >= 1) {
+            f = r->term0;
+            for (int t = 0; t < r->v->n_types; t++)
+                for (int spread = 0; spread < 2; spread++) {
+                    const px_entry_t *e = lookup(r, i, t, pj->cap, spread);
+                    if (e->g > 0 && e->t_same < f)
+                        f = e->t_same;
+                }
+        }
+        most = f > most ? f : most;
+        r->floor_sum[i] = r->floor_sum[i + 1] + f;
+    }
+    r->sure_term = r->term0 - most;
 }
 
 /* The starting population: the last decision's, mapped onto today's jobs by
@@ -2596,6 +2630,7 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
         return -1;
     }
     px_pop_t p = {pu_alloc(3 * (size_t)s->pop + 2, sizeof(px_ind_t)), 0, 3 * (int)s->pop + 2};
+    row_floors(&r);
     seed_population(&r, &p);
     survive(&r, &p, (int)s->pop);
     /* raises per row (eager for the empty ones) where the empty rows are
