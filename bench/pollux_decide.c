@@ -273,7 +273,7 @@ int main(int argc, char **argv)
     build(&b, n_jobs, n_gpus);
     const char *keys[] = {"population", "generations", "patience", "threads"},
                *vals[] = {pop, gens, patience, threads};
-    policy_args_t args = {4, keys, vals, 0, NULL};
+    policy_args_t args = {argc > 6 ? 4 : 3, keys, vals, 0, NULL}; /* without threads: older builds */
     void *st = NULL;
     char err[256] = "";
     if (pollux_create(&st, &args, err, sizeof err) < 0) {

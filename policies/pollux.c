@@ -170,6 +170,7 @@
 #define PX_PATIENCE 0    /* default stop: generations without a better best (0: none) */
 #define PX_MAX_THREADS 8 /* threads=0 (auto): the online CPUs, at most this */
 #define PX_PAR_US 250    /* lanes start once a generation took this many microseconds */
+#define PX_SPIN 20000    /* a barrier's checks before it sleeps (~100-300 us) */
 
 /* ---- the pieces with a meaning of their own (pollux.h) --------------------- */
 
@@ -1783,8 +1784,9 @@ typedef struct px_gen {
     /* the barrier at each generation's start and end: all `need` threads */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int need, arrived;
-    unsigned phase;
+    int need;
+    atomic_int arrived;
+    atomic_uint phase;
 } px_gen_t;
 
 typedef struct px_lane {
@@ -1802,19 +1804,30 @@ static double mono_us(void)
     return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
 }
 
-/* Waits until the `need` threads have all come (the lanes and this one). */
+/* Waits until the `need` threads have all come (the lanes and this one):
+ * spinning a while first (a generation's serial part, tens of us, is
+ * shorter than a sleeping thread's wake-up), then asleep. */
 static void gen_barrier(px_gen_t *g)
 {
-    pthread_mutex_lock(&g->mu);
-    unsigned phase = g->phase;
-    if (++g->arrived == g->need) {
-        g->arrived = 0;
-        g->phase++;
+    unsigned phase = atomic_load(&g->phase);
+    if (atomic_fetch_add(&g->arrived, 1) + 1 == g->need) {
+        atomic_store(&g->arrived, 0);
+        pthread_mutex_lock(&g->mu);
+        atomic_store(&g->phase, phase + 1);
         pthread_cond_broadcast(&g->cv);
-    } else {
-        while (phase == g->phase)
-            pthread_cond_wait(&g->cv, &g->mu);
+        pthread_mutex_unlock(&g->mu);
+        return;
     }
+    for (int spin = 0; spin < PX_SPIN; spin++) {
+        if (atomic_load_explicit(&g->phase, memory_order_acquire) != phase)
+            return;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    pthread_mutex_lock(&g->mu);
+    while (atomic_load(&g->phase) == phase)
+        pthread_cond_wait(&g->cv, &g->mu);
     pthread_mutex_unlock(&g->mu);
 }
 
@@ -1896,7 +1909,8 @@ static int lanes_start(px_round_t *r, px_gen_t *g, px_lane_t *lane, int want)
 {
     if (want < 2)
         return 0;
-    g->stop = g->arrived = 0;
+    g->stop = 0;
+    atomic_store(&g->arrived, 0);
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
     pthread_mutex_lock(&g->mu);
