@@ -88,11 +88,14 @@
  * and its fitness terms. A child that cannot survive is stopped (set_doom):
  * with p < 0 every row adds a positive term to the power mean's sum, so once
  * the rows scored so far, with the rows that surely end with no GPUs (no
- * slot left after the crossover, resets and zeroing, none raised), give a
- * fitness below the population's worst survivor's, the child would be
- * dropped by the survival anyway; its remaining draws are not made (another
- * stream, the same distribution of survivors). Most children are (99 % at
- * 200 jobs once the population is full), mostly at their first rows.
+ * slot left after the crossover, resets and zeroing, none raised) and the
+ * least term every other row can have (a job of one GPU count: its cap's
+ * best entry, unpenalised; others 0: row_floors), give a fitness below the
+ * population's worst survivor's, the child would be dropped by the survival
+ * anyway; its remaining draws are not made (another stream, the same
+ * distribution of survivors). Most children are (99 % at 200 jobs once the
+ * population is full), mostly at their first rows. A one-slot row at its
+ * job's cap draws no raise of its entry (it would be capped back).
  * The top-up to a job's min is done in that pass, after the row's mutation
  * and its steps 1 and 2, on the GPUs the rows before it left (the offspring
  * as repaired so far); it draws nothing, so rows of min <= 1 are unchanged.
