@@ -99,6 +99,44 @@ static int b_limits(void *ctx, const view_job_t *j, int type, view_batch_limits_
     return 0;
 }
 
+/* n_nodes nodes of `per` GPUs of one type, all free; room for n_jobs jobs. */
+static void cluster(bench_view_t *b, const char *type, int n_nodes, int per, int n_jobs)
+{
+    b->per_node = per;
+    b->type = (view_gpu_type_t){type, n_nodes * per, 0, 16};
+    b->nodes = calloc((size_t)n_nodes, sizeof *b->nodes);
+    b->jobs = calloc((size_t)n_jobs, sizeof *b->jobs);
+    b->holder = malloc(sizeof(int) * (size_t)n_nodes * per);
+    b->ids = malloc(sizeof(int) * (size_t)n_nodes * per);
+    for (int k = 0; k < n_nodes; k++)
+        b->nodes[k] = (view_node_t){0, per, k * per, 0, 1, 48, 192};
+    for (int g = 0; g < n_nodes * per; g++)
+        b->holder[g] = -1;
+}
+
+/* Job j, queued, of class j % CLASSES, asking for `ask` GPUs (min..max), no
+ * noise scale. */
+static void queued_job(view_job_t *jb, int j, int ask, int min, int max)
+{
+    *jb = (view_job_t){0};
+    jb->id = j;
+    jb->workload = j % CLASSES;
+    jb->workload_name = "bench";
+    jb->submit = j;
+    jb->priority = 1;
+    jb->deadline = INFINITY;
+    jb->duration_estimate = NAN;
+    jb->gpus_requested = ask;
+    jb->min_gpus = min;
+    jb->max_gpus = max;
+    jb->cur_type = -1;
+    jb->first_start = jb->last_start = jb->throughput = NAN;
+    jb->total_work = jb->remaining_work = NAN;
+    jb->accum_steps = -1;
+    jb->grad_noise_scale = NAN;
+    jb->epoch = NAN;
+}
+
 /* Philly's shape: K x a per-class rate, 0.8 of it spread. */
 static double r_tput(void *ctx, const view_job_t *j, int type, int gpus, int nodes, int batch)
 {
@@ -109,16 +147,8 @@ static double r_tput(void *ctx, const view_job_t *j, int type, int gpus, int nod
 static void build_philly(bench_view_t *b, int n_jobs, int n_gpus)
 {
     static const int size[] = {1, 2, 4, 8, 16, 32}, cum[] = {70, 78, 87, 96, 99, 100};
-    int per = b->per_node = 8, n_nodes = n_gpus / per;
-    b->type = (view_gpu_type_t){"v100", n_nodes * per, 0, 16};
-    b->nodes = calloc((size_t)n_nodes, sizeof *b->nodes);
-    b->jobs = calloc((size_t)n_jobs, sizeof *b->jobs);
-    b->holder = malloc(sizeof(int) * (size_t)n_nodes * per);
-    b->ids = malloc(sizeof(int) * (size_t)n_nodes * per);
-    for (int k = 0; k < n_nodes; k++)
-        b->nodes[k] = (view_node_t){0, per, k * per, 0, 1, 48, 192};
-    for (int g = 0; g < n_nodes * per; g++)
-        b->holder[g] = -1;
+    int per = 8, n_nodes = n_gpus / per;
+    cluster(b, "v100", n_nodes, per, n_jobs);
     int next = 0, limit = n_nodes * per * 85 / 100;
     for (int j = 0; j < n_jobs; j++) {
         view_job_t *jb = &b->jobs[j];
@@ -126,21 +156,7 @@ static void build_philly(bench_view_t *b, int n_jobs, int n_gpus)
         while (pct >= cum[c])
             c++;
         int k = size[c];
-        *jb = (view_job_t){0};
-        jb->id = j;
-        jb->workload = j % CLASSES;
-        jb->workload_name = "bench";
-        jb->submit = j;
-        jb->priority = 1;
-        jb->deadline = INFINITY;
-        jb->duration_estimate = NAN;
-        jb->gpus_requested = jb->min_gpus = jb->max_gpus = k;
-        jb->cur_type = -1;
-        jb->first_start = jb->last_start = jb->throughput = NAN;
-        jb->total_work = jb->remaining_work = NAN;
-        jb->accum_steps = -1;
-        jb->grad_noise_scale = NAN;
-        jb->epoch = NAN;
+        queued_job(jb, j, k, k, k);
         int start = k >= per ? (next + per - 1) / per * per : next;
         if (k < per && start % per + k > per)
             start += per - start % per;
@@ -165,35 +181,12 @@ static void build_philly(bench_view_t *b, int n_jobs, int n_gpus)
 static void build_pollux(bench_view_t *b, int n_jobs, int n_gpus)
 {
     int n_nodes = n_gpus / PER_NODE;
-    b->per_node = PER_NODE;
-    b->type = (view_gpu_type_t){"t4", n_nodes * PER_NODE, 0, 16};
-    b->nodes = calloc((size_t)n_nodes, sizeof *b->nodes);
-    b->jobs = calloc((size_t)n_jobs, sizeof *b->jobs);
-    b->holder = malloc(sizeof(int) * (size_t)n_nodes * PER_NODE);
-    b->ids = malloc(sizeof(int) * (size_t)n_nodes * PER_NODE);
-    for (int k = 0; k < n_nodes; k++)
-        b->nodes[k] = (view_node_t){0, PER_NODE, k * PER_NODE, 0, 1, 48, 192};
-    for (int g = 0; g < n_nodes * PER_NODE; g++)
-        b->holder[g] = -1;
+    cluster(b, "t4", n_nodes, PER_NODE, n_jobs);
     int next = 0; /* next free GPU id while half the GPUs are handed out */
     for (int j = 0; j < n_jobs; j++) {
         view_job_t *jb = &b->jobs[j];
-        jb->id = j;
-        jb->workload = j % CLASSES;
-        jb->workload_name = "bench";
-        jb->submit = j;
-        jb->priority = 1;
-        jb->deadline = INFINITY;
-        jb->duration_estimate = NAN;
-        jb->gpus_requested = 1 + j % 4;
-        jb->min_gpus = 1;
-        jb->max_gpus = 64;
-        jb->cur_type = -1;
-        jb->first_start = jb->last_start = jb->throughput = NAN;
-        jb->total_work = jb->remaining_work = NAN;
-        jb->accum_steps = -1;
+        queued_job(jb, j, 1 + j % 4, 1, 64);
         jb->grad_noise_scale = j % 4 == 3 ? NAN : 200.0 * (1 + j % 7);
-        jb->epoch = NAN;
         int k = 1 << (j % 3); /* 1, 2, 4 GPUs on one node */
         if (next % PER_NODE + k > PER_NODE)
             next += PER_NODE - next % PER_NODE;

@@ -608,6 +608,37 @@ typedef struct px_round {
     px_grids_t grids;
 } px_round_t;
 
+/* The scratch a child is made in, per row (make_child and the mutation's
+ * marks; lookup's last entry per row), for a round or a lane. */
+static void row_scratch(px_round_t *r)
+{
+    size_t rows1 = (size_t)r->rows + 1;
+    r->mflag = pu_alloc(rows1, 1);
+    r->pcount = pu_alloc(rows1, 1);
+    r->zmask = pu_alloc(rows1, sizeof *r->zmask);
+    r->touched = pu_alloc(rows1, sizeof *r->touched);
+    r->phead = pu_alloc(rows1, sizeof *r->phead);
+    r->ptail = pu_alloc(rows1, sizeof *r->ptail);
+    r->hot = pu_alloc(rows1, sizeof *r->hot);
+    for (int row = 0; row < r->rows; row++)
+        r->hot[row].key = SIZE_MAX;
+    r->zseen = pu_alloc(rows1, sizeof *r->zseen);
+    r->erow = pu_alloc(rows1, sizeof *r->erow);
+    r->estart = pu_alloc(rows1 + 1, sizeof *r->estart);
+}
+
+/* The same per node of the subset (r->n_sub set): the mutation's counts, the
+ * repair's GPUs left and flags, the nodes with free GPUs. */
+static void node_scratch(px_round_t *r)
+{
+    size_t ns1 = (size_t)r->n_sub + 1;
+    r->use = pu_alloc(ns1, sizeof *r->use);
+    r->cnt = pu_alloc(ns1, sizeof *r->cnt);
+    r->left = pu_alloc(ns1, sizeof *r->left);
+    r->flag = pu_alloc(ns1, sizeof *r->flag);
+    r->freel = pu_alloc(ns1, sizeof *r->freel);
+}
+
 /* Row `row` of x. */
 static px_slot_t *row_slots(const px_round_t *r, const px_ind_t *x, int row)
 {
@@ -1867,25 +1898,9 @@ static void lane_init(px_round_t *l, px_round_t *r)
     *l = *r;
     l->main = r;
     l->rng = &l->own_rng;
-    size_t rows1 = (size_t)r->rows + 1, ns1 = (size_t)r->n_sub + 1;
-    l->mflag = pu_alloc(rows1, 1);
-    l->pcount = pu_alloc(rows1, 1);
-    l->zmask = pu_alloc(rows1, sizeof *l->zmask);
-    l->touched = pu_alloc(rows1, sizeof *l->touched);
-    l->phead = pu_alloc(rows1, sizeof *l->phead);
-    l->ptail = pu_alloc(rows1, sizeof *l->ptail);
-    l->hot = pu_alloc(rows1, sizeof *l->hot);
-    for (int row = 0; row < r->rows; row++)
-        l->hot[row].key = SIZE_MAX;
-    l->zseen = pu_alloc(rows1, sizeof *l->zseen);
-    l->erow = pu_alloc(rows1, sizeof *l->erow);
-    l->estart = pu_alloc(rows1 + 1, sizeof *l->estart);
-    l->use = pu_alloc(ns1, sizeof *l->use);
-    l->cnt = pu_alloc(ns1, sizeof *l->cnt);
-    l->left = pu_alloc(ns1, sizeof *l->left);
-    l->flag = pu_alloc(ns1, sizeof *l->flag);
-    l->freel = pu_alloc(ns1, sizeof *l->freel);
-    l->picks = pu_alloc(ns1, sizeof *l->picks);
+    row_scratch(l);
+    node_scratch(l);
+    l->picks = pu_alloc((size_t)r->n_sub + 1, sizeof *l->picks);
     l->ecand = NULL;
     l->n_ecand = l->ecand_cap = 0;
     l->pnext = l->pnode = l->pgpus = NULL;
@@ -2294,10 +2309,7 @@ static void index_nodes(px_round_t *r)
         r->stype[i] = r->node_type[r->sub[i]];
         r->one_type &= r->stype[i] == r->stype[0];
     }
-    r->use = pu_alloc(ns1, sizeof *r->use);
-    r->cnt = pu_alloc(ns1, sizeof *r->cnt);
-    r->left = pu_alloc(ns1, sizeof *r->left);
-    r->flag = pu_alloc(ns1, sizeof *r->flag);
+    node_scratch(r);
     for (int k = 0; k < r->base.off[r->rows]; k++)
         r->base.slots[k].node = r->node_sub[r->base.slots[k].node];
 }
@@ -2322,19 +2334,10 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
             r->node_big[v->nodes[k].type] = v->nodes[k].gpus;
     }
     size_t rows1 = (size_t)r->rows + 1;
-    r->mflag = pu_alloc(rows1, 1);
-    r->pcount = pu_alloc(rows1, 1);
-    r->zmask = pu_alloc(rows1, sizeof *r->zmask);
-    r->touched = pu_alloc(rows1, sizeof *r->touched);
-    r->phead = pu_alloc(rows1, sizeof *r->phead);
-    r->ptail = pu_alloc(rows1, sizeof *r->ptail);
-    r->hot = pu_alloc(rows1, sizeof *r->hot);
-    for (int row = 0; row < r->rows; row++)
-        r->hot[row].key = SIZE_MAX;
+    row_scratch(r);
     r->term0 = pollux_fitness_term(0, s->p);
     r->reset_cdf = binomial_cdf(r->rows, PX_RESET, &r->reset_first, &r->n_reset_cdf);
     r->zero_cdf = binomial_cdf(r->rows, PX_ZERO_ROW, &r->zero_first, &r->n_zero_cdf);
-    r->zseen = pu_alloc(rows1, sizeof *r->zseen);
     r->qtab = pu_alloc(rows1, sizeof *r->qtab);
     for (int c = 0; c <= r->rows; c++) {
         double p1 = 1.0 / r->rows, p2 = c ? 1.0 / c : 0;
@@ -2372,9 +2375,6 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     index_nodes(r);
     pick_table(r);
     node_table(r);
-    r->freel = pu_alloc((size_t)r->n_sub + 1, sizeof *r->freel);
-    r->erow = pu_alloc(rows1, sizeof *r->erow);
-    r->estart = pu_alloc(rows1 + 1, sizeof *r->estart);
 }
 
 static void round_free(px_round_t *r)
