@@ -81,9 +81,11 @@
 #   engine at its measured step times of each job's placement and its
 #   validation files' efficiency; optimus-oracle with --policy-rates-measured:
 #   its Optimus predicts from the same tables; 2026-11-27), workloads 1-8:
-#     pollux          +0.7 +0.2 +2.7 -0.9 +0.8 +2.5 +0.1 +0.3 % (per job 3.8-6.2 %)
-#   (pollux with the GA's draws of bench/README.md "pollux: draws where they
-#   are used", 2026-11-27; fitted, seed 1: -0.7 +1.3 +3.6 -1.9 +0.1 +0.9 -0.4
+#     pollux          +0.2 -0.6 +1.6 -1.2 +1.5 +2.6 -0.2 +0.2 % (per job 3.3-6.1 %)
+#   (pollux with the GA's stream of bench/README.md "pollux: the children on
+#   two threads", 2026-11-27: a seed per pair of children; with the draws of
+#   "pollux: draws where they are used": +0.7 +0.2 +2.7 -0.9 +0.8 +2.5 +0.1
+#   +0.3 %, per job 3.8-6.2 %; fitted, seed 1: -0.7 +1.3 +3.6 -1.9 +0.1 +0.9 -0.4
 #   +1.5 %. Before them: -0.0 -0.1 +1.7 -1.0 +0.8 +2.7 -0.2 -0.2 %, per job
 #   3.7-6.7 %, with --like pollux's rigid_batch=1 and the GA's cheaper draws,
 #   2026-11-27 merged; rigid_batch alone gave +0.7 -0.2 +2.1 -0.7 +0.7 +1.9
