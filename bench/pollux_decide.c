@@ -20,8 +20,11 @@
  * throughput, K x a per-class rate, 0.8 of it over several nodes), the
  * first jobs running, each on the fewest nodes, until 85 % of the GPUs are
  * held, the rest queued.
+ * SEED=S: the view's seed (1 by default); LANES=1: print the threads each
+ * next decision used.
  *     make bench/pollux_decide && bench/pollux_decide [JOBS [GPUS [POP GENS [PATIENCE [THREADS]]]]] */
 #include "policies/policies.h"
+#include "policies/pollux.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -223,7 +226,7 @@ static void build(bench_view_t *b, int n_jobs, int n_gpus)
     int n_nodes = n_gpus / b->per_node;
     b->v.now = 100000;
     b->v.round_len = 60;
-    b->v.seed = 1;
+    b->v.seed = getenv("SEED") ? (uint64_t)atoll(getenv("SEED")) : 1;
     b->v.n_types = 1;
     b->v.types = &b->type;
     b->v.n_nodes = n_nodes;
@@ -297,6 +300,7 @@ int main(int argc, char **argv)
         }
         warm += now_s() - t0;
         warm_cpu += cpu_s() - c0;
+        if (getenv("LANES")) fprintf(stderr, "decision %d: %d threads\n", r, pollux_lanes_used(st));
     }
     printf(
         "pollux%s: %d jobs, %d GPUs (%d nodes), population %s x %s generations, patience %s: first "

@@ -1818,7 +1818,7 @@ typedef struct px_gen {
     /* the barrier at each generation's start and end: all `need` threads */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int need;
+    atomic_int need;
     atomic_int arrived;
     atomic_uint phase;
 } px_gen_t;
@@ -1844,7 +1844,7 @@ static double mono_us(void)
 static void gen_barrier(px_gen_t *g)
 {
     unsigned phase = atomic_load(&g->phase);
-    if (atomic_fetch_add(&g->arrived, 1) + 1 == g->need) {
+    if (atomic_fetch_add(&g->arrived, 1) + 1 == atomic_load(&g->need)) {
         atomic_store(&g->arrived, 0);
         pthread_mutex_lock(&g->mu);
         atomic_store(&g->phase, phase + 1);
@@ -1922,16 +1922,19 @@ static void lane_free(px_round_t *l)
 
 /* Starts up to want - 1 lanes beside this thread; returns the lanes running
  * (0: this thread alone, also where no thread could be started). The lanes
- * wait at the barrier, which counts them once all are started. */
+ * wait at the barrier, whose count is set to the lanes started before this
+ * thread comes to it. */
 static int lanes_start(px_round_t *r, px_gen_t *g, px_lane_t *lane, int want)
 {
     if (want < 2)
         return 0;
     g->stop = 0;
     atomic_store(&g->arrived, 0);
+    /* the lanes that come before every one is started count against `want`:
+     * each of them draws an arrival below it, so none is released early */
+    atomic_store(&g->need, want);
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
-    pthread_mutex_lock(&g->mu);
     int n = 0;
     for (; n < want - 1; n++) {
         lane_init(&lane[n].r, r);
@@ -1941,8 +1944,7 @@ static int lanes_start(px_round_t *r, px_gen_t *g, px_lane_t *lane, int want)
             break;
         }
     }
-    g->need = n + 1;
-    pthread_mutex_unlock(&g->mu);
+    atomic_store(&g->need, n + 1); /* before this thread arrives */
     if (n == 0) {
         pthread_cond_destroy(&g->cv);
         pthread_mutex_destroy(&g->mu);
