@@ -99,7 +99,7 @@
  * The top-up to a job's min is done in that pass, after the row's mutation
  * and its steps 1 and 2, on the GPUs the rows before it left (the offspring
  * as repaired so far); it draws nothing, so rows of min <= 1 are unchanged.
- * Threads (threads=N, 0 by default: the online CPUs, at most 8): each
+ * Threads (threads=N up to 32; 0 by default: the online CPUs, at most 8): each
  * generation's tournaments, crossover points and one seed per pair of
  * children are drawn from the decision's stream first; the pairs are then
  * made on the threads (each on its own scratch, a copy of the round: lanes),
@@ -171,7 +171,8 @@
 #define PX_ZERO_ROW 0.1  /* mutation: row chosen for zeroing */
 #define PX_ZERO 0.1      /* mutation: entry of a chosen row zeroed */
 #define PX_PATIENCE 0    /* default stop: generations without a better best (0: none) */
-#define PX_MAX_THREADS 8 /* threads=0 (auto): the online CPUs, at most this */
+#define PX_AUTO_THREADS 8 /* threads=0 (auto): the online CPUs, at most this */
+#define PX_MAX_THREADS 32 /* threads=N: at most this */
 #define PX_PAR_US 250    /* lanes start once a generation took this many microseconds */
 #define PX_SPIN 20000    /* a barrier's checks before it sleeps (~100-300 us) */
 
@@ -429,14 +430,14 @@ int pollux_create(void **state, const policy_args_t *args, char *err, size_t err
         policy_arg_long(args, "rigid_batch", 0, &rigid, err, errlen) ||
         policy_arg_long(args, "threads", 0, &threads, err, errlen))
         return -1;
-    if (threads < 0 || threads > 256) {
-        snprintf(err, errlen, "pollux: threads=%ld: want 1..256, or 0 for the online CPUs (at most %d)",
-                 threads, PX_MAX_THREADS);
+    if (threads < 0 || threads > PX_MAX_THREADS) {
+        snprintf(err, errlen, "pollux: threads=%ld: want 1..%d, or 0 for the online CPUs (at most %d)",
+                 threads, PX_MAX_THREADS, PX_AUTO_THREADS);
         return -1;
     }
-    if (threads == 0) {
+    if (threads == 0) { /* the machine's CPUs: how fast, never what is planned */
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus < 1 ? 1 : cpus > PX_MAX_THREADS ? PX_MAX_THREADS : cpus;
+        threads = cpus < 1 ? 1 : cpus > PX_AUTO_THREADS ? PX_AUTO_THREADS : cpus;
     }
     if (rigid != 0 && rigid != 1) {
         snprintf(err, errlen, "pollux: rigid_batch=%ld: want 0 or 1", rigid);
@@ -1988,11 +1989,14 @@ static void pace_lanes(px_round_t *r, px_gen_t *g, px_lane_t *lane, int *lanes, 
             *want = 1;
         else if (*lanes + 1 > r->s->lanes_used)
             r->s->lanes_used = *lanes + 1;
-    } else if (*lanes && (took_us >= 0.9 * pace->serial_us ? ++pace->slow : (pace->slow = 0)) >= 3) {
-        lanes_stop(g, lane, *lanes);
-        *lanes = 0;
-        *want = 1;
-        r->lock = NULL;
+    } else if (*lanes) {
+        pace->slow = took_us >= 0.9 * pace->serial_us ? pace->slow + 1 : 0;
+        if (pace->slow >= 3) {
+            lanes_stop(g, lane, *lanes);
+            *lanes = 0;
+            *want = 1;
+            r->lock = NULL;
+        }
     }
 }
 
@@ -2012,7 +2016,7 @@ static void evolve(px_round_t *r, px_pop_t *p)
                   .doomed = pu_alloc(2 * (size_t)n_pairs, sizeof *g.doomed),
                   .n_pairs = n_pairs};
     px_lane_t lane[PX_MAX_THREADS];
-    int want = r->s->threads < PX_MAX_THREADS ? r->s->threads : PX_MAX_THREADS, lanes = 0;
+    int want = r->s->threads, lanes = 0;
     px_pace_t pace = {0, 0};
     r->s->lanes_used = 1;
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

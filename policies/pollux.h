@@ -27,8 +27,8 @@ double pollux_restart_factor(double age, int restarts, double delay);
 double pollux_agent_batch(const view_t *v, const view_job_t *j, int type, int gpus, int nodes,
                           int *batch, int *accum);
 
-/* The GA's threads (parameter threads=N; 0, the default: the online CPUs,
- * at most 8): a decision's generations start on one thread, and the others
+/* The GA's threads (parameter threads=N, 1..32; 0, the default: the online
+ * CPUs, at most 8): a decision's generations start on one thread, and the others
  * join once a generation has taken `us` microseconds (250 by default; 0:
  * from the first). The plans do not depend on either. */
 void pollux_lanes_from(void *state, double us);

@@ -571,6 +571,9 @@ START_TEST(bad_params)
     policy_args_t e = {1, k5, v5, 0, NULL};
     ck_assert_int_eq(pollux_create(&s, &e, err, sizeof err), -1);
     ck_assert(strstr(err, "threads=-2") != NULL);
+    v5[0] = "33"; /* above the lanes there are: refused, not silently fewer */
+    ck_assert_int_eq(pollux_create(&s, &e, err, sizeof err), -1);
+    ck_assert(strstr(err, "threads=33: want 1..32") != NULL);
 }
 END_TEST
 
