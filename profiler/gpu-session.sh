@@ -8,7 +8,9 @@
 # fits them all. Estimated device time per step on one H100 in brackets (about
 # 7 minutes in all; each step is also capped by `timeout`); the new built-in
 # workloads come first so that they are measured even if a later step runs long.
-# PARTS="build builtin torch fit gputest" (the default) picks steps; `bench` instead of
+# PARTS="build builtin torch fit gputest" (the default) picks steps, and within
+# builtin SELF_TESTS (default: transformer resnet recsys allreduce) and SWEEPS
+# (default: transformer resnet50 resnet18 recsys allreduce gradbytes) pick theirs; `bench` instead of
 # `build` compiles only mlsched-gpu-bench with nvcc, beside a prebuilt mlsched
 # named by $MLSCHED (a machine without the C build's dependencies), and `live`
 # holds the simulator's prediction against real jobs (profiler/gpu-predict.sh).
@@ -101,36 +103,40 @@ fi
 [ -x "$B" ] && [ -x "$BENCH" ] || { echo "mlsched or mlsched-gpu-bench is not built"; exit 1; }
 
 S="$B profile builtin --no-self-test"
+SELF_TESTS=${SELF_TESTS-transformer resnet recsys allreduce}
+SWEEPS=${SWEEPS:-transformer resnet50 resnet18 recsys allreduce gradbytes}
+sweep() { case " $SWEEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 if want builtin; then
     # [15 s: cuDNN and NCCL initialisation, algorithm search on tiny networks]
-    for w in transformer resnet recsys allreduce; do
+    for w in $SELF_TESTS; do
         step 120 "self-test $w" $B profile builtin --workload $w --self-test >>"$OUT/self-test.txt"
     done
     cat "$OUT/self-test.txt"
     # the sweeps run even if a self-test failed (self-test.txt says so), to use the GPU
     # time; a CUDA error still stops a sweep
-    # [10 s] the Transformer, as in earlier sessions
-    step 120 "built-in transformer" $S --batch-sizes 8,16,32,64,128,256 \
-        --hidden 512 --heads 8 --layers 6 --seq 128 --iters 40 --warmup 10 \
+    # [10 s] the Transformer, as in earlier sessions, over 200 iterations a batch (a
+    # sustained rate, as a live job sees it: 0.2-2.5 s a batch)
+    sweep transformer && step 120 "built-in transformer" $S --batch-sizes 8,16,32,64,128,256 \
+        --hidden 512 --heads 8 --layers 6 --seq 128 --iters 200 --warmup 20 \
         >"$OUT/builtin-transformer.csv"
     # [60 s: 5 batches x (cudnnFind over ~23 layer shapes x 3 directions, ~8 s, + 20
     #  iterations of 0.02-0.15 s)]
-    step 240 "built-in ResNet-50, 224x224, fp32 (TF32)" $S --workload resnet \
+    sweep resnet50 && step 240 "built-in ResNet-50, 224x224, fp32 (TF32)" $S --workload resnet \
         --depth 50 --image 224 --batch-sizes 16,32,64,128,256 --iters 15 --warmup 5 \
         >"$OUT/builtin-resnet50.csv"
-    # [25 s]
-    step 180 "built-in ResNet-18, 224x224, fp32 (TF32)" $S --workload resnet \
-        --depth 18 --image 224 --batch-sizes 32,64,128,256 --iters 15 --warmup 5 \
+    # [30 s: 100 iterations a batch, a sustained rate (1-5 s a batch)]
+    sweep resnet18 && step 180 "built-in ResNet-18, 224x224, fp32 (TF32)" $S --workload resnet \
+        --depth 18 --image 224 --batch-sizes 32,64,128,256 --iters 100 --warmup 10 \
         >"$OUT/builtin-resnet18.csv"
     # [15 s: 26 tables x 1M rows x 128 (12.4 GiB) filled per batch; iterations of ms]
-    step 180 "built-in recsys (DLRM-like)" $S --workload recsys \
+    sweep recsys && step 180 "built-in recsys (DLRM-like)" $S --workload recsys \
         --batch-sizes 1024,2048,4096,8192,16384,32768 --iters 20 --warmup 5 \
         >"$OUT/builtin-recsys.csv"
     # [5 s] one GPU here: a 1-rank all-reduce (sync ~ 0); more GPUs would be all-reduced
-    step 120 "built-in NCCL all-reduce sizes" $S --workload allreduce \
+    sweep allreduce && step 120 "built-in NCCL all-reduce sizes" $S --workload allreduce \
         --sizes 1M,4M,16M,64M,256M,1G --iters 20 --warmup 5 >"$OUT/allreduce.txt"
     # [5 s] --grad-bytes on one GPU records that nothing was added (the row is sync 0)
-    step 120 "built-in ResNet-50 with --grad-bytes model (1 GPU: no all-reduce)" \
+    sweep gradbytes && step 120 "built-in ResNet-50 with --grad-bytes model (1 GPU: no all-reduce)" \
         $S --workload resnet --batch-sizes 64 --iters 10 --warmup 3 \
         --grad-bytes model >"$OUT/gradbytes-resnet50.txt"
 fi

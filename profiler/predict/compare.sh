@@ -1,15 +1,23 @@
 #!/bin/bash
 # compare.sh [DIR]: the live runs of profiler/gpu-predict.sh (DIR, default
-# gpu-out/predict: NAME-live.csv, NAME.starts, the traces, pairs.csv, and the
-# catalogs or the curves they are fitted from, builtin-*.csv) against
-# `mlsched simulate` on the same traces, catalogs, policies and rounds. Runs
+# gpu-out/predict: NAME-live.csv, NAME.starts, the traces, the pair-rates
+# files, and the catalogs or the curves they are fitted from, builtin-*.csv)
+# against `mlsched simulate` on the same traces, catalogs, policies and rounds:
+#   fifo       fifo on mixed.csv, 10 s rounds (required: it gives the costs)
+#   las        las on mixed.csv, 10 s rounds
+#   slice      las on slice.csv, deciding at arrivals and completions (--round 0)
+#   packed     max-min-fairness-packed on pack.csv with pairs.csv, 10 s rounds
+#   packsmall  max-min-fairness-packed on packsmall.csv with pairs-small.csv
+# each where DIR has its live run (runs made before a kind existed lack it). Runs
 # anywhere (no GPU; needs sqlite3): profiler/predict/runs/* hold the runs so
 # far, e.g. `profiler/predict/compare.sh profiler/predict/runs/2026-11-27-a`.
 #
 # Start-up costs: the simulator charges each job's (re)start as a fixed
 # overhead per workload, taken from the fifo run (one start per job), written
-# to DIR/overheads.json and used for all three simulations, so las's restarts
-# and the packed run are predicted, not fitted. COST picks what it is:
+# to DIR/overheads.json and used for every simulation, so las's restarts and
+# the packed runs are predicted, not fitted. A preempted job's resumption costs
+# a start too (the live runs checkpoint: a new process), also on the GPU it
+# left (the simulator's "suspend" cost). COST picks what it is:
 #   startup (default)  the mean time from a start to the first progress line
 #                      that the wrapper logged;
 #   lost               the mean time a fifo job ran beyond its work at the
@@ -18,7 +26,8 @@
 #                      fitted and only the other policies are predicted.
 #
 # Prints, per run, each job's simulated and live JCT and |live - sim| / sim,
-# and writes the same as DIR/compare.md. Exit 1 when a run is missing.
+# and writes the same as DIR/compare.md. Exit 1 when the fifo run is missing or
+# a simulation fails.
 set -u
 D=${1:-gpu-out/predict}
 B=${MLSCHED:-./mlsched}
@@ -49,24 +58,25 @@ elif mode == "lost":
         cost[j["workload"]].append(busy - float(j["total_work"]) / rate[(j["workload"], j["batch_size"])])
 else:
     sys.exit(f"compare.sh: COST={mode}: startup or lost")
-w = {k: {"start": round(sum(v) / len(v), 3), "restart": round(sum(v) / len(v), 3)}
+# a live preemption (the local executor's default, --preempt checkpoint) ends the
+# process and a resumption starts a new one, on the same GPU too: its cost is a
+# start's, which the simulator charges a job that comes back on the GPUs it left
+# as "suspend"
+w = {k: {c: round(sum(v) / len(v), 3) for c in ("start", "restart", "suspend")}
      for k, v in sorted(cost.items())}
 json.dump({"default": {"start": 0, "restart": 0, "suspend": 0}, "workloads": w}, sys.stdout)
 print()
 PY
 
-compare() { # NAME TRACE CATALOG POLICY
-    local name=$1 trace=$2 cat=$3 pol=$4
+compare() { # NAME TRACE CATALOG POLICY ROUND
+    local name=$1 trace=$2 cat=$3 pol=$4 round=$5
     local live=$T/$name-live.db
-    [ -s "$D/$name-live.csv" ] || {
-        echo "compare.sh: no live run $name ($D/$name-live.csv)" >&2
-        return 1
-    }
     sqlite3 "$live" ".import --csv $D/$name-live.csv jobs" || return 1
     "$B" simulate --trace "$trace" --cluster h100=1x1 --throughputs "$cat" --policy "$pol" \
-        --round 10 --overheads "$D/overheads.json" -q --db "$T/$name-sim.db" >/dev/null || return 1
+        --round "$round" --overheads "$D/overheads.json" -q --db "$T/$name-sim.db" >/dev/null ||
+        return 1
     echo
-    echo "### $name: $pol on $(basename "$trace")"
+    echo "### $name: $pol on $(basename "$trace"), --round $round"
     echo
     echo "| job | workload | batch | sim JCT (s) | live JCT (s) | live - sim |"
     echo "|---|---|---|---|---|---|"
@@ -80,21 +90,37 @@ compare() { # NAME TRACE CATALOG POLICY
                100.0 * (avg(j.jct) - avg(s.jct)) / avg(s.jct))
         FROM jobs j JOIN s.jobs s ON s.job_id = j.id WHERE j.jct != '';"
 }
-# the catalogs, from the run's curves (and pairs) when they are not there
+# a run's catalog: the one gpu-predict.sh wrote, else fitted from the curves (and
+# PAIRS), else (no pairs) the plain one
+catalog() { # NAME [PAIRS]
+    if [ -s "$D/$1" ]; then
+        echo "$D/$1"
+    elif [ -n "${2:-}" ] && [ -s "$D/$2" ] &&
+        "$B" profile fit -q -o "$T/$1" "$D"/builtin-*.csv "$D/$2" >&2 2>/dev/null; then
+        echo "$T/$1"
+    else
+        echo "$cat"
+    fi
+}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-cat=$D/catalog.json packcat=$D/catalog-pairs.json
+cat=$D/catalog.json
 [ -s "$cat" ] || cat=$T/catalog.json
 [ -s "$cat" ] || "$B" profile fit -q -o "$cat" "$D"/builtin-*.csv >&2 || exit 1
-if [ ! -s "$packcat" ]; then
-    packcat=$T/catalog-pairs.json
-    "$B" profile fit -q -o "$packcat" "$D"/builtin-*.csv "$D/pairs.csv" >&2 2>/dev/null ||
-        packcat=$cat
-fi
 {
     echo "Start cost per workload (COST=${COST:-startup}, from the fifo run, s): $(cat "$D/overheads.json")"
-    compare fifo "$D/mixed.csv" "$cat" fifo &&
-        compare las "$D/mixed.csv" "$cat" las &&
-        compare packed "$D/pack.csv" "$packcat" max-min-fairness-packed
+    rc=0
+    while read -r name trace catname pairs pol round; do
+        [ -s "$D/$name-live.csv" ] || { [ "$name" != fifo ] && continue; }
+        [ "$pairs" = - ] && pairs=
+        compare "$name" "$D/$trace" "$(catalog "$catname" "$pairs")" "$pol" "$round" || rc=1
+    done <<'RUNS'
+fifo mixed.csv catalog.json - fifo 10
+las mixed.csv catalog.json - las 10
+slice slice.csv catalog.json - las 0
+packed pack.csv catalog-pairs.json pairs.csv max-min-fairness-packed 10
+packsmall packsmall.csv catalog-small.json pairs-small.csv max-min-fairness-packed 10
+RUNS
+    exit $rc
 } | tee "$D/compare.md"
 exit "${PIPESTATUS[0]}"
