@@ -14,6 +14,8 @@
 # `build` compiles only mlsched-gpu-bench with nvcc, beside a prebuilt mlsched
 # named by $MLSCHED (a machine without the C build's dependencies), and `live`
 # holds the simulator's prediction against real jobs (profiler/gpu-predict.sh).
+# ARCHIVE=FILE packs $OUT into FILE at the end. A prebuilt mlsched run outside
+# its build tree finds the bundled data with MLSCHED_DATADIR=$PWD/traces.
 set -u
 OUT=${OUT:-gpu-out}
 PARTS=${PARTS:-build builtin torch fit gputest}
@@ -180,4 +182,10 @@ if want gputest; then
     tail -3 "$OUT/gpu_bench-test.txt" >&2
 fi
 log "done ($fails step(s) failed)"
+# ARCHIVE=FILE: everything under $OUT in one archive as well (a machine that
+# returns only a few files; sockets and job folders' state stay out)
+if [ -n "${ARCHIVE:-}" ]; then
+    tar czf "$ARCHIVE" --exclude='*.sock' -C "$OUT" . && log "archived to $ARCHIVE" ||
+        fails=$((fails + 1))
+fi
 [ "$fails" -eq 0 ]
