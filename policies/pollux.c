@@ -364,6 +364,7 @@ typedef struct px_ind {
     int *off;         /* where each row starts; off[rows]: slots used */
     int *ez;          /* ez[i]: rows before row i with no GPUs */
     int *tot;         /* per node (index in sub): GPUs, then [n_sub + node] entries */
+    double *term;     /* per row: its fitness term (make_child reads a parent's) */
     int room;         /* slots allocated */
     double fitness;
     uint64_t hash;
@@ -395,7 +396,9 @@ static void ind_free(px_ind_t *x)
     free(x->off);
     free(x->ez);
     free(x->tot);
+    free(x->term);
     x->tot = NULL;
+    x->term = NULL;
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
@@ -571,6 +574,7 @@ typedef struct px_round {
     int *reach;      /* per type: the most GPUs one job can hold; [n_types]: largest type */
     int one_type;    /* the nodes in sub are all of one type */
     int *old_row;    /* per row: the job's row in the last population, or -1 */
+    int *rcap;       /* per row: its job's cap (jobs[row].cap, read by make_child's short path) */
     int up_gpus;     /* GPUs of up nodes */
     px_ind_t base;   /* the current allocation */
     double term0;    /* fitness term of a row with no GPUs */
@@ -829,6 +833,7 @@ static void ind_alloc(px_round_t *r, px_ind_t *x, int room)
         x->n = pu_alloc((size_t)r->rows + 1, 1);
         x->off = pu_alloc((size_t)r->rows + 1, sizeof *x->off);
         x->ez = pu_alloc((size_t)r->rows + 1, sizeof *x->ez);
+        x->term = pu_alloc((size_t)r->rows + 1, sizeof *x->term);
     }
     if (!x->slots || x->room < room) {
         free(x->slots);
@@ -853,6 +858,7 @@ static void ind_release(px_round_t *r, px_ind_t *x)
     }
     r->spare[r->n_spare++] = *x;
     x->tot = NULL;
+    x->term = NULL;
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
@@ -1537,14 +1543,15 @@ static int surely_empty_rows(const px_round_t *r, const px_ind_t *a, const px_in
 }
 
 /* make_child's path for a row of one slot that no mutation touched but the
- * raise of its entry: what mutated_row and steps 3 to 5 do to it, written
- * out; returns its fitness term. */
-static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t *out, int *at,
-                         uint64_t *h)
+ * raise of its entry (or that was only reset, reset = 1): what mutated_row
+ * and steps 3 to 5 do to it, written out; returns its fitness term. */
+static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, int reset, px_ind_t *out,
+                         int *at)
 {
     const px_job_t *pj = &r->jobs[i];
-    /* a row at its cap stays there whatever the raise: not drawn (the same law) */
-    double q = mutate && x.gpus < pj->cap ? node_q(r, x.node) : 0;
+    /* an untouched row at its cap stays there whatever the raise: not drawn
+     * (the same law); a reset row draws it as mutated_row does */
+    double q = mutate && (reset || x.gpus < pj->cap) ? node_q(r, x.node) : 0;
     if (q > 0 && rng_uniform(r->rng) < q) {
         int cap = r->scap[x.node];
         if (cap > x.gpus)
@@ -1569,7 +1576,6 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t
     out->slots[*at] = x;
     out->n[i] = 1;
     *at += 1;
-    *h = hash_slots(*h, i, &x, 1);
     return same ? e->t_same : e->t_moved;
 }
 
@@ -1583,6 +1589,44 @@ static void node_totals(const px_round_t *r, px_ind_t *x)
         x->tot[x->slots[k].node] += x->slots[k].gpus;
         x->tot[r->n_sub + x->slots[k].node]++;
     }
+}
+
+/* make_child's short path, for the rows from i (below end, all read from
+ * parent x) that no mutation touched, of one slot, where no absent raise
+ * lands (lazy: the next success of raise_row's sequence is past the row),
+ * that draw nothing (at their cap, or on a node with no free GPU: no raise
+ * of the entry) and that fit what the rows before them left (no repair
+ * step changes them): each is the parent's row with the parent's term (the
+ * parent was repaired and scored so in this decision), no draw made, as
+ * single_row would find. Stops at the first other row, or where the child
+ * cannot survive (ss: the surely empty rows' part of the bound); returns
+ * that row. The same draws, sums and children as the long path. */
+static int plain_rows(px_round_t *r, const px_ind_t *x, int i, int end, double ss, px_ind_t *out,
+                      double *sum, int *at, int64_t *pos, int64_t next)
+{
+    const unsigned char *xn = x->n;
+    const px_slot_t *xs = x->slots;
+    const int *xoff = x->off, *rcap = r->rcap, *scap = r->scap, *use = r->use;
+    int *left = r->left, a = *at;
+    double s = *sum;
+    ind_grow(out, a, end - i);
+    for (; i < end; i++) {
+        if (r->mflag[i] || xn[i] != 1 || s + ss + r->floor_sum[i] > r->doom)
+            break;
+        if (r->lazy && next < *pos + r->n_free)
+            break;
+        px_slot_t y = xs[xoff[i]];
+        if ((y.gpus < rcap[i] && scap[y.node] - use[y.node] >= 1) || left[y.node] < y.gpus)
+            break;
+        *pos += r->n_free;
+        left[y.node] -= y.gpus;
+        out->slots[a++] = y;
+        out->n[i] = 1;
+        s += out->term[i] = x->term[i];
+    }
+    *sum = s;
+    *at = a;
+    return i;
 }
 
 /* The mutation's marks cleared for the next child. */
@@ -1631,17 +1675,19 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         r->stamp = 1;
     }
     memcpy(r->left, r->scap, (size_t)r->n_sub * sizeof *r->left);
-    uint64_t h = PX_HASH0;
     double sum = 0;
-    int at = 0, empty = 0;
+    int at = 0;
     px_slot_t w[PX_MAX_NODES], add[PX_MAX_NODES];
     int64_t pos = 0, next = mutate && r->lazy ? rng_skip(r->rng, r->inv_pick) : 0; /* raise_row */
     for (int i = 0; i < r->rows; i++) {
+        if (mutate) { /* a run of rows the child takes from a parent as they are */
+            i = plain_rows(r, i < point ? a : b, i, i < point ? point : r->rows,
+                           sure * r->sure_term, out, &sum, &at, &pos, next);
+            if (i == r->rows)
+                break;
+        }
         int n;
         const px_slot_t *sl = source_row(r, a, b, point, i, &n);
-        empty += i > 0 && out->n[i - 1] == 0;
-        out->ez[i] = empty;
-        out->off[i] = at;
         out->n[i] = 0;
         /* it cannot survive: the rest of its rows add at least their least terms */
         if (sum + sure * r->sure_term + r->floor_sum[i] > r->doom) {
@@ -1650,17 +1696,19 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         }
         if (surely_empty(r, i, n)) {
             sure -= sure > 0;
-            sum += r->term0;
+            sum += out->term[i] = r->term0;
             continue;
         }
         int na = 0; /* the row's absent raises (an eager row has them as patches) */
-        unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
+        unsigned f = r->mflag[i], mask = f & PX_M_ZERO ? r->zmask[i] : 0;
         if (mutate && r->lazy && n > popcount16(mask))
             na = raise_row(r, sl, n, mask, add, &next, &pos);
         /* the common row, steps 1 to 5 in short (an untouched row of a
-         * population matrix has its min or nothing: no top-up to do) */
-        if (n == 1 && !r->mflag[i] && na == 0) {
-            sum += single_row(r, i, sl[0], mutate, out, &at, &h);
+         * population matrix has its min or nothing: no top-up to do; a
+         * reset one of a gang job only where it has its min) */
+        if (n == 1 && na == 0 &&
+            (!f || (f == PX_M_RESET && (!r->jobs[i].gang || sl[0].gpus >= r->jobs[i].min)))) {
+            sum += out->term[i] = single_row(r, i, sl[0], mutate, f != 0, out, &at);
             continue;
         }
         if (mutate && (r->mflag[i] || n > 0))
@@ -1679,29 +1727,38 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         if (n > 0)
             n = repair_capacity(r, i, w, n, &k, &e);
         if (n == 0) {
-            sum += r->term0;
+            sum += out->term[i] = r->term0;
             continue;
         }
         const px_slot_t *bs = &r->base.slots[r->base.off[i]];
         int same = r->base.n[i] == n;
         for (int k2 = 0; k2 < n && same; k2++)
             same = w[k2].node == bs[k2].node && w[k2].gpus == bs[k2].gpus;
-        sum += same ? e->t_same : e->t_moved;
+        sum += out->term[i] = same ? e->t_same : e->t_moved;
         ind_grow(out, at, PX_MAX_NODES);
         for (int k2 = 0; k2 < n; k2++)
             out->slots[at + k2] = w[k2];
         out->n[i] = (unsigned char)n;
         at += n;
-        h = hash_slots(h, i, w, n);
     }
     if (!doomed && sum > r->doom)
         doomed = 1;
-    out->ez[r->rows] = empty + (r->rows > 0 && out->n[r->rows - 1] == 0);
-    out->off[r->rows] = at;
     out->fitness = pollux_fitness_total(sum, r->rows, r->s->p);
-    out->hash = h;
-    if (!doomed)
+    if (!doomed) { /* offsets, empty rows, hash (duplicates), node counts: a child that may survive */
+        uint64_t h = PX_HASH0;
+        int off = 0, empty = 0;
+        for (int i = 0; i < r->rows; i++) {
+            out->off[i] = off;
+            out->ez[i] = empty;
+            h = hash_slots(h, i, &out->slots[off], out->n[i]);
+            off += out->n[i];
+            empty += out->n[i] == 0;
+        }
+        out->off[r->rows] = off;
+        out->ez[r->rows] = empty;
+        out->hash = h;
         node_totals(r, out);
+    }
     make_child_end(r);
     return doomed;
 }
@@ -1735,6 +1792,7 @@ static void pop_add(px_round_t *r, px_pop_t *p, px_ind_t *x)
     if (!is_duplicate(r, p, x) && p->n < p->cap) {
         p->ind[p->n++] = *x;
         x->tot = NULL;
+        x->term = NULL;
         x->slots = NULL;
         x->n = NULL;
         x->off = NULL;
@@ -2368,9 +2426,11 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     r->reach = type_reach(v);
     ind_alloc(r, &r->base, r->rows * r->width + 1);
     r->base.off[0] = 0;
+    r->rcap = pu_alloc((size_t)r->rows + 1, sizeof *r->rcap);
     for (int row = 0; row < r->rows; row++) {
         r->jobs[row].job = keys[row].job;
         setup_job(r, row, fair);
+        r->rcap[row] = r->jobs[row].cap;
         base_row(r, row, gpu_node);
         r->base.off[row + 1] = r->base.off[row] + r->base.n[row];
     }
@@ -2407,6 +2467,7 @@ static void round_free(px_round_t *r)
     free(r->qtab);
     free(r->floor_sum);
     free(r->old_row);
+    free(r->rcap);
     for (int row = 0; row < r->rows; row++) {
         free(r->jobs[row].cache);
         free(r->jobs[row].ready);
