@@ -1592,36 +1592,65 @@ static void node_totals(const px_round_t *r, px_ind_t *x)
 }
 
 /* make_child's short path, for the rows from i (below end, all read from
- * parent x) that no mutation touched, of one slot, where no absent raise
- * lands (lazy: the next success of raise_row's sequence is past the row),
- * that draw nothing (at their cap, or on a node with no free GPU: no raise
- * of the entry) and that fit what the rows before them left (no repair
- * step changes them): each is the parent's row with the parent's term (the
- * parent was repaired and scored so in this decision), no draw made, as
- * single_row would find. Stops at the first other row, or where the child
- * cannot survive (ss: the surely empty rows' part of the bound); returns
- * that row. The same draws, sums and children as the long path. */
-static int plain_rows(px_round_t *r, const px_ind_t *x, int i, int end, double ss, px_ind_t *out,
+ * parent x) that no mutation touched and where no absent raise lands
+ * (lazy: the next success of raise_row's sequence is past the row): an
+ * empty one stays empty (surely_empty: *sure counts it no longer); one that
+ * draws nothing (its slots on nodes with no free GPU, or one slot at its
+ * cap: no raise of an entry), that no distributed row before it shares a
+ * node with (step 1) and that fits what the rows before it left (no other
+ * repair step changes it) is the parent's row with the parent's term (the
+ * parent was repaired and scored so in this decision), as make_child's long
+ * path would find, no draw made. Stops at the first other row, or where the
+ * child cannot survive; returns that row. The same draws, sums and children
+ * as the long path. */
+static int plain_rows(px_round_t *r, const px_ind_t *x, int i, int end, int *sure, px_ind_t *out,
                       double *sum, int *at, int64_t *pos, int64_t next)
 {
     const unsigned char *xn = x->n;
     const px_slot_t *xs = x->slots;
     const int *xoff = x->off, *rcap = r->rcap, *scap = r->scap, *use = r->use;
     int *left = r->left, a = *at;
-    double s = *sum;
+    double s = *sum, ss = *sure * r->sure_term;
     ind_grow(out, a, end - i);
     for (; i < end; i++) {
-        if (r->mflag[i] || xn[i] != 1 || s + ss + r->floor_sum[i] > r->doom)
+        if (r->mflag[i] || s + ss + r->floor_sum[i] > r->doom)
             break;
+        int n = xn[i];
+        if (n == 0) { /* surely empty */
+            *sure -= *sure > 0;
+            ss = *sure * r->sure_term;
+            s += out->term[i] = r->term0;
+            out->n[i] = 0;
+            continue;
+        }
         if (r->lazy && next < *pos + r->n_free)
             break;
-        px_slot_t y = xs[xoff[i]];
-        if ((y.gpus < rcap[i] && scap[y.node] - use[y.node] >= 1) || left[y.node] < y.gpus)
-            break;
+        const px_slot_t *y = &xs[xoff[i]];
+        if (n == 1) {
+            if ((y->gpus < rcap[i] && scap[y->node] - use[y->node] >= 1) ||
+                left[y->node] < y->gpus)
+                break;
+            left[y->node] -= y->gpus;
+            out->slots[a++] = *y;
+        } else {
+            int k = 0;
+            for (; k < n; k++) {
+                int node = y[k].node;
+                if (scap[node] - use[node] >= 1 || r->flag[node] == r->stamp ||
+                    left[node] < y[k].gpus)
+                    break;
+            }
+            if (k < n)
+                break;
+            ind_grow(out, a, n + end - i);
+            for (k = 0; k < n; k++) {
+                r->flag[y[k].node] = r->stamp; /* step 1: a distributed row is there */
+                left[y[k].node] -= y[k].gpus;
+                out->slots[a++] = y[k];
+            }
+        }
         *pos += r->n_free;
-        left[y.node] -= y.gpus;
-        out->slots[a++] = y;
-        out->n[i] = 1;
+        out->n[i] = (unsigned char)n;
         s += out->term[i] = x->term[i];
     }
     *sum = s;
@@ -1681,8 +1710,8 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
     int64_t pos = 0, next = mutate && r->lazy ? rng_skip(r->rng, r->inv_pick) : 0; /* raise_row */
     for (int i = 0; i < r->rows; i++) {
         if (mutate) { /* a run of rows the child takes from a parent as they are */
-            i = plain_rows(r, i < point ? a : b, i, i < point ? point : r->rows,
-                           sure * r->sure_term, out, &sum, &at, &pos, next);
+            i = plain_rows(r, i < point ? a : b, i, i < point ? point : r->rows, &sure, out,
+                           &sum, &at, &pos, next);
             if (i == r->rows)
                 break;
         }
@@ -1815,16 +1844,25 @@ static int cmp_rank(const void *pa, const void *pb)
     return a->idx - b->idx;
 }
 
-/* Sorts p by fitness (best first, ties by position) and keeps the best `keep`. */
+/* Sorts p by fitness (best first, ties by position) and keeps the best `keep`.
+ * The order is total (positions differ), so any sort gives it: the sorted
+ * head (the parents, sorted by the last survival) is merged with the rest
+ * (the children that joined), sorted alone. */
 static void survive(px_round_t *r, px_pop_t *p, int keep)
 {
-    px_rank_t *rk = pu_alloc((size_t)p->n + 1, sizeof *rk);
+    px_rank_t *rk = pu_alloc(2 * (size_t)p->n + 1, sizeof *rk), *tail = rk + p->n;
     px_ind_t *sorted = pu_alloc((size_t)p->cap, sizeof *sorted);
+    int head = p->n > 0;
     for (int i = 0; i < p->n; i++)
         rk[i] = (px_rank_t){p->ind[i].fitness, i};
-    qsort(rk, (size_t)p->n, sizeof *rk, cmp_rank);
-    for (int i = 0; i < p->n; i++)
-        sorted[i] = p->ind[rk[i].idx];
+    while (head < p->n && cmp_rank(&rk[head - 1], &rk[head]) < 0)
+        head++;
+    int nt = p->n - head;
+    memcpy(tail, rk + head, (size_t)nt * sizeof *tail);
+    qsort(tail, (size_t)nt, sizeof *tail, cmp_rank);
+    for (int i = 0, h = 0, t = 0; i < p->n; i++) /* merge: rk[0..head) with tail */
+        sorted[i] = p->ind[h < head && (t == nt || cmp_rank(&rk[h], &tail[t]) < 0) ? rk[h++].idx
+                                                                                  : tail[t++].idx];
     for (int i = keep; i < p->n; i++)
         ind_release(r, &sorted[i]);
     if (p->n > keep)
