@@ -583,6 +583,7 @@ typedef struct px_round {
     double doom;     /* a child whose terms sum above it cannot survive (set_doom) */
     double *reset_cdf, *zero_cdf; /* Binomial(rows, PX_RESET / PX_ZERO_ROW)'s CDFs */
     int n_reset_cdf, n_zero_cdf, reset_first, zero_first;
+    int *reset_guide, *zero_guide; /* their cdf_guide */
     int *zseen, zstamp; /* mutate_rows: rows picked for zeroing (== zstamp) */
     double *pick_cdf;  /* Binomial(nodes, 1 / rows)'s CDF: absent raises per row */
     int pick_geo;      /* 1: raises drawn as geometric gaps instead (pick_table) */
@@ -1053,19 +1054,31 @@ static double *binomial_cdf(int n, double p, int *first, int *len)
     return cdf;
 }
 
-/* A draw from a CDF table (binomial_cdf): the first k with U < cdf[k]. */
-static int cdf_draw(px_rng_t *g, const double *cdf, int len, int first)
+/* A guide to a CDF table of len entries: [j] the first k with cdf[k] >
+ * j / len (cdf_draw starts there). */
+static int *cdf_guide(const double *cdf, int len)
+{
+    int *guide = pu_alloc((size_t)len + 1, sizeof *guide), k = 0;
+    for (int j = 0; j < len; j++) {
+        while (k < len - 1 && !(cdf[k] > (double)j / len))
+            k++;
+        guide[j] = k;
+    }
+    return guide;
+}
+
+/* A draw from a CDF table (binomial_cdf): the first k with U < cdf[k],
+ * searched from the guide's entry for U (cdf_guide), a step or two (was a
+ * binary search: the same k). */
+static int cdf_draw(px_rng_t *g, const double *cdf, const int *guide, int len, int first)
 {
     double u = rng_uniform(g);
-    int lo = 0, hi = len - 1; /* cdf[hi] = 1 > u */
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (u < cdf[mid])
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return first + lo;
+    int j = (int)(u * len), k = guide[j < len ? j : len - 1];
+    while (k > 0 && u < cdf[k - 1]) /* only where u * len was rounded up */
+        k--;
+    while (u >= cdf[k]) /* cdf[len - 1] = 1 > u */
+        k++;
+    return first + k;
 }
 
 /* Mutation, row part: each row reset to the current allocation with
@@ -1075,7 +1088,7 @@ static int cdf_draw(px_rng_t *g, const double *cdf, int len, int first)
  * uniformly (the same law, one draw per success and none per row). */
 static void mutate_rows(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
-    int k = cdf_draw(r->rng, r->reset_cdf, r->n_reset_cdf, r->reset_first);
+    int k = cdf_draw(r->rng, r->reset_cdf, r->reset_guide, r->n_reset_cdf, r->reset_first);
     for (int c = 0; c < k; c++) {
         int i;
         do
@@ -1087,7 +1100,7 @@ static void mutate_rows(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int
         memset(r->zseen, 0, (size_t)r->rows * sizeof *r->zseen);
         r->zstamp = 1;
     }
-    k = cdf_draw(r->rng, r->zero_cdf, r->n_zero_cdf, r->zero_first);
+    k = cdf_draw(r->rng, r->zero_cdf, r->zero_guide, r->n_zero_cdf, r->zero_first);
     for (int c = 0; c < k; c++) {
         int i, n;
         do
@@ -2440,6 +2453,8 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     r->term0 = pollux_fitness_term(0, s->p);
     r->reset_cdf = binomial_cdf(r->rows, PX_RESET, &r->reset_first, &r->n_reset_cdf);
     r->zero_cdf = binomial_cdf(r->rows, PX_ZERO_ROW, &r->zero_first, &r->n_zero_cdf);
+    r->reset_guide = cdf_guide(r->reset_cdf, r->n_reset_cdf);
+    r->zero_guide = cdf_guide(r->zero_cdf, r->n_zero_cdf);
     r->qtab = pu_alloc(rows1, sizeof *r->qtab);
     for (int c = 0; c <= r->rows; c++) {
         double p1 = 1.0 / r->rows, p2 = c ? 1.0 / c : 0;
@@ -2496,6 +2511,8 @@ static void round_free(px_round_t *r)
     free(r->node_cdf);
     free(r->reset_cdf);
     free(r->zero_cdf);
+    free(r->reset_guide);
+    free(r->zero_guide);
     free(r->zseen);
     free(r->freel);
     free(r->picks);
