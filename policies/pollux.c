@@ -85,7 +85,12 @@
  * independent of the others, so a child has the same distribution as
  * before, not the same draws. The nodes are indexed
  * densely (choose_nodes' subset) and each row keeps its last goodput entry
- * and its fitness terms. A child that cannot survive is stopped (set_doom):
+ * and its fitness terms. Each matrix keeps its rows' terms: a child takes a
+ * run of its parent's rows that no mutation touched, where no raise lands,
+ * that draw nothing and fit what the rows before them left as they are,
+ * with their terms, without repair or lookup (plain_rows: the same draws,
+ * sums and plans as the long path); its offsets, hash and node counts are
+ * made only once it may survive. A child that cannot survive is stopped (set_doom):
  * with p < 0 every row adds a positive term to the power mean's sum, so once
  * the rows scored so far, with the rows that surely end with no GPUs (no
  * slot left after the crossover, resets and zeroing, none raised) and the
