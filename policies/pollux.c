@@ -85,7 +85,12 @@
  * independent of the others, so a child has the same distribution as
  * before, not the same draws. The nodes are indexed
  * densely (choose_nodes' subset) and each row keeps its last goodput entry
- * and its fitness terms. A child that cannot survive is stopped (set_doom):
+ * and its fitness terms. Each matrix keeps its rows' terms: a child takes a
+ * run of its parent's rows that no mutation touched, where no raise lands,
+ * that draw nothing and fit what the rows before them left as they are,
+ * with their terms, without repair or lookup (plain_rows: the same draws,
+ * sums and plans as the long path); its offsets, hash and node counts are
+ * made only once it may survive. A child that cannot survive is stopped (set_doom):
  * with p < 0 every row adds a positive term to the power mean's sum, so once
  * the rows scored so far, with the rows that surely end with no GPUs (no
  * slot left after the crossover, resets and zeroing, none raised) and the
@@ -364,6 +369,7 @@ typedef struct px_ind {
     int *off;         /* where each row starts; off[rows]: slots used */
     int *ez;          /* ez[i]: rows before row i with no GPUs */
     int *tot;         /* per node (index in sub): GPUs, then [n_sub + node] entries */
+    double *term;     /* per row: its fitness term (make_child reads a parent's) */
     int room;         /* slots allocated */
     double fitness;
     uint64_t hash;
@@ -395,7 +401,9 @@ static void ind_free(px_ind_t *x)
     free(x->off);
     free(x->ez);
     free(x->tot);
+    free(x->term);
     x->tot = NULL;
+    x->term = NULL;
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
@@ -571,6 +579,7 @@ typedef struct px_round {
     int *reach;      /* per type: the most GPUs one job can hold; [n_types]: largest type */
     int one_type;    /* the nodes in sub are all of one type */
     int *old_row;    /* per row: the job's row in the last population, or -1 */
+    int *rcap;       /* per row: its job's cap (jobs[row].cap, read by make_child's short path) */
     int up_gpus;     /* GPUs of up nodes */
     px_ind_t base;   /* the current allocation */
     double term0;    /* fitness term of a row with no GPUs */
@@ -579,6 +588,7 @@ typedef struct px_round {
     double doom;     /* a child whose terms sum above it cannot survive (set_doom) */
     double *reset_cdf, *zero_cdf; /* Binomial(rows, PX_RESET / PX_ZERO_ROW)'s CDFs */
     int n_reset_cdf, n_zero_cdf, reset_first, zero_first;
+    int *reset_guide, *zero_guide; /* their cdf_guide */
     int *zseen, zstamp; /* mutate_rows: rows picked for zeroing (== zstamp) */
     double *pick_cdf;  /* Binomial(nodes, 1 / rows)'s CDF: absent raises per row */
     int pick_geo;      /* 1: raises drawn as geometric gaps instead (pick_table) */
@@ -829,6 +839,7 @@ static void ind_alloc(px_round_t *r, px_ind_t *x, int room)
         x->n = pu_alloc((size_t)r->rows + 1, 1);
         x->off = pu_alloc((size_t)r->rows + 1, sizeof *x->off);
         x->ez = pu_alloc((size_t)r->rows + 1, sizeof *x->ez);
+        x->term = pu_alloc((size_t)r->rows + 1, sizeof *x->term);
     }
     if (!x->slots || x->room < room) {
         free(x->slots);
@@ -853,6 +864,7 @@ static void ind_release(px_round_t *r, px_ind_t *x)
     }
     r->spare[r->n_spare++] = *x;
     x->tot = NULL;
+    x->term = NULL;
     x->slots = NULL;
     x->n = NULL;
     x->off = NULL;
@@ -1047,19 +1059,31 @@ static double *binomial_cdf(int n, double p, int *first, int *len)
     return cdf;
 }
 
-/* A draw from a CDF table (binomial_cdf): the first k with U < cdf[k]. */
-static int cdf_draw(px_rng_t *g, const double *cdf, int len, int first)
+/* A guide to a CDF table of len entries: [j] the first k with cdf[k] >
+ * j / len (cdf_draw starts there). */
+static int *cdf_guide(const double *cdf, int len)
+{
+    int *guide = pu_alloc((size_t)len + 1, sizeof *guide), k = 0;
+    for (int j = 0; j < len; j++) {
+        while (k < len - 1 && !(cdf[k] > (double)j / len))
+            k++;
+        guide[j] = k;
+    }
+    return guide;
+}
+
+/* A draw from a CDF table (binomial_cdf): the first k with U < cdf[k],
+ * searched from the guide's entry for U (cdf_guide), a step or two (was a
+ * binary search: the same k). */
+static int cdf_draw(px_rng_t *g, const double *cdf, const int *guide, int len, int first)
 {
     double u = rng_uniform(g);
-    int lo = 0, hi = len - 1; /* cdf[hi] = 1 > u */
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (u < cdf[mid])
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return first + lo;
+    int j = (int)(u * len), k = guide[j < len ? j : len - 1];
+    while (k > 0 && u < cdf[k - 1]) /* only where u * len was rounded up */
+        k--;
+    while (u >= cdf[k]) /* cdf[len - 1] = 1 > u */
+        k++;
+    return first + k;
 }
 
 /* Mutation, row part: each row reset to the current allocation with
@@ -1069,7 +1093,7 @@ static int cdf_draw(px_rng_t *g, const double *cdf, int len, int first)
  * uniformly (the same law, one draw per success and none per row). */
 static void mutate_rows(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int point)
 {
-    int k = cdf_draw(r->rng, r->reset_cdf, r->n_reset_cdf, r->reset_first);
+    int k = cdf_draw(r->rng, r->reset_cdf, r->reset_guide, r->n_reset_cdf, r->reset_first);
     for (int c = 0; c < k; c++) {
         int i;
         do
@@ -1081,7 +1105,7 @@ static void mutate_rows(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int
         memset(r->zseen, 0, (size_t)r->rows * sizeof *r->zseen);
         r->zstamp = 1;
     }
-    k = cdf_draw(r->rng, r->zero_cdf, r->n_zero_cdf, r->zero_first);
+    k = cdf_draw(r->rng, r->zero_cdf, r->zero_guide, r->n_zero_cdf, r->zero_first);
     for (int c = 0; c < k; c++) {
         int i, n;
         do
@@ -1537,14 +1561,15 @@ static int surely_empty_rows(const px_round_t *r, const px_ind_t *a, const px_in
 }
 
 /* make_child's path for a row of one slot that no mutation touched but the
- * raise of its entry: what mutated_row and steps 3 to 5 do to it, written
- * out; returns its fitness term. */
-static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t *out, int *at,
-                         uint64_t *h)
+ * raise of its entry (or that was only reset, reset = 1): what mutated_row
+ * and steps 3 to 5 do to it, written out; returns its fitness term. */
+static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, int reset, px_ind_t *out,
+                         int *at)
 {
     const px_job_t *pj = &r->jobs[i];
-    /* a row at its cap stays there whatever the raise: not drawn (the same law) */
-    double q = mutate && x.gpus < pj->cap ? node_q(r, x.node) : 0;
+    /* an untouched row at its cap stays there whatever the raise: not drawn
+     * (the same law); a reset row draws it as mutated_row does */
+    double q = mutate && (reset || x.gpus < pj->cap) ? node_q(r, x.node) : 0;
     if (q > 0 && rng_uniform(r->rng) < q) {
         int cap = r->scap[x.node];
         if (cap > x.gpus)
@@ -1569,7 +1594,6 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, px_ind_t
     out->slots[*at] = x;
     out->n[i] = 1;
     *at += 1;
-    *h = hash_slots(*h, i, &x, 1);
     return same ? e->t_same : e->t_moved;
 }
 
@@ -1583,6 +1607,73 @@ static void node_totals(const px_round_t *r, px_ind_t *x)
         x->tot[x->slots[k].node] += x->slots[k].gpus;
         x->tot[r->n_sub + x->slots[k].node]++;
     }
+}
+
+/* make_child's short path, for the rows from i (below end, all read from
+ * parent x) that no mutation touched and where no absent raise lands
+ * (lazy: the next success of raise_row's sequence is past the row): an
+ * empty one stays empty (surely_empty: *sure counts it no longer); one that
+ * draws nothing (its slots on nodes with no free GPU, or one slot at its
+ * cap: no raise of an entry), that no distributed row before it shares a
+ * node with (step 1) and that fits what the rows before it left (no other
+ * repair step changes it) is the parent's row with the parent's term (the
+ * parent was repaired and scored so in this decision), as make_child's long
+ * path would find, no draw made. Stops at the first other row, or where the
+ * child cannot survive; returns that row. The same draws, sums and children
+ * as the long path. */
+static int plain_rows(px_round_t *r, const px_ind_t *x, int i, int end, int *sure, px_ind_t *out,
+                      double *sum, int *at, int64_t *pos, int64_t next)
+{
+    const unsigned char *xn = x->n;
+    const px_slot_t *xs = x->slots;
+    const int *xoff = x->off, *rcap = r->rcap, *scap = r->scap, *use = r->use;
+    int *left = r->left, a = *at;
+    double s = *sum, ss = *sure * r->sure_term;
+    ind_grow(out, a, end - i);
+    for (; i < end; i++) {
+        if (r->mflag[i] || s + ss + r->floor_sum[i] > r->doom)
+            break;
+        int n = xn[i];
+        if (n == 0) { /* surely empty */
+            *sure -= *sure > 0;
+            ss = *sure * r->sure_term;
+            s += out->term[i] = r->term0;
+            out->n[i] = 0;
+            continue;
+        }
+        if (r->lazy && next < *pos + r->n_free)
+            break;
+        const px_slot_t *y = &xs[xoff[i]];
+        if (n == 1) {
+            if ((y->gpus < rcap[i] && scap[y->node] - use[y->node] >= 1) ||
+                left[y->node] < y->gpus)
+                break;
+            left[y->node] -= y->gpus;
+            out->slots[a++] = *y;
+        } else {
+            int k = 0;
+            for (; k < n; k++) {
+                int node = y[k].node;
+                if (scap[node] - use[node] >= 1 || r->flag[node] == r->stamp ||
+                    left[node] < y[k].gpus)
+                    break;
+            }
+            if (k < n)
+                break;
+            ind_grow(out, a, n + end - i);
+            for (k = 0; k < n; k++) {
+                r->flag[y[k].node] = r->stamp; /* step 1: a distributed row is there */
+                left[y[k].node] -= y[k].gpus;
+                out->slots[a++] = y[k];
+            }
+        }
+        *pos += r->n_free;
+        out->n[i] = (unsigned char)n;
+        s += out->term[i] = x->term[i];
+    }
+    *sum = s;
+    *at = a;
+    return i;
 }
 
 /* The mutation's marks cleared for the next child. */
@@ -1631,17 +1722,19 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         r->stamp = 1;
     }
     memcpy(r->left, r->scap, (size_t)r->n_sub * sizeof *r->left);
-    uint64_t h = PX_HASH0;
     double sum = 0;
-    int at = 0, empty = 0;
+    int at = 0;
     px_slot_t w[PX_MAX_NODES], add[PX_MAX_NODES];
     int64_t pos = 0, next = mutate && r->lazy ? rng_skip(r->rng, r->inv_pick) : 0; /* raise_row */
     for (int i = 0; i < r->rows; i++) {
+        if (mutate) { /* a run of rows the child takes from a parent as they are */
+            i = plain_rows(r, i < point ? a : b, i, i < point ? point : r->rows, &sure, out,
+                           &sum, &at, &pos, next);
+            if (i == r->rows)
+                break;
+        }
         int n;
         const px_slot_t *sl = source_row(r, a, b, point, i, &n);
-        empty += i > 0 && out->n[i - 1] == 0;
-        out->ez[i] = empty;
-        out->off[i] = at;
         out->n[i] = 0;
         /* it cannot survive: the rest of its rows add at least their least terms */
         if (sum + sure * r->sure_term + r->floor_sum[i] > r->doom) {
@@ -1650,17 +1743,19 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         }
         if (surely_empty(r, i, n)) {
             sure -= sure > 0;
-            sum += r->term0;
+            sum += out->term[i] = r->term0;
             continue;
         }
         int na = 0; /* the row's absent raises (an eager row has them as patches) */
-        unsigned mask = r->mflag[i] & PX_M_ZERO ? r->zmask[i] : 0;
+        unsigned f = r->mflag[i], mask = f & PX_M_ZERO ? r->zmask[i] : 0;
         if (mutate && r->lazy && n > popcount16(mask))
             na = raise_row(r, sl, n, mask, add, &next, &pos);
         /* the common row, steps 1 to 5 in short (an untouched row of a
-         * population matrix has its min or nothing: no top-up to do) */
-        if (n == 1 && !r->mflag[i] && na == 0) {
-            sum += single_row(r, i, sl[0], mutate, out, &at, &h);
+         * population matrix has its min or nothing: no top-up to do; a
+         * reset one of a gang job only where it has its min) */
+        if (n == 1 && na == 0 &&
+            (!f || (f == PX_M_RESET && (!r->jobs[i].gang || sl[0].gpus >= r->jobs[i].min)))) {
+            sum += out->term[i] = single_row(r, i, sl[0], mutate, f != 0, out, &at);
             continue;
         }
         if (mutate && (r->mflag[i] || n > 0))
@@ -1679,29 +1774,38 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         if (n > 0)
             n = repair_capacity(r, i, w, n, &k, &e);
         if (n == 0) {
-            sum += r->term0;
+            sum += out->term[i] = r->term0;
             continue;
         }
         const px_slot_t *bs = &r->base.slots[r->base.off[i]];
         int same = r->base.n[i] == n;
         for (int k2 = 0; k2 < n && same; k2++)
             same = w[k2].node == bs[k2].node && w[k2].gpus == bs[k2].gpus;
-        sum += same ? e->t_same : e->t_moved;
+        sum += out->term[i] = same ? e->t_same : e->t_moved;
         ind_grow(out, at, PX_MAX_NODES);
         for (int k2 = 0; k2 < n; k2++)
             out->slots[at + k2] = w[k2];
         out->n[i] = (unsigned char)n;
         at += n;
-        h = hash_slots(h, i, w, n);
     }
     if (!doomed && sum > r->doom)
         doomed = 1;
-    out->ez[r->rows] = empty + (r->rows > 0 && out->n[r->rows - 1] == 0);
-    out->off[r->rows] = at;
     out->fitness = pollux_fitness_total(sum, r->rows, r->s->p);
-    out->hash = h;
-    if (!doomed)
+    if (!doomed) { /* offsets, empty rows, hash (duplicates), node counts: a child that may survive */
+        uint64_t h = PX_HASH0;
+        int off = 0, empty = 0;
+        for (int i = 0; i < r->rows; i++) {
+            out->off[i] = off;
+            out->ez[i] = empty;
+            h = hash_slots(h, i, &out->slots[off], out->n[i]);
+            off += out->n[i];
+            empty += out->n[i] == 0;
+        }
+        out->off[r->rows] = off;
+        out->ez[r->rows] = empty;
+        out->hash = h;
         node_totals(r, out);
+    }
     make_child_end(r);
     return doomed;
 }
@@ -1735,6 +1839,7 @@ static void pop_add(px_round_t *r, px_pop_t *p, px_ind_t *x)
     if (!is_duplicate(r, p, x) && p->n < p->cap) {
         p->ind[p->n++] = *x;
         x->tot = NULL;
+        x->term = NULL;
         x->slots = NULL;
         x->n = NULL;
         x->off = NULL;
@@ -1757,16 +1862,25 @@ static int cmp_rank(const void *pa, const void *pb)
     return a->idx - b->idx;
 }
 
-/* Sorts p by fitness (best first, ties by position) and keeps the best `keep`. */
+/* Sorts p by fitness (best first, ties by position) and keeps the best `keep`.
+ * The order is total (positions differ), so any sort gives it: the sorted
+ * head (the parents, sorted by the last survival) is merged with the rest
+ * (the children that joined), sorted alone. */
 static void survive(px_round_t *r, px_pop_t *p, int keep)
 {
-    px_rank_t *rk = pu_alloc((size_t)p->n + 1, sizeof *rk);
+    px_rank_t *rk = pu_alloc(2 * (size_t)p->n + 1, sizeof *rk), *tail = rk + p->n;
     px_ind_t *sorted = pu_alloc((size_t)p->cap, sizeof *sorted);
+    int head = p->n > 0;
     for (int i = 0; i < p->n; i++)
         rk[i] = (px_rank_t){p->ind[i].fitness, i};
-    qsort(rk, (size_t)p->n, sizeof *rk, cmp_rank);
-    for (int i = 0; i < p->n; i++)
-        sorted[i] = p->ind[rk[i].idx];
+    while (head < p->n && cmp_rank(&rk[head - 1], &rk[head]) < 0)
+        head++;
+    int nt = p->n - head;
+    memcpy(tail, rk + head, (size_t)nt * sizeof *tail);
+    qsort(tail, (size_t)nt, sizeof *tail, cmp_rank);
+    for (int i = 0, h = 0, t = 0; i < p->n; i++) /* merge: rk[0..head) with tail */
+        sorted[i] = p->ind[h < head && (t == nt || cmp_rank(&rk[h], &tail[t]) < 0) ? rk[h++].idx
+                                                                                  : tail[t++].idx];
     for (int i = keep; i < p->n; i++)
         ind_release(r, &sorted[i]);
     if (p->n > keep)
@@ -2344,6 +2458,8 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     r->term0 = pollux_fitness_term(0, s->p);
     r->reset_cdf = binomial_cdf(r->rows, PX_RESET, &r->reset_first, &r->n_reset_cdf);
     r->zero_cdf = binomial_cdf(r->rows, PX_ZERO_ROW, &r->zero_first, &r->n_zero_cdf);
+    r->reset_guide = cdf_guide(r->reset_cdf, r->n_reset_cdf);
+    r->zero_guide = cdf_guide(r->zero_cdf, r->n_zero_cdf);
     r->qtab = pu_alloc(rows1, sizeof *r->qtab);
     for (int c = 0; c <= r->rows; c++) {
         double p1 = 1.0 / r->rows, p2 = c ? 1.0 / c : 0;
@@ -2368,9 +2484,11 @@ static void round_init(px_round_t *r, px_state_t *s, const view_t *v)
     r->reach = type_reach(v);
     ind_alloc(r, &r->base, r->rows * r->width + 1);
     r->base.off[0] = 0;
+    r->rcap = pu_alloc((size_t)r->rows + 1, sizeof *r->rcap);
     for (int row = 0; row < r->rows; row++) {
         r->jobs[row].job = keys[row].job;
         setup_job(r, row, fair);
+        r->rcap[row] = r->jobs[row].cap;
         base_row(r, row, gpu_node);
         r->base.off[row + 1] = r->base.off[row] + r->base.n[row];
     }
@@ -2398,6 +2516,8 @@ static void round_free(px_round_t *r)
     free(r->node_cdf);
     free(r->reset_cdf);
     free(r->zero_cdf);
+    free(r->reset_guide);
+    free(r->zero_guide);
     free(r->zseen);
     free(r->freel);
     free(r->picks);
@@ -2407,6 +2527,7 @@ static void round_free(px_round_t *r)
     free(r->qtab);
     free(r->floor_sum);
     free(r->old_row);
+    free(r->rcap);
     for (int row = 0; row < r->rows; row++) {
         free(r->jobs[row].cache);
         free(r->jobs[row].ready);
