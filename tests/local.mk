@@ -314,3 +314,6 @@ EXTRA_DIST += tests/live_wrap.sh
 # profiler/examples/pair_rates.py (gpu-predict.sh's pair measurement) without a GPU (~3 s)
 TESTS += tests/pair_rates.sh
 EXTRA_DIST += tests/pair_rates.sh
+# profiler/predict/compare.sh and perturb.sh on the committed H100 runs (~5 s)
+TESTS += tests/predict_compare.sh
+EXTRA_DIST += tests/predict_compare.sh
