@@ -6,7 +6,8 @@
 # It takes the built-in Transformer's and ResNet-18's curves that run measured
 # ($OUT/builtin-transformer.csv, $OUT/builtin-resnet18.csv) and:
 # 1. writes traces of six one-GPU jobs whose work is a given number of solo
-#    seconds at the measured rate of their batch (profiler/predict/*.jobs):
+#    seconds at the measured rate of their batch (profiler/predict/*.jobs,
+#    through profiler/predict/make-trace.sh):
 #    mixed.csv (batches 32-256, for fifo and las at 10 s rounds), slice.csv
 #    (arrivals whose preemptions leave every job a distinct attained service,
 #    for las deciding at arrivals and completions: --round 0), pack.csv (batch
@@ -62,23 +63,13 @@ curve_field() { # FILE COLUMN [BATCH]: a column of the row at BATCH (the first r
 TYPE=$(sed -n 's/^# gpu_type=//p' "$T_CSV")
 T_W=$(curve_field "$T_CSV" workload)
 R_W=$(curve_field "$R_CSV" workload)
-file_of() { [ "$1" = T ] && echo "$T_CSV" || echo "$R_CSV"; }
 work_of() { [ "$1" = T ] && echo "$T_W" || echo "$R_W"; }
 cmd_of() { [ "$1" = T ] && echo "$T_CMD" || echo "$R_CMD"; }
 
 # 1. traces: "id submit kind batch seconds" -> the canonical trace
-make_trace() { # JOBS CSV
-    echo "id,submit_time,user,workload,gpus,total_work,batch_size" >"$2"
-    grep -v '^#' "$1" | while read -r id at kind batch secs; do
-        [ -n "$id" ] || continue
-        r=$(curve_field "$(file_of "$kind")" samples_per_s "$batch")
-        [ -n "$r" ] || { echo "gpu-predict: no $kind row at batch $batch" >&2; return 1; }
-        w=$(awk -v r="$r" -v s="$secs" -v b="$batch" 'BEGIN { printf "%d", int(r * s / b + 0.5) * b }')
-        echo "$id,$at,u$id,$(work_of "$kind"),1,$w,$batch"
-    done >>"$2"
-}
 for t in mixed slice pack packsmall; do
-    make_trace "profiler/predict/$t.jobs" "$P/$t.csv" || exit 1
+    bash profiler/predict/make-trace.sh "profiler/predict/$t.jobs" "$T_CSV" "$R_CSV" \
+        >"$P/$t.csv" || exit 1
     cat "$P/$t.csv" >&2
 done
 
@@ -204,7 +195,6 @@ live_run() { # NAME TRACE CATALOG POLICY ARGS...
     done
     wait $pid
     echo "$base" >"$P/$name.base"
-    grep -h 'first progress' "$db.d"/job-*.log >/dev/null 2>&1
     for f in "$db.d"/job-*.log; do
         echo "$(basename "$f"): $(grep -c mlsched-progress "$f") progress lines;" \
             "$(grep 'first progress' "$f" | sed 's/.*first progress //' | tr '\n' ' ')"

@@ -10,8 +10,8 @@
 # - slice.jobs is no coin toss: with 5 % less or more work and half or 1.5x the
 #   start cost, no job gains or loses a preemption; mixed.jobs under 10 s
 #   rounds is one (a job does);
-# - a missing run directory is an error, and perturb.sh without its arguments
-#   a usage error. ~5 s.
+# - a missing run directory is an error, a batch without a curve row is named
+#   by make-trace.sh, and perturb.sh without its arguments a usage error. ~5 s.
 set -u
 : "${SRCDIR:=.}"
 . "$SRCDIR/tests/test_lib.sh"
@@ -49,6 +49,10 @@ bash "$SRCDIR/profiler/predict/perturb.sh" "$tmp/2026-11-27-a" \
 [ "$(preempts "$tmp/pm.txt")" -gt 1 ] || bad "mixed.jobs: no preemption moves: $(cat "$tmp/pm.txt")"
 bash "$SRCDIR/profiler/predict/compare.sh" "$tmp/none" >"$tmp/n.txt" 2>&1 && bad "no run: exit 0"
 grep -q "has no gpu-predict.sh results" "$tmp/n.txt" || bad "no run: $(cat "$tmp/n.txt")"
+printf '9 0 T 7 5\n' >"$tmp/bad.jobs" # no batch-7 row in the curve: named, exit 1
+bash "$SRCDIR/profiler/predict/make-trace.sh" "$tmp/bad.jobs" "$tmp/2026-11-27-c/builtin-transformer.csv" \
+    "$tmp/2026-11-27-c/builtin-resnet18.csv" >/dev/null 2>"$tmp/b.txt"
+[ $? = 1 ] && grep -q "no T row at batch 7" "$tmp/b.txt" || bad "make-trace.sh, bad batch: $(cat "$tmp/b.txt")"
 bash "$SRCDIR/profiler/predict/perturb.sh" >"$tmp/u.txt" 2>&1
 [ $? = 2 ] && grep -q usage "$tmp/u.txt" || bad "perturb.sh without arguments: $(cat "$tmp/u.txt")"
 [ $fail -eq 0 ] || exit 1

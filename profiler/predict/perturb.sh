@@ -2,7 +2,8 @@
 # perturb.sh DIR JOBS POLICY ROUND: is a prediction trace a coin toss?
 #
 # Simulates the trace a .jobs file describes (profiler/predict/*.jobs, sized at
-# the rates of DIR's curves, builtin-*.csv, as gpu-predict.sh sizes it) under
+# the rates of DIR's curves, builtin-*.csv, by make-trace.sh as gpu-predict.sh
+# sizes it) under
 # POLICY and --round ROUND with DIR's start costs (overheads.json, written by
 # compare.sh), then again with every job's work 5 % smaller or larger and every
 # start cost halved or 1.5 times: nine runs, one line each, every job's JCT and
@@ -28,25 +29,11 @@ done
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 "$B" profile fit -q -o "$T/cat.json" "$D/builtin-transformer.csv" "$D/builtin-resnet18.csv" || exit 1
-rate() { # CURVE BATCH
-    awk -F, -v b="$2" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-        $c["local_bsz"] == b { print $c["samples_per_s"]; exit }' "$1"
-}
 echo "work  cost  JCT/preemptions of each job"
 for scale in 0.95 1.0 1.05; do
     for cost in 0.5 1.0 1.5; do
-        echo "id,submit_time,user,workload,gpus,total_work,batch_size" >"$T/t.csv"
-        grep -v '^#' "$JOBS" | while read -r id at kind batch secs; do
-            [ -n "$id" ] || continue
-            f=$D/builtin-resnet18.csv
-            [ "$kind" = T ] && f=$D/builtin-transformer.csv
-            w=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-                { print $c["workload"]; exit }' "$f")
-            r=$(rate "$f" "$batch")
-            [ -n "$r" ] || { echo "perturb.sh: no $kind row at batch $batch" >&2; exit 1; }
-            echo "$id,$at,u$id,$w,1,$(awk -v r="$r" -v s="$secs" -v b="$batch" -v k="$scale" \
-                'BEGIN { printf "%d", int(r * s * k / b + 0.5) * b }'),$batch"
-        done >>"$T/t.csv" || exit 1
+        bash "$(dirname "$0")/make-trace.sh" "$JOBS" "$D/builtin-transformer.csv" \
+            "$D/builtin-resnet18.csv" "$scale" >"$T/t.csv" || exit 1
         python3 - "$D/overheads.json" "$cost" >"$T/o.json" <<'PY' || exit 1
 import json, sys
 d = json.load(open(sys.argv[1]))
