@@ -178,7 +178,7 @@ static void build_philly(bench_view_t *b, int n_jobs, int n_gpus)
             next = start + k;
         }
     }
-    b->perf = (view_perf_t){.ctx = b, .throughput = r_tput};
+    b->perf = (view_perf_t){.ctx = b, .throughput = r_tput, .concurrent = 1};
 }
 
 static void build_pollux(bench_view_t *b, int n_jobs, int n_gpus)
@@ -212,7 +212,8 @@ static void build_pollux(bench_view_t *b, int n_jobs, int n_gpus)
                             .samples_throughput = b_samples,
                             .efficiency = b_eff,
                             .goodput = b_goodput,
-                            .batch_limits = b_limits};
+                            .batch_limits = b_limits,
+                            .concurrent = 1};
 }
 
 static void build(bench_view_t *b, int n_jobs, int n_gpus)

@@ -213,6 +213,13 @@ typedef struct view_perf {
      * an answer for as long as those stay the same; 0 (a zeroed struct's)
      * when it may change as the job runs (the pollux backend). */
     int rates_fixed;
+    /* 1 when throughput, pair_throughput, samples_throughput, efficiency,
+     * goodput and batch_limits may be called from several threads at once
+     * during one policy call (each a pure function of its arguments and of
+     * data that stays the same during the call: view_perf_bind's are), so
+     * a policy may ask them on threads of its own; 0 (a zeroed struct's):
+     * one thread at a time. */
+    int concurrent;
 } view_perf_t;
 
 typedef struct view {

@@ -113,7 +113,11 @@
  * and the plans are the same on any number of threads. The goodput entries
  * are computed under a lock (the view's perf model is asked by one thread at
  * a time) and published whole. The lanes start once a generation took 250
- * us (a thread's start and two barriers a generation cost tens of us).
+ * us (a thread's start and two barriers a generation cost tens of us). The
+ * entries a decision's warm start asks first (the last population's rows as
+ * they are) are made at once on the threads where the view says its perf
+ * model may be asked concurrently (view_perf_t.concurrent) and 32 or more
+ * of them search a batch grid (warm_entries): each as lookup would make it.
  *
  * Simplifications and why:
  * - Throughput model: the view's fitted model (the Pollux catalog: the same
@@ -180,6 +184,8 @@
 #define PX_MAX_THREADS 32 /* threads=N: at most this */
 #define PX_PAR_US 250    /* lanes start once a generation took this many microseconds */
 #define PX_SPIN 20000    /* a barrier's checks before it sleeps (~100-300 us) */
+#define PX_WARM 32       /* batch-searched entries that make warm_entries use threads */
+#define PX_WARM_PER 16   /* ... and such entries per thread it uses */
 
 /* ---- the pieces with a meaning of their own (pollux.h) --------------------- */
 
@@ -383,6 +389,8 @@ typedef struct px_state {
     int threads;     /* threads the GA's children are made on (>= 1) */
     double lanes_from; /* us a generation takes before the lanes start (PX_PAR_US) */
     int lanes_used;  /* threads that made the last decision's children */
+    int warm_from;   /* batch-searched first entries that make warm_entries use threads */
+    int warm_used;   /* threads that made the last decision's first entries */
     int seeded;   /* rng seeded (at the first call) */
     px_rng_t rng;
     idmap_t ids;  /* job id -> index into max_held */
@@ -485,6 +493,7 @@ int pollux_create(void **state, const policy_args_t *args, char *err, size_t err
     s->rigid_batch = (int)rigid;
     s->threads = (int)threads;
     s->lanes_from = PX_PAR_US;
+    s->warm_from = PX_WARM;
     idmap_init(&s->ids);
     *state = s;
     return 0;
@@ -504,6 +513,16 @@ void pollux_destroy(void *state)
 void pollux_lanes_from(void *state, double us)
 {
     ((px_state_t *)state)->lanes_from = us;
+}
+
+void pollux_warm_from(void *state, int entries)
+{
+    ((px_state_t *)state)->warm_from = entries > 1 ? entries : 1;
+}
+
+int pollux_warm_used(const void *state)
+{
+    return ((const px_state_t *)state)->warm_used;
 }
 
 int pollux_lanes_used(const void *state)
@@ -666,8 +685,8 @@ static int spread_nodes(const px_round_t *r, int type, int k, int spread)
     return n < 2 ? 2 : n;
 }
 
-static px_entry_t evaluate_model(px_round_t *r, const px_job_t *pj, int type, int k,
-                                 int spread);
+static px_entry_t evaluate_model(const px_round_t *r, px_grids_t *grids, const px_job_t *pj,
+                                 int type, int k, int spread);
 
 static uint64_t grid_hash(const int *k)
 {
@@ -726,17 +745,18 @@ static const int *grid_of(px_grids_t *g, const view_batch_limits_t *l, int gpus,
 /* Goodput of the row's job on k GPUs of type; the batch it would run at. 0
  * also where the mechanism would refuse the allocation: it checks that the
  * job has a throughput on k GPUs of the type on the fewest nodes. */
-static px_entry_t evaluate(px_round_t *r, const px_job_t *pj, int type, int k, int spread)
+static px_entry_t evaluate(const px_round_t *r, px_grids_t *grids, const px_job_t *pj, int type,
+                           int k, int spread)
 {
     const view_t *v = r->v;
-    px_entry_t e = evaluate_model(r, pj, type, k, spread);
+    px_entry_t e = evaluate_model(r, grids, pj, type, k, spread);
     if (e.g > 0 && !(v->perf->throughput(v->perf->ctx, &v->jobs[pj->job], type, k, 0, e.m) > 0))
         e.g = 0;
     return e;
 }
 
-static px_entry_t evaluate_model(px_round_t *r, const px_job_t *pj, int type, int k,
-                                 int spread)
+static px_entry_t evaluate_model(const px_round_t *r, px_grids_t *grids, const px_job_t *pj,
+                                 int type, int k, int spread)
 {
     const view_t *v = r->v;
     const view_job_t *j = &v->jobs[pj->job];
@@ -753,7 +773,7 @@ static px_entry_t evaluate_model(px_round_t *r, const px_job_t *pj, int type, in
         view_batch_limits_t l;
         int n;
         if (agent_limits(v, j, type, k, &l)) {
-            const int *ms = grid_of(&r->grids, &l, k, &n);
+            const int *ms = grid_of(grids, &l, k, &n);
             e.g = best_on_grid(v, j, type, k, nodes, ms, n, &e.m, &e.s);
         }
         return e;
@@ -769,6 +789,18 @@ static px_entry_t evaluate_model(px_round_t *r, const px_job_t *pj, int type, in
     return e;
 }
 
+/* pj's entry for (type, k, spread) with its fitness terms (grids: the
+ * batch candidates' memo of the thread that asks). */
+static px_entry_t entry_of(const px_round_t *r, px_grids_t *grids, const px_job_t *pj, int type,
+                           int k, int spread)
+{
+    px_entry_t e = evaluate(r, grids, pj, type, k, spread);
+    double sp = pj->base > 0 ? e.g / pj->base : 0;
+    e.t_same = pollux_fitness_term(sp, r->s->p);
+    e.t_moved = pollux_fitness_term(pj->base > 0 ? sp * pj->factor : 0, r->s->p);
+    return e;
+}
+
 /* Computes entry `key` of pj's cache (m: the decision's round; while lanes
  * run, under its lock: the view's perf model is asked by one thread at a
  * time, and the entry is published once whole). */
@@ -777,11 +809,7 @@ static void fill_entry(px_round_t *m, px_job_t *pj, size_t key, int type, int k,
     if (m->lock)
         pthread_mutex_lock(m->lock);
     if (!atomic_load_explicit(&pj->ready[key], memory_order_relaxed)) {
-        px_entry_t e = evaluate(m, pj, type, k, spread);
-        double sp = pj->base > 0 ? e.g / pj->base : 0;
-        e.t_same = pollux_fitness_term(sp, m->s->p);
-        e.t_moved = pollux_fitness_term(pj->base > 0 ? sp * pj->factor : 0, m->s->p);
-        pj->cache[key] = e;
+        pj->cache[key] = entry_of(m, &m->grids, pj, type, k, spread);
         atomic_store_explicit(&pj->ready[key], 1, memory_order_release);
     }
     if (m->lock)
@@ -2293,7 +2321,7 @@ static void setup_job(px_round_t *r, int row, int fair)
         int k = fair < v->types[t].total_gpus ? fair : v->types[t].total_gpus;
         if (k < 1)
             continue;
-        px_entry_t e = evaluate(r, pj, t, k, k > r->node_big[t]);
+        px_entry_t e = evaluate(r, &r->grids, pj, t, k, k > r->node_big[t]);
         if (pj->mode == PX_LINEAR && e.g > 0)
             e.g = fair; /* speedup K / ceil(G/J) */
         if (e.g > pj->base)
@@ -2584,6 +2612,122 @@ static void row_floors(px_round_t *r)
     r->sure_term = r->term0 - most;
 }
 
+/* ---- the decision's first entries on several threads --------------------------- */
+
+/* The entries the seeds ask first (seed_population: each row of the last
+ * population as it is, and of the current allocation), computed at once on
+ * the threads where the view's perf model may be asked concurrently
+ * (view_perf_t.concurrent) and enough of them search a batch grid (PX_WARM;
+ * a table lookup is not worth a thread). That part of a decision's serial
+ * start then finds them made. Each entry is computed by one thread, as
+ * lookup would compute it (the thread's own grid memo gives the same grids):
+ * the same entries, so the same plans. */
+typedef struct px_warm {
+    px_round_t *r;
+    int *row;
+    size_t *key;
+    int n, cap, heavy;
+    atomic_int next;
+} px_warm_t;
+
+static void *warm_main(void *arg)
+{
+    px_warm_t *w = arg;
+    const px_round_t *r = w->r;
+    px_grids_t grids = {0};
+    for (int i; (i = atomic_fetch_add_explicit(&w->next, 1, memory_order_relaxed)) < w->n;) {
+        px_job_t *pj = &r->jobs[w->row[i]];
+        size_t key = w->key[i], per = (size_t)pj->cap + 1;
+        pj->cache[key] = entry_of(r, &grids, pj, (int)(key / 2 / per), (int)(key / 2 % per),
+                                  (int)(key % 2));
+        atomic_store_explicit(&pj->ready[key], 1, memory_order_release);
+    }
+    free(grids.key);
+    free(grids.ms);
+    return NULL;
+}
+
+/* Lists row's entry for slots sl[0..n) (indices in sub) as lookup would key
+ * it after repair step 3, unless made or listed already (ready 2: listed). */
+static void warm_row(px_round_t *r, px_warm_t *w, int row, const px_slot_t *sl, int n)
+{
+    px_job_t *pj = &r->jobs[row];
+    int type = r->stype[sl[0].node], k = 0;
+    for (int i = 0; i < n; i++) {
+        if (r->stype[sl[i].node] != type)
+            return; /* step 2 changes it */
+        k += sl[i].gpus;
+    }
+    k = k < pj->cap ? k : pj->cap;
+    if (k < 1)
+        return;
+    size_t key = ((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + (size_t)(n > 1);
+    if (atomic_load_explicit(&pj->ready[key], memory_order_relaxed))
+        return;
+    atomic_store_explicit(&pj->ready[key], 2, memory_order_relaxed);
+    if (w->n == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 256;
+        int *nr = pu_alloc((size_t)w->cap, sizeof *nr);
+        size_t *nk = pu_alloc((size_t)w->cap, sizeof *nk);
+        if (w->n) {
+            memcpy(nr, w->row, (size_t)w->n * sizeof *nr);
+            memcpy(nk, w->key, (size_t)w->n * sizeof *nk);
+        }
+        free(w->row);
+        free(w->key);
+        w->row = nr;
+        w->key = nk;
+    }
+    w->row[w->n] = row;
+    w->key[w->n++] = key;
+    w->heavy += pj->mode == PX_GOODPUT;
+}
+
+static void warm_entries(px_round_t *r)
+{
+    px_state_t *s = r->s;
+    s->warm_used = 1;
+    if (s->threads < 2 || !r->v->perf->concurrent)
+        return;
+    px_warm_t w = {.r = r};
+    for (int row = 0; row < r->rows; row++)
+        if (r->base.n[row] > 0)
+            warm_row(r, &w, row, row_slots(r, &r->base, row), r->base.n[row]);
+    for (int i = 0; s->prev_width == r->width && i < s->n_prev; i++) {
+        const px_ind_t *x = &s->prev[i];
+        for (int row = 0; row < r->rows; row++) {
+            int old = r->old_row[row], n = 0;
+            px_slot_t sl[PX_MAX_NODES];
+            for (int k = 0; old >= 0 && k < x->n[old] && n < PX_MAX_NODES; k++) {
+                px_slot_t o = row_slots(r, x, old)[k];
+                o.node = o.node >= 0 && o.node < r->v->n_nodes ? r->node_sub[o.node] : -1;
+                if (o.node >= 0)
+                    sl[n++] = o;
+            }
+            if (n > 0)
+                warm_row(r, &w, row, sl, n);
+        }
+    }
+    int want = w.heavy < s->warm_from ? 1 : 1 + w.heavy / PX_WARM_PER, started = 0;
+    want = want < s->threads ? want : s->threads;
+    pthread_t tid[PX_MAX_THREADS];
+    atomic_store_explicit(&w.next, 0, memory_order_relaxed);
+    if (want > 1) {
+        for (; started < want - 1; started++)
+            if (pthread_create(&tid[started], NULL, warm_main, &w) != 0)
+                break;
+        warm_main(&w);
+        for (int t = 0; t < started; t++)
+            pthread_join(tid[t], NULL);
+        s->warm_used = started + 1;
+    } else { /* not worth threads: lookup makes them as they are asked */
+        for (int i = 0; i < w.n; i++)
+            atomic_store_explicit(&r->jobs[w.row[i]].ready[w.key[i]], 0, memory_order_relaxed);
+    }
+    free(w.row);
+    free(w.key);
+}
+
 /* The starting population: the last decision's, mapped onto today's jobs by
  * id (new jobs get no GPUs), plus the current allocation. */
 static void seed_population(px_round_t *r, px_pop_t *p)
@@ -2774,6 +2918,7 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
         return -1;
     }
     px_pop_t p = {pu_alloc(3 * (size_t)s->pop + 2, sizeof(px_ind_t)), 0, 3 * (int)s->pop + 2};
+    warm_entries(&r);
     row_floors(&r);
     seed_population(&r, &p);
     survive(&r, &p, (int)s->pop);

@@ -36,4 +36,12 @@ void pollux_lanes_from(void *state, double us);
 /* The threads that made the last decision's children (1: one). */
 int pollux_lanes_used(const void *state);
 
+/* A decision's first goodput entries (those its warm start asks) are made
+ * on the GA's threads at once where the view's perf model allows it
+ * (view_perf_t.concurrent) and at least `entries` of them search a batch
+ * grid (32 by default); pollux_warm_used: the threads that made the last
+ * decision's (1: one). The plans depend on neither. */
+void pollux_warm_from(void *state, int entries);
+int pollux_warm_used(const void *state);
+
 #endif

@@ -160,5 +160,6 @@ void view_perf_bind(view_perf_t *vp, view_perf_src_t *src)
                         .goodput = vp_goodput,
                         .batch_limits = vp_limits,
                         .batch_schedule = vp_schedule,
-                        .rates_fixed = src->perf && !src->perf->ops->goodput};
+                        .rates_fixed = src->perf && !src->perf->ops->goodput,
+                        .concurrent = 1};
 }

@@ -467,6 +467,7 @@ static void same_plans(void *s1, void *s2)
     static fx_t f1, f2;
     busy(&f1);
     busy(&f2);
+    f2.perf.concurrent = 1; /* s2 may make its first entries on threads */
     plan_t p1, p2;
     plan_init(&p1);
     plan_init(&p2);
@@ -502,15 +503,19 @@ END_TEST
 
 /* The GA's children made on 4 threads from the first generation give the
  * plans of one thread (each pair of children draws from a seed of its own,
- * and they join the population in order). */
+ * and they join the population in order), as do the warm start's entries
+ * made on threads (warm_entries: each as lookup would make it). */
 START_TEST(threads_same_plans)
 {
     const char *one[] = {"threads=1"}, *four[] = {"threads=4"};
     void *s1 = make(one, 1), *s4 = make(four, 1);
     pollux_lanes_from(s4, 0);
+    pollux_warm_from(s4, 1);
     same_plans(s1, s4);
     ck_assert_int_eq(pollux_lanes_used(s1), 1);
     ck_assert_int_eq(pollux_lanes_used(s4), 4);
+    ck_assert_int_eq(pollux_warm_used(s1), 1);
+    ck_assert_int_gt(pollux_warm_used(s4), 1); /* the warm start's entries on threads */
     pollux_destroy(s1);
     pollux_destroy(s4);
 }
