@@ -2689,6 +2689,11 @@ static void warm_entries(px_round_t *r)
     s->warm_used = 1;
     if (s->threads < 2 || !r->v->perf->concurrent)
         return;
+    int searched = 0; /* rows whose entries search a batch grid: at most one entry each a seed */
+    for (int row = 0; row < r->rows; row++)
+        searched += r->jobs[row].mode == PX_GOODPUT;
+    if ((long)searched * (s->n_prev + 1) < s->warm_from)
+        return; /* too few to be worth threads (the table's rows, say) */
     px_warm_t w = {.r = r};
     for (int row = 0; row < r->rows; row++)
         if (r->base.n[row] > 0)
