@@ -1485,8 +1485,10 @@ static void start_steps_round(engine_t *e)
 
 static void report_progress(engine_t *e, int last)
 {
+    if (!e->cfg->progress) /* before the clock: asked at every event */
+        return;
     double w = mls_wall_seconds();
-    if (!e->cfg->progress || (!last && w - e->last_progress_wall < 1.0))
+    if (!last && w - e->last_progress_wall < 1.0)
         return;
     e->last_progress_wall = w;
     fprintf(stderr, "simulate: t=%.1f h, %zu/%zu jobs done, %zu active\n", e->now / 3600,
