@@ -221,7 +221,7 @@ static void ensure_map(gr_state_t *s)
     s->map_ok = 1;
 }
 
-static int find_job(const gr_state_t *s, int64_t id);
+static inline int find_job(const gr_state_t *s, int64_t id);
 
 /* The view's jobs' rates, from the last sync's (before seen_ids and the
  * slots move on): a job's row moves to its new view index under fixed rates,
@@ -485,7 +485,7 @@ void gr_destroy(gr_state_t *s)
 }
 
 /* View index of job id, -1 when not active (after sync_view). */
-static int find_job(const gr_state_t *s, int64_t id)
+static inline int find_job(const gr_state_t *s, int64_t id)
 {
     if (s->use_slots)
         return id >= 0 && id < s->slot_cap ? s->slot[id] : -1;
@@ -1463,11 +1463,16 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
         }
         bit += pt[0];
     }
-    int *now = s->rp_now; /* per chosen: its view index now, -1 left */
+    /* the chosen in the plan's order, written as they are checked (the
+     * plan is taken back when the check fails); each one's view index now
+     * (-1 left) by its index into last, where pick is a permutation of last
+     * (as record makes it) */
+    int *now = s->rp_now, by_last = rp->n == s->n_last, n0 = plan->n;
     uint64_t prev = 0;
     for (int o = 0; o < rp->n && ok; o++) {
         const gr_last_t *l = &s->last[rp->pick[o] >> 1];
-        int j = now[o] = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        int j = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        now[by_last ? rp->pick[o] >> 1 : o] = j;
         if (j < 0)
             continue;
         int g = v->jobs[j].gpus_requested, kept = rp->pick[o] & 1;
@@ -1477,16 +1482,17 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
                           : 0;
         ok = ok && key >= prev;
         prev = key;
+        if (ok)
+            plan_run(plan, j, l->type, g);
     }
-    if (!ok)
+    if (!ok) {
+        plan->n = n0;
         return 0;
-    for (int o = 0; o < rp->n; o++)
-        if (now[o] >= 0)
-            plan_run(plan, now[o], s->last[rp->pick[o] >> 1].type, v->jobs[now[o]].gpus_requested);
+    }
     int *at = s->rp_at, n_last = 0, n = 0; /* last's entries kept, and where they went */
     for (int i = 0; i < s->n_last; i++) {
         gr_last_t *l = &s->last[i];
-        int j = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        int j = by_last ? now[i] : s->view_same ? l->idx[0] : find_job(s, l->id[0]);
         at[i] = j < 0 ? -1 : n_last;
         if (j < 0)
             continue;
