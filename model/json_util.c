@@ -18,10 +18,23 @@ static long line_at(const char *text, const char *end, long first)
     return line;
 }
 
+/* Whether the six characters \u0000 appear anywhere in text[0..n) (from
+ * backslash to backslash): when they do not, nul_escape finds none. */
+static int any_u0000(const char *text, size_t n)
+{
+    const char *p = text, *end = text + n;
+    for (; (p = memchr(p, '\\', (size_t)(end - p))) != NULL; p++)
+        if (end - p >= 6 && !memcmp(p + 1, "u0000", 5))
+            return 1;
+    return 0;
+}
+
 /* Where a \u0000 escape sits inside a string of text[0..n), or NULL. An
  * escaped backslash ("\\u0000" is the text \u0000, not a NUL) is skipped. */
 static const char *nul_escape(const char *text, size_t n)
 {
+    if (!any_u0000(text, n))
+        return NULL;
     int in_str = 0;
     for (size_t i = 0; i < n; i++) {
         char c = text[i];
@@ -182,7 +195,7 @@ static int has_dup(const cJSON *o, key_set_t *ks)
     for (const cJSON *c = o->child; c; c = c->next) {
         if (!c->string)
             continue;
-        size_t i = (size_t)mls_fnv1a(MLS_FNV_OFFSET, c->string, strlen(c->string)) & (cap - 1);
+        size_t i = (size_t)mls_hash_bytes(c->string, strlen(c->string)) & (cap - 1);
         for (; ks->slot[i]; i = (i + 1) & (cap - 1))
             if (!strcmp(ks->slot[i], c->string))
                 return 1;
