@@ -1155,6 +1155,13 @@ static void sort_keys(chosen_key_t *a, chosen_key_t *tmp, int n)
 /* Adds the chosen entries to the plan, in cmp_chosen's order (tmp: room for
  * n chosen). Returns 1 when that order was ch[k[0].i], ch[k[1].i], ... of
  * ch as given, k at tmp. */
+/* plan_run's allocation, written in place where plan_reserve made room. */
+static inline int run_reserved(plan_t *p, int job, int type, int gpus)
+{
+    p->allocs[p->n] = (plan_alloc_t){job, type, gpus, 0, -1, 0, 0, 0};
+    return p->n++;
+}
+
 static int emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
 {
     chosen_key_t *k = (chosen_key_t *)tmp; /* n keys and their sort's scratch fit in n chosen */
@@ -1173,12 +1180,13 @@ static int emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
         for (int i = 0; i < n; i++)
             k[i].i = i;
     }
+    plan_reserve(plan, 2 * n);
     for (int o = 0; o < n; o++) {
         int i = k[o].i;
         int a = ch[i].e.job[0], b = ch[i].e.job[1];
-        int ia = plan_run(plan, a, ch[i].type, ch[i].gpus);
+        int ia = run_reserved(plan, a, ch[i].type, ch[i].gpus);
         if (b >= 0) {
-            int ib = plan_run(plan, b, ch[i].type, ch[i].gpus);
+            int ib = run_reserved(plan, b, ch[i].type, ch[i].gpus);
             plan->allocs[ia].pack_with = b;
             plan->allocs[ib].pack_with = a;
         }
@@ -1469,6 +1477,7 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
      * (as record makes it) */
     int *now = s->rp_now, by_last = rp->n == s->n_last, n0 = plan->n;
     uint64_t prev = 0;
+    plan_reserve(plan, rp->n);
     for (int o = 0; o < rp->n && ok; o++) {
         const gr_last_t *l = &s->last[rp->pick[o] >> 1];
         int j = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
@@ -1483,7 +1492,7 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
         ok = ok && key >= prev;
         prev = key;
         if (ok)
-            plan_run(plan, j, l->type, g);
+            run_reserved(plan, j, l->type, g);
     }
     if (!ok) {
         plan->n = n0;

@@ -284,6 +284,8 @@ void plan_init(plan_t *p);
 void plan_clear(plan_t *p);
 void plan_free(plan_t *p);
 int plan_run(plan_t *p, int job, int type, int gpus);
+/* Room for n more allocations, so that a policy may write them in place. */
+void plan_reserve(plan_t *p, int n);
 int plan_run_on(plan_t *p, int job, int type, const int *gpu_ids, int gpus);
 /* Index of job's allocation in p, or -1. */
 int plan_find(const plan_t *p, int job);
