@@ -889,13 +889,13 @@ double gr_rate(gr_state_t *s, const view_t *v, int j, int t)
     return state_rate(s, v, j, t);
 }
 
-static double rate_of(const view_t *v, const fill_ctx_t *c, int j, int t)
+static inline double rate_of(const view_t *v, const fill_ctx_t *c, int j, int t)
 {
     return state_rate(c->s, v, j, t);
 }
 
 /* A single job may run on a type when it fits and its rate is not known 0. */
-static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
+static inline int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
 {
     int g = v->jobs[j].gpus_requested;
     if (g <= 0 || g > v->types[t].total_gpus)

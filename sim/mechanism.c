@@ -416,8 +416,7 @@ void mech_view_end_queued(mech_t *m, view_job_t *jobs, int n, double now, unsign
 void mech_view_end(mech_t *m, int n, double now, unsigned reasons)
 {
     const mls_cluster_t *c = m->cluster;
-    for (int g = 0; g < c->n_gpus; g++)
-        m->vholder[g] = -1;
+    memset(m->vholder, 0xff, sizeof(int) * (size_t)c->n_gpus); /* -1: none */
     m->view_gangs = 0;
     for (int k = 0; k < n; k++) {
         view_job_t *j = &m->vjobs[k];
