@@ -1511,10 +1511,10 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
         d->idx[0] = j;
         d->work0[0] = v->jobs[j].work_done;
     }
-    for (int o = 0; o < rp->n; o++)
+    for (int o = 0; o < rp->n && n_last < s->n_last; o++) /* none left: pick stays */
         if (at[rp->pick[o] >> 1] >= 0)
             rp->pick[n++] = at[rp->pick[o] >> 1] << 1 | (rp->pick[o] & 1);
-    rp->n = n;
+    rp->n = n_last < s->n_last ? n : rp->n;
     s->n_last = n_last;
     s->fill_call = rp->call = s->calls;
     return 1;
