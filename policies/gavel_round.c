@@ -730,7 +730,8 @@ static void carry_deficits(gr_state_t *s, const view_t *v, gr_row_t *rows, int n
     for (int r = 0; r < n_rows; r++) {
         rows[r].deficit = rows[r].x + 3 * (size_t)T; /* its slice of the block, zeroed */
         if (jobs[r][1] < 0 && single[jobs[r][0]]) {
-            memcpy(rows[r].deficit, single[jobs[r][0]], (size_t)T * sizeof *rows[r].deficit);
+            for (int t = 0; t < T; t++) /* (a few types: no memcpy call) */
+                rows[r].deficit[t] = single[jobs[r][0]][t];
             continue;
         }
         gr_deficit_t key = {{rows[r].id[0], rows[r].id[1]}, NULL};
@@ -791,9 +792,10 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
         s->pos[(size_t)t * ((size_t)n_rows + 1)] = 0;
     for (int r = 0; r < n_rows; r++) {
         gr_row_t *row = &s->rows[r];
-        for (int t = 0; t < T; t++)
+        for (int t = 0; t < T; t++) {
             row->recv[t] = s->recv0;
-        memcpy(row->x, x + (size_t)r * T, (size_t)T * sizeof *row->x);
+            row->x[t] = x[(size_t)r * T + (size_t)t];
+        }
         for (int t = 0; t < T; t++) {
             int *pt = &s->pos[(size_t)t * ((size_t)n_rows + 1)];
             if (row->x[t] > 0)
