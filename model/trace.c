@@ -386,10 +386,12 @@ static int parse_record(reader_t *r, mls_trace_t *t, mls_job_t *j)
     const char *user = field(r, C_USER);
     j->user = strtab_intern(&t->users, *user ? user : "default");
     j->workload = strtab_intern(&t->workloads, field(r, C_WORKLOAD));
-    char where[512];
-    snprintf(where, sizeof where, "%s:%ld", r->path, r->csv.line_no);
-    if (check_job(j, where, r->err) < 0)
-        return -1;
+    if (!job_ok(j)) { /* the place is written only for a message (as trace_validate) */
+        char where[512];
+        snprintf(where, sizeof where, "%s:%ld", r->path, r->csv.line_no);
+        if (check_job(j, where, r->err) < 0)
+            return -1;
+    }
     if (t->n && j->submit < t->jobs[t->n - 1].submit)
         return mls_fail(r->err,
                         "%s:%ld: field 'submit_time': %g is before the previous row's %g "
