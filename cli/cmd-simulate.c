@@ -550,7 +550,11 @@ static int run(sim_opts_t *o)
     policy_args_t args = {o->params.n, o->params.keys, o->params.values, 0, NULL};
     policy_ref_t ref = {0};
     const policy_ops_t *pol = NULL;
-    int rc = trace_read_csv(&trace, o->trace, o->extra_columns ? TRACE_IGNORE_EXTRA : 0, &err);
+    /* the checksum goes to the results database alone */
+    int rc = trace_read_csv(&trace, o->trace,
+                            (o->extra_columns ? TRACE_IGNORE_EXTRA : 0) |
+                                (o->db ? 0 : TRACE_NO_CHECKSUM),
+                            &err);
     if (rc == 0)
         rc = cluster_load(&cl, o->cluster, &err);
     if (rc == 0 && o->faults_file)

@@ -18,10 +18,23 @@ static long line_at(const char *text, const char *end, long first)
     return line;
 }
 
+/* Whether the six characters \u0000 appear anywhere in text[0..n) (from
+ * backslash to backslash): when they do not, nul_escape finds none. */
+static int any_u0000(const char *text, size_t n)
+{
+    const char *p = text, *end = text + n;
+    for (; (p = memchr(p, '\\', (size_t)(end - p))) != NULL; p++)
+        if (end - p >= 6 && !memcmp(p + 1, "u0000", 5))
+            return 1;
+    return 0;
+}
+
 /* Where a \u0000 escape sits inside a string of text[0..n), or NULL. An
  * escaped backslash ("\\u0000" is the text \u0000, not a NUL) is skipped. */
 static const char *nul_escape(const char *text, size_t n)
 {
+    if (!any_u0000(text, n))
+        return NULL;
     int in_str = 0;
     for (size_t i = 0; i < n; i++) {
         char c = text[i];
@@ -156,9 +169,64 @@ static int check_node(const cJSON *node, char *where, size_t cap, const char *na
     return 0;
 }
 
+/* any_dup's table of an object's keys, kept across objects. */
+typedef struct key_set {
+    const char **slot;
+    size_t cap;
+} key_set_t;
+
+/* Whether object o has a key twice: a hash set of its keys. */
+static int has_dup(const cJSON *o, key_set_t *ks)
+{
+    size_t n = 0;
+    for (const cJSON *c = o->child; c; c = c->next)
+        n++;
+    if (n < 2)
+        return 0;
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (cap > ks->cap) {
+        free(ks->slot);
+        ks->slot = xmalloc(cap * sizeof *ks->slot);
+        ks->cap = cap;
+    }
+    memset(ks->slot, 0, cap * sizeof *ks->slot);
+    for (const cJSON *c = o->child; c; c = c->next) {
+        if (!c->string)
+            continue;
+        size_t i = (size_t)mls_hash_bytes(c->string, strlen(c->string)) & (cap - 1);
+        for (; ks->slot[i]; i = (i + 1) & (cap - 1))
+            if (!strcmp(ks->slot[i], c->string))
+                return 1;
+        ks->slot[i] = c->string;
+    }
+    return 0;
+}
+
+/* Whether some object under node (node too) has a key twice: check_node's
+ * answer without its paths and sorts, so that a valid file costs no
+ * formatting. */
+static int any_dup(const cJSON *node, key_set_t *ks)
+{
+    if (!cJSON_IsObject(node) && !cJSON_IsArray(node))
+        return 0;
+    if (cJSON_IsObject(node) && has_dup(node, ks))
+        return 1;
+    for (const cJSON *c = node->child; c; c = c->next)
+        if (any_dup(c, ks))
+            return 1;
+    return 0;
+}
+
 int mls_json_check_unique(const cJSON *root, const char *name, mls_err_t *err)
 {
     char where[512] = "";
+    key_set_t ks = {NULL, 0};
+    int dup = any_dup(root, &ks);
+    free(ks.slot);
+    if (!dup)
+        return 0;
     return check_node(root, where, sizeof where, name, err);
 }
 

@@ -22,7 +22,7 @@ void strtab_free(strtab_t *t)
 
 static size_t hash_str(const char *s)
 {
-    return (size_t)mls_fnv1a(MLS_FNV_OFFSET, s, strlen(s));
+    return (size_t)mls_hash_bytes(s, strlen(s));
 }
 
 static size_t slot_of(const strtab_t *t, const char *s)

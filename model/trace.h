@@ -79,7 +79,9 @@ typedef struct mls_trace {
     char checksum[17]; /* FNV-1a 64 of the file's bytes, "" when not from a file */
 } mls_trace_t;
 
-enum { TRACE_IGNORE_EXTRA = 1 };
+/* TRACE_NO_CHECKSUM: the checksum is left "" (a reader that stores none
+ * skips a second pass over the file's bytes). */
+enum { TRACE_IGNORE_EXTRA = 1, TRACE_NO_CHECKSUM = 2 };
 
 void trace_init(mls_trace_t *t);
 void trace_free(mls_trace_t *t);

@@ -264,6 +264,21 @@ uint64_t mls_fnv1a(uint64_t h, const void *data, size_t n)
     return h;
 }
 
+uint64_t mls_hash_bytes(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n, w;
+    for (; n >= 8; p += 8, n -= 8) {
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 29);
+}
+
 int mls_file_checksum(const char *path, char out[17], mls_err_t *err)
 {
     FILE *f = fopen(path, "rb");

@@ -54,6 +54,9 @@ double mls_wall_seconds(void);
 
 #define MLS_FNV_OFFSET 1469598103934665603ULL
 uint64_t mls_fnv1a(uint64_t h, const void *data, size_t n);
+/* A hash of n bytes for in-memory tables (8 bytes a step; not FNV-1a, and
+ * not stable across machines of another byte order: never stored). */
+uint64_t mls_hash_bytes(const void *data, size_t n);
 /* 16 hex digits of the FNV-1a 64 checksum of a file's bytes. */
 int mls_file_checksum(const char *path, char out[17], mls_err_t *err);
 

@@ -409,8 +409,10 @@ static void name_order(const view_t *v, int *order)
 static int fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, double *x)
 {
     int T = v->n_types;
-    double *avail = pu_alloc((size_t)T, sizeof *avail);
-    int *order = pu_alloc((size_t)T, sizeof *order);
+    double avail_few[8]; /* a few types: no allocation */
+    int order_few[8];
+    double *avail = T <= 8 ? avail_few : pu_alloc((size_t)T, sizeof *avail);
+    int *order = T <= 8 ? order_few : pu_alloc((size_t)T, sizeof *order);
     memcpy(avail, pb->cap, (size_t)T * sizeof *avail);
     name_order(v, order);
     int i = 0;
@@ -436,8 +438,10 @@ static int fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, double
         x[i * T + best] = 1.0;
         avail[best] -= pb->rows[i].gpus;
     }
-    free(order);
-    free(avail);
+    if (T > 8) {
+        free(order);
+        free(avail);
+    }
     return i;
 }
 

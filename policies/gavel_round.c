@@ -221,7 +221,7 @@ static void ensure_map(gr_state_t *s)
     s->map_ok = 1;
 }
 
-static int find_job(const gr_state_t *s, int64_t id);
+static inline int find_job(const gr_state_t *s, int64_t id);
 
 /* The view's jobs' rates, from the last sync's (before seen_ids and the
  * slots move on): a job's row moves to its new view index under fixed rates,
@@ -485,7 +485,7 @@ void gr_destroy(gr_state_t *s)
 }
 
 /* View index of job id, -1 when not active (after sync_view). */
-static int find_job(const gr_state_t *s, int64_t id)
+static inline int find_job(const gr_state_t *s, int64_t id)
 {
     if (s->use_slots)
         return id >= 0 && id < s->slot_cap ? s->slot[id] : -1;
@@ -730,7 +730,8 @@ static void carry_deficits(gr_state_t *s, const view_t *v, gr_row_t *rows, int n
     for (int r = 0; r < n_rows; r++) {
         rows[r].deficit = rows[r].x + 3 * (size_t)T; /* its slice of the block, zeroed */
         if (jobs[r][1] < 0 && single[jobs[r][0]]) {
-            memcpy(rows[r].deficit, single[jobs[r][0]], (size_t)T * sizeof *rows[r].deficit);
+            for (int t = 0; t < T; t++) /* (a few types: no memcpy call) */
+                rows[r].deficit[t] = single[jobs[r][0]][t];
             continue;
         }
         gr_deficit_t key = {{rows[r].id[0], rows[r].id[1]}, NULL};
@@ -791,9 +792,10 @@ void gr_set_allocation(gr_state_t *s, const view_t *v, int n_rows, const int (*j
         s->pos[(size_t)t * ((size_t)n_rows + 1)] = 0;
     for (int r = 0; r < n_rows; r++) {
         gr_row_t *row = &s->rows[r];
-        for (int t = 0; t < T; t++)
+        for (int t = 0; t < T; t++) {
             row->recv[t] = s->recv0;
-        memcpy(row->x, x + (size_t)r * T, (size_t)T * sizeof *row->x);
+            row->x[t] = x[(size_t)r * T + (size_t)t];
+        }
         for (int t = 0; t < T; t++) {
             int *pt = &s->pos[(size_t)t * ((size_t)n_rows + 1)];
             if (row->x[t] > 0)
@@ -889,13 +891,13 @@ double gr_rate(gr_state_t *s, const view_t *v, int j, int t)
     return state_rate(s, v, j, t);
 }
 
-static double rate_of(const view_t *v, const fill_ctx_t *c, int j, int t)
+static inline double rate_of(const view_t *v, const fill_ctx_t *c, int j, int t)
 {
     return state_rate(c->s, v, j, t);
 }
 
 /* A single job may run on a type when it fits and its rate is not known 0. */
-static int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
+static inline int single_usable(const view_t *v, const fill_ctx_t *c, int j, int t)
 {
     int g = v->jobs[j].gpus_requested;
     if (g <= 0 || g > v->types[t].total_gpus)
@@ -1155,6 +1157,13 @@ static void sort_keys(chosen_key_t *a, chosen_key_t *tmp, int n)
 /* Adds the chosen entries to the plan, in cmp_chosen's order (tmp: room for
  * n chosen). Returns 1 when that order was ch[k[0].i], ch[k[1].i], ... of
  * ch as given, k at tmp. */
+/* plan_run's allocation, written in place where plan_reserve made room. */
+static inline int run_reserved(plan_t *p, int job, int type, int gpus)
+{
+    p->allocs[p->n] = (plan_alloc_t){job, type, gpus, 0, -1, 0, 0, 0};
+    return p->n++;
+}
+
 static int emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
 {
     chosen_key_t *k = (chosen_key_t *)tmp; /* n keys and their sort's scratch fit in n chosen */
@@ -1173,12 +1182,13 @@ static int emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
         for (int i = 0; i < n; i++)
             k[i].i = i;
     }
+    plan_reserve(plan, 2 * n);
     for (int o = 0; o < n; o++) {
         int i = k[o].i;
         int a = ch[i].e.job[0], b = ch[i].e.job[1];
-        int ia = plan_run(plan, a, ch[i].type, ch[i].gpus);
+        int ia = run_reserved(plan, a, ch[i].type, ch[i].gpus);
         if (b >= 0) {
-            int ib = plan_run(plan, b, ch[i].type, ch[i].gpus);
+            int ib = run_reserved(plan, b, ch[i].type, ch[i].gpus);
             plan->allocs[ia].pack_with = b;
             plan->allocs[ib].pack_with = a;
         }
@@ -1463,11 +1473,17 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
         }
         bit += pt[0];
     }
-    int *now = s->rp_now; /* per chosen: its view index now, -1 left */
+    /* the chosen in the plan's order, written as they are checked (the
+     * plan is taken back when the check fails); each one's view index now
+     * (-1 left) by its index into last, where pick is a permutation of last
+     * (as record makes it) */
+    int *now = s->rp_now, by_last = rp->n == s->n_last, n0 = plan->n;
     uint64_t prev = 0;
+    plan_reserve(plan, rp->n);
     for (int o = 0; o < rp->n && ok; o++) {
         const gr_last_t *l = &s->last[rp->pick[o] >> 1];
-        int j = now[o] = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        int j = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        now[by_last ? rp->pick[o] >> 1 : o] = j;
         if (j < 0)
             continue;
         int g = v->jobs[j].gpus_requested, kept = rp->pick[o] & 1;
@@ -1477,16 +1493,17 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
                           : 0;
         ok = ok && key >= prev;
         prev = key;
+        if (ok)
+            run_reserved(plan, j, l->type, g);
     }
-    if (!ok)
+    if (!ok) {
+        plan->n = n0;
         return 0;
-    for (int o = 0; o < rp->n; o++)
-        if (now[o] >= 0)
-            plan_run(plan, now[o], s->last[rp->pick[o] >> 1].type, v->jobs[now[o]].gpus_requested);
+    }
     int *at = s->rp_at, n_last = 0, n = 0; /* last's entries kept, and where they went */
     for (int i = 0; i < s->n_last; i++) {
         gr_last_t *l = &s->last[i];
-        int j = s->view_same ? l->idx[0] : find_job(s, l->id[0]);
+        int j = by_last ? now[i] : s->view_same ? l->idx[0] : find_job(s, l->id[0]);
         at[i] = j < 0 ? -1 : n_last;
         if (j < 0)
             continue;
@@ -1496,10 +1513,10 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
         d->idx[0] = j;
         d->work0[0] = v->jobs[j].work_done;
     }
-    for (int o = 0; o < rp->n; o++)
+    for (int o = 0; o < rp->n && n_last < s->n_last; o++) /* none left: pick stays */
         if (at[rp->pick[o] >> 1] >= 0)
             rp->pick[n++] = at[rp->pick[o] >> 1] << 1 | (rp->pick[o] & 1);
-    rp->n = n;
+    rp->n = n_last < s->n_last ? n : rp->n;
     s->n_last = n_last;
     s->fill_call = rp->call = s->calls;
     return 1;

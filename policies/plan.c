@@ -56,6 +56,11 @@ int plan_run(plan_t *p, int job, int type, int gpus)
     return p->n++;
 }
 
+void plan_reserve(plan_t *p, int n)
+{
+    p->allocs = grow(p->allocs, &p->cap, (size_t)p->n + (size_t)(n > 0 ? n : 0), sizeof *p->allocs);
+}
+
 int plan_run_on(plan_t *p, int job, int type, const int *gpu_ids, int gpus)
 {
     int k = plan_run(p, job, type, gpus);

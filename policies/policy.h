@@ -83,33 +83,45 @@ typedef struct view_node {
 } view_node_t;
 
 typedef struct view_job {
+    /* (The fields that the shared mechanism and the round-based policies
+     * read of every job at every decision come first, so that they share a
+     * cache line or two: issue 16.) */
     int64_t id; /* the trace's job id */
     int user;   /* index into view->users */
     int workload;
+    int gpus_requested;
+    int min_gpus, max_gpus; /* elastic range; both = gpus_requested when rigid */
+    int batch_size;         /* per-GPU batch the job runs with now (0 = workload default) */
+
+    /* What has been observed (first part). */
+    view_job_state_t state;
+    int cur_type;           /* -1 when queued */
+    int cur_gpus;           /* 0 when queued */
+    int cur_partner;        /* index into view->jobs of the job sharing its GPUs, -1 none */
+    const int *cur_gpu_ids; /* cur_gpus ids, or NULL */
+    double throughput;      /* observed work units/s now, NAN when unknown or queued */
+    double work_done;       /* work units completed */
+    /* Multi-component programs (Pathways): the gang (> 0) this job is one
+     * computation of, 0 none. The mechanism runs the computations of a gang
+     * all or none, each within one island (a rack: view_node_t.rack), and
+     * they progress in lockstep, at the pace of the slowest. */
+    int64_t gang;
+
+    /* The rest of the request. */
     const char *workload_name;
     double submit;            /* s */
     double priority;          /* weight, default 1 */
     double deadline;          /* absolute s, INFINITY when none */
     double duration_estimate; /* s, as given by the user/trace; NAN when none */
-    int gpus_requested;
-    int min_gpus, max_gpus; /* elastic range; both = gpus_requested when rigid */
-    int batch_size;         /* per-GPU batch the job runs with now (0 = workload default) */
-    int total_batch;        /* the trace's total batch over all its GPUs (trace column
-                               total_batch), 0 when not given */
+    int total_batch;          /* the trace's total batch over all its GPUs (trace column
+                                 total_batch), 0 when not given */
 
-    /* What has been observed. */
-    view_job_state_t state;
-    int cur_type;         /* -1 when queued */
-    int cur_gpus;         /* 0 when queued */
-    int cur_nodes;        /* nodes its GPUs span */
-    const int *cur_gpu_ids; /* cur_gpus ids, or NULL */
-    int cur_partner;      /* index into view->jobs of the job sharing its GPUs, -1 none */
-    double first_start;   /* NAN before the first start */
-    double last_start;    /* start of the current (or last) stint, NAN if never */
-    double attained_time; /* s held GPUs (running or restarting) */
+    /* What has been observed (the rest). */
+    int cur_nodes;           /* nodes its GPUs span */
+    double first_start;      /* NAN before the first start */
+    double last_start;       /* start of the current (or last) stint, NAN if never */
+    double attained_time;    /* s held GPUs (running or restarting) */
     double attained_service; /* GPU-seconds held */
-    double work_done;     /* work units completed */
-    double throughput;    /* observed work units/s now, NAN when unknown or queued */
     int preemptions;
     int restarts;
 
@@ -130,11 +142,6 @@ typedef struct view_job {
      * absent, the cluster's CPUs and memory per GPU times gpus_requested). */
     double cpus;
     double mem_gb;
-    /* Multi-component programs (Pathways): the gang (> 0) this job is one
-     * computation of, 0 none. The mechanism runs the computations of a gang
-     * all or none, each within one island (a rack: view_node_t.rack), and
-     * they progress in lockstep, at the pace of the slowest. */
-    int64_t gang;
 } view_job_t;
 
 /* A finished job, as a real scheduler's log would show it. */
@@ -284,6 +291,8 @@ void plan_init(plan_t *p);
 void plan_clear(plan_t *p);
 void plan_free(plan_t *p);
 int plan_run(plan_t *p, int job, int type, int gpus);
+/* Room for n more allocations, so that a policy may write them in place. */
+void plan_reserve(plan_t *p, int n);
 int plan_run_on(plan_t *p, int job, int type, const int *gpu_ids, int gpus);
 /* Index of job's allocation in p, or -1. */
 int plan_find(const plan_t *p, int job);

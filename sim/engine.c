@@ -1445,7 +1445,11 @@ static int round_steps(engine_t *e, sim_job_t *j)
     return q < (j->ngpus > 1 ? j->ngpus : 1);
 }
 
-/* A round starts: each running job's steps, failures, the round's end. */
+/* A round starts: each running job's steps, failures, the round's end.
+ * What changes here (progress settled, the round's steps, fails, the
+ * completion's new version) is nothing a view shows beyond progress: a
+ * single job's view slot that held its job's version still describes it
+ * (build_view then writes its progress alone). */
 static void start_steps_round(engine_t *e)
 {
     double end = -INFINITY;
@@ -1454,6 +1458,8 @@ static void start_steps_round(engine_t *e)
         if (j->state != JOB_RUNNING || (j->partner >= 0 && j->joined))
             continue; /* a pair is handled at its owner */
         sim_job_t *p = j->partner >= 0 ? &e->jobs[j->partner] : NULL;
+        int clean = !p && k < e->n_vslots && e->vslot[k] == e->active[k] &&
+                    e->vver[k] == j->version;
         int fail = round_steps(e, j);
         if (p)
             fail |= round_steps(e, p);
@@ -1470,6 +1476,8 @@ static void start_steps_round(engine_t *e)
                 end = m->step_end;
             predict_completion(e, m);
         }
+        if (clean)
+            e->vver[k] = j->version;
     }
     if (end > -INFINITY) {
         eventq_push(&e->q, end, EV_ROUND, -1, 0);
@@ -1485,8 +1493,10 @@ static void start_steps_round(engine_t *e)
 
 static void report_progress(engine_t *e, int last)
 {
+    if (!e->cfg->progress) /* before the clock: asked at every event */
+        return;
     double w = mls_wall_seconds();
-    if (!e->cfg->progress || (!last && w - e->last_progress_wall < 1.0))
+    if (!last && w - e->last_progress_wall < 1.0)
         return;
     e->last_progress_wall = w;
     fprintf(stderr, "simulate: t=%.1f h, %zu/%zu jobs done, %zu active\n", e->now / 3600,

@@ -246,6 +246,23 @@ static int check_capacity(const checker_t *c)
     return 0;
 }
 
+/* A running job planned alone on exactly what it runs, alone, at its batch,
+ * without ids, a first time in the plan, with a positive rate: check_alloc
+ * passes it without asking anything (see there: checked when it started),
+ * and it is unchanged (kept). Most allocations of a round-based policy. */
+static inline int kept_as_is(const checker_t *c, const plan_alloc_t *a)
+{
+    const view_t *v = c->v;
+    if (!c->skip_kept || a->job < 0 || a->job >= v->n_jobs || c->seen_job[a->job] ||
+        a->pack_with != -1 || a->has_ids || a->batch_size != 0 || a->type < 0 ||
+        a->type >= v->n_types)
+        return 0;
+    const view_job_t *vj = &v->jobs[a->job];
+    return vj->state != VIEW_QUEUED && vj->cur_type == a->type && vj->cur_gpus == a->gpus &&
+           vj->cur_partner == -1 && vj->throughput > 0 && a->gpus >= vj->min_gpus &&
+           a->gpus <= vj->max_gpus;
+}
+
 /* The checker's work; its arrays are the caller's (scratch kept between
  * calls by mech_apply(), or fresh ones), zeroed here. */
 static int check_plan(checker_t *c)
@@ -258,6 +275,15 @@ static int check_plan(checker_t *c)
     int rc = 0;
     for (int i = 0; i < p->n && rc == 0; i++) {
         const plan_alloc_t *a = &p->allocs[i];
+        if (kept_as_is(c, a)) { /* check_alloc's and the marks' answer, in short */
+            c->seen_job[a->job] = 1;
+            c->want[a->type] += a->gpus;
+            if (c->keep) {
+                c->alloc_of[a->job] = i;
+                c->keep[a->job] = 1;
+            }
+            continue;
+        }
         /* the second of a pair shares its partner's GPUs: counted once */
         int second = a->pack_with >= 0 && a->pack_with < v->n_jobs &&
                      plan_find(p, a->pack_with) >= 0 && plan_find(p, a->pack_with) < i;
@@ -390,8 +416,7 @@ void mech_view_end_queued(mech_t *m, view_job_t *jobs, int n, double now, unsign
 void mech_view_end(mech_t *m, int n, double now, unsigned reasons)
 {
     const mls_cluster_t *c = m->cluster;
-    for (int g = 0; g < c->n_gpus; g++)
-        m->vholder[g] = -1;
+    memset(m->vholder, 0xff, sizeof(int) * (size_t)c->n_gpus); /* -1: none */
     m->view_gangs = 0;
     for (int k = 0; k < n; k++) {
         view_job_t *j = &m->vjobs[k];
