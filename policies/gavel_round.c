@@ -1157,13 +1157,6 @@ static void sort_keys(chosen_key_t *a, chosen_key_t *tmp, int n)
 /* Adds the chosen entries to the plan, in cmp_chosen's order (tmp: room for
  * n chosen). Returns 1 when that order was ch[k[0].i], ch[k[1].i], ... of
  * ch as given, k at tmp. */
-/* plan_run's allocation, written in place where plan_reserve made room. */
-static inline int run_reserved(plan_t *p, int job, int type, int gpus)
-{
-    p->allocs[p->n] = (plan_alloc_t){job, type, gpus, 0, -1, 0, 0, 0};
-    return p->n++;
-}
-
 static int emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
 {
     chosen_key_t *k = (chosen_key_t *)tmp; /* n keys and their sort's scratch fit in n chosen */
@@ -1186,9 +1179,9 @@ static int emit(chosen_t *ch, chosen_t *tmp, int n, plan_t *plan)
     for (int o = 0; o < n; o++) {
         int i = k[o].i;
         int a = ch[i].e.job[0], b = ch[i].e.job[1];
-        int ia = run_reserved(plan, a, ch[i].type, ch[i].gpus);
+        int ia = plan_run_reserved(plan, a, ch[i].type, ch[i].gpus);
         if (b >= 0) {
-            int ib = run_reserved(plan, b, ch[i].type, ch[i].gpus);
+            int ib = plan_run_reserved(plan, b, ch[i].type, ch[i].gpus);
             plan->allocs[ia].pack_with = b;
             plan->allocs[ib].pack_with = a;
         }
@@ -1494,7 +1487,7 @@ static int replay(gr_state_t *s, const view_t *v, plan_t *plan, int skip_zero, i
         ok = ok && key >= prev;
         prev = key;
         if (ok)
-            run_reserved(plan, j, l->type, g);
+            plan_run_reserved(plan, j, l->type, g);
     }
     if (!ok) {
         plan->n = n0;

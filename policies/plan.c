@@ -41,24 +41,15 @@ void plan_free(plan_t *p)
     plan_init(p);
 }
 
-int plan_run(plan_t *p, int job, int type, int gpus)
-{
-    p->allocs = grow(p->allocs, &p->cap, (size_t)p->n + 1, sizeof *p->allocs);
-    plan_alloc_t *a = &p->allocs[p->n];
-    a->job = job;
-    a->type = type;
-    a->gpus = gpus;
-    a->batch_size = 0;
-    a->pack_with = -1;
-    a->ids_off = 0;
-    a->has_ids = 0;
-    a->accum_steps = 0;
-    return p->n++;
-}
-
 void plan_reserve(plan_t *p, int n)
 {
     p->allocs = grow(p->allocs, &p->cap, (size_t)p->n + (size_t)(n > 0 ? n : 0), sizeof *p->allocs);
+}
+
+int plan_run(plan_t *p, int job, int type, int gpus)
+{
+    plan_reserve(p, 1);
+    return plan_run_reserved(p, job, type, gpus);
 }
 
 int plan_run_on(plan_t *p, int job, int type, const int *gpu_ids, int gpus)

@@ -85,7 +85,7 @@ typedef struct view_node {
 typedef struct view_job {
     /* (The fields that the shared mechanism and the round-based policies
      * read of every job at every decision come first, so that they share a
-     * cache line or two: issue 16.) */
+     * cache line or two.) */
     int64_t id; /* the trace's job id */
     int user;   /* index into view->users */
     int workload;
@@ -291,8 +291,14 @@ void plan_init(plan_t *p);
 void plan_clear(plan_t *p);
 void plan_free(plan_t *p);
 int plan_run(plan_t *p, int job, int type, int gpus);
-/* Room for n more allocations, so that a policy may write them in place. */
+/* Room for n more allocations, which plan_run_reserved then writes with no
+ * check (a policy that emits many per decision: one growth for all). */
 void plan_reserve(plan_t *p, int n);
+static inline int plan_run_reserved(plan_t *p, int job, int type, int gpus)
+{
+    p->allocs[p->n] = (plan_alloc_t){.job = job, .type = type, .gpus = gpus, .pack_with = -1};
+    return p->n++;
+}
 int plan_run_on(plan_t *p, int job, int type, const int *gpu_ids, int gpus);
 /* Index of job's allocation in p, or -1. */
 int plan_find(const plan_t *p, int job);
