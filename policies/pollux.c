@@ -821,10 +821,16 @@ static void fill_entry(px_round_t *m, px_job_t *pj, size_t key, int type, int k,
  * The last one asked is copied beside the row's other data (r->hot, read in
  * row order): most offspring leave most rows as their parents had them, so
  * the next ask is mostly the same one and the cache is not touched. */
+/* Where pj's entry for (type, k, spread) sits in its cache. */
+static size_t entry_key(const px_job_t *pj, int type, int k, int spread)
+{
+    return ((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + (size_t)spread;
+}
+
 static const px_entry_t *lookup(px_round_t *r, int row, int type, int k, int spread)
 {
     px_job_t *pj = &r->jobs[row];
-    size_t key = ((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + (size_t)spread;
+    size_t key = entry_key(pj, type, k, spread);
     px_hot_t *h = &r->hot[row];
     if (h->key == key)
         return &h->e;
@@ -2612,6 +2618,22 @@ static void row_floors(px_round_t *r)
     r->sure_term = r->term0 - most;
 }
 
+/* Row `row` of x, a matrix of the last decision's population (rows by its
+ * jobs, nodes as the view's), as today's row: its job's old row, nodes as
+ * indices in sub, slots on nodes outside it dropped; into out, returns the
+ * count (0 for a new job). */
+static int prev_row(const px_round_t *r, const px_ind_t *x, int row, px_slot_t *out)
+{
+    int old = r->old_row[row], n = 0;
+    for (int k = 0; old >= 0 && k < x->n[old]; k++) {
+        px_slot_t sl = row_slots(r, x, old)[k];
+        sl.node = sl.node >= 0 && sl.node < r->v->n_nodes ? r->node_sub[sl.node] : -1;
+        if (sl.node >= 0)
+            out[n++] = sl;
+    }
+    return n;
+}
+
 /* ---- the decision's first entries on several threads --------------------------- */
 
 /* The entries the seeds ask first (seed_population: each row of the last
@@ -2622,10 +2644,14 @@ static void row_floors(px_round_t *r)
  * start then finds them made. Each entry is computed by one thread, as
  * lookup would compute it (the thread's own grid memo gives the same grids):
  * the same entries, so the same plans. */
+typedef struct px_warm_item {
+    int row;
+    size_t key; /* entry_key */
+} px_warm_item_t;
+
 typedef struct px_warm {
     px_round_t *r;
-    int *row;
-    size_t *key;
+    px_warm_item_t *item;
     int n, cap, heavy;
     atomic_int next;
 } px_warm_t;
@@ -2636,8 +2662,8 @@ static void *warm_main(void *arg)
     const px_round_t *r = w->r;
     px_grids_t grids = {0};
     for (int i; (i = atomic_fetch_add_explicit(&w->next, 1, memory_order_relaxed)) < w->n;) {
-        px_job_t *pj = &r->jobs[w->row[i]];
-        size_t key = w->key[i], per = (size_t)pj->cap + 1;
+        px_job_t *pj = &r->jobs[w->item[i].row];
+        size_t key = w->item[i].key, per = (size_t)pj->cap + 1; /* entry_key, read back */
         pj->cache[key] = entry_of(r, &grids, pj, (int)(key / 2 / per), (int)(key / 2 % per),
                                   (int)(key % 2));
         atomic_store_explicit(&pj->ready[key], 1, memory_order_release);
@@ -2661,25 +2687,19 @@ static void warm_row(px_round_t *r, px_warm_t *w, int row, const px_slot_t *sl, 
     k = k < pj->cap ? k : pj->cap;
     if (k < 1)
         return;
-    size_t key = ((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + (size_t)(n > 1);
+    size_t key = entry_key(pj, type, k, n > 1);
     if (atomic_load_explicit(&pj->ready[key], memory_order_relaxed))
         return;
     atomic_store_explicit(&pj->ready[key], 2, memory_order_relaxed);
     if (w->n == w->cap) {
         w->cap = w->cap ? 2 * w->cap : 256;
-        int *nr = pu_alloc((size_t)w->cap, sizeof *nr);
-        size_t *nk = pu_alloc((size_t)w->cap, sizeof *nk);
-        if (w->n) {
-            memcpy(nr, w->row, (size_t)w->n * sizeof *nr);
-            memcpy(nk, w->key, (size_t)w->n * sizeof *nk);
-        }
-        free(w->row);
-        free(w->key);
-        w->row = nr;
-        w->key = nk;
+        px_warm_item_t *m = pu_alloc((size_t)w->cap, sizeof *m);
+        if (w->n)
+            memcpy(m, w->item, (size_t)w->n * sizeof *m);
+        free(w->item);
+        w->item = m;
     }
-    w->row[w->n] = row;
-    w->key[w->n++] = key;
+    w->item[w->n++] = (px_warm_item_t){row, key};
     w->heavy += pj->mode == PX_GOODPUT;
 }
 
@@ -2701,14 +2721,8 @@ static void warm_entries(px_round_t *r)
     for (int i = 0; s->prev_width == r->width && i < s->n_prev; i++) {
         const px_ind_t *x = &s->prev[i];
         for (int row = 0; row < r->rows; row++) {
-            int old = r->old_row[row], n = 0;
-            px_slot_t sl[PX_MAX_NODES];
-            for (int k = 0; old >= 0 && k < x->n[old] && n < PX_MAX_NODES; k++) {
-                px_slot_t o = row_slots(r, x, old)[k];
-                o.node = o.node >= 0 && o.node < r->v->n_nodes ? r->node_sub[o.node] : -1;
-                if (o.node >= 0)
-                    sl[n++] = o;
-            }
+            px_slot_t sl[PX_MAX_NODES]; /* prev_width == width: at most that many */
+            int n = prev_row(r, x, row, sl);
             if (n > 0)
                 warm_row(r, &w, row, sl, n);
         }
@@ -2727,10 +2741,10 @@ static void warm_entries(px_round_t *r)
         s->warm_used = started + 1;
     } else { /* not worth threads: lookup makes them as they are asked */
         for (int i = 0; i < w.n; i++)
-            atomic_store_explicit(&r->jobs[w.row[i]].ready[w.key[i]], 0, memory_order_relaxed);
+            atomic_store_explicit(&r->jobs[w.item[i].row].ready[w.item[i].key], 0,
+                                  memory_order_relaxed);
     }
-    free(w.row);
-    free(w.key);
+    free(w.item);
 }
 
 /* The starting population: the last decision's, mapped onto today's jobs by
@@ -2748,18 +2762,10 @@ static void seed_population(px_round_t *r, px_pop_t *p)
         const px_ind_t *old_x = &s->prev[i];
         ind_alloc(r, &m, old_x->off[s->prev_rows]);
         int at = 0;
-        for (int row = 0; row < r->rows; row++) { /* rows by job id, nodes as indices in sub */
-            int old = r->old_row[row];
+        for (int row = 0; row < r->rows; row++) {
             m.off[row] = at;
-            m.n[row] = 0;
-            for (int k = 0; old >= 0 && k < old_x->n[old]; k++) {
-                px_slot_t sl = row_slots(r, old_x, old)[k];
-                sl.node = sl.node >= 0 && sl.node < r->v->n_nodes ? r->node_sub[sl.node] : -1;
-                if (sl.node >= 0) {
-                    m.slots[at++] = sl;
-                    m.n[row]++;
-                }
-            }
+            m.n[row] = (unsigned char)prev_row(r, old_x, row, &m.slots[at]);
+            at += m.n[row];
         }
         m.off[r->rows] = at;
         ind_alloc(r, &x, at);
