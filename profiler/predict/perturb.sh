@@ -7,11 +7,15 @@
 # POLICY and --round ROUND with DIR's start costs (overheads.json, written by
 # compare.sh), then again with every job's work 5 % smaller or larger and every
 # start cost halved or 1.5 times: nine runs, one line each, every job's JCT and
-# preemptions. A trace whose JCTs move in proportion tests the simulator's
+# preemptions. PAIRS=FILE (a pair-rates file, e.g. DIR/pairs-small.csv) is
+# fitted into the catalog too, for a packing policy. A trace whose JCTs move in
+# proportion tests the simulator's
 # model; one where a job jumps (an extra preemption, another order) tests the
 # tie-breaking of its decisions, which live jitter decides, e.g.
 #   profiler/predict/perturb.sh profiler/predict/runs/2026-11-27-a profiler/predict/mixed.jobs las 10
 #   profiler/predict/perturb.sh profiler/predict/runs/2026-11-27-a profiler/predict/slice.jobs las 0
+#   PAIRS=profiler/predict/runs/2026-11-27-d/pairs-small.csv profiler/predict/perturb.sh \
+#       profiler/predict/runs/2026-11-27-d profiler/predict/packsmall.jobs max-min-fairness-packed 10
 # Runs anywhere (no GPU; needs sqlite3).
 set -u
 [ $# -eq 4 ] || {
@@ -20,7 +24,8 @@ set -u
 }
 D=$1 JOBS=$2 POL=$3 ROUND=$4
 B=${MLSCHED:-./mlsched}
-for f in "$D/builtin-transformer.csv" "$D/builtin-resnet18.csv" "$D/overheads.json" "$JOBS"; do
+PAIRS=${PAIRS:-}
+for f in "$D/builtin-transformer.csv" "$D/builtin-resnet18.csv" "$D/overheads.json" "$JOBS" ${PAIRS:+"$PAIRS"}; do
     [ -s "$f" ] || {
         echo "perturb.sh: $f is missing (DIR: a gpu-predict.sh run that compare.sh has read)" >&2
         exit 1
@@ -28,7 +33,8 @@ for f in "$D/builtin-transformer.csv" "$D/builtin-resnet18.csv" "$D/overheads.js
 done
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-"$B" profile fit -q -o "$T/cat.json" "$D/builtin-transformer.csv" "$D/builtin-resnet18.csv" || exit 1
+"$B" profile fit -q -o "$T/cat.json" "$D/builtin-transformer.csv" "$D/builtin-resnet18.csv" \
+    ${PAIRS:+"$PAIRS"} || exit 1
 echo "work  cost  JCT/preemptions of each job"
 for scale in 0.95 1.0 1.05; do
     for cost in 0.5 1.0 1.5; do
