@@ -10,6 +10,10 @@
 # - slice.jobs is no coin toss: with 5 % less or more work and half or 1.5x the
 #   start cost, no job gains or loses a preemption; mixed.jobs under 10 s
 #   rounds is one (a job does);
+# - the packed run under MPS: run f's packsmall within 3 % (packsmall.jobs
+#   keeps every preemption under the same perturbations, the pairs fitted in
+#   with PAIRS=), run d's (6 s jobs finishing at the round's edge) more than
+#   20 % apart: compare.sh reads a packing run's pairs into its catalog;
 # - a missing run directory is an error, a batch without a curve row is named
 #   by make-trace.sh, and perturb.sh without its arguments a usage error. ~5 s.
 set -u
@@ -18,7 +22,7 @@ set -u
 test_init predict_compare sqlite3 python3
 export MLSCHED
 runs="$SRCDIR/profiler/predict/runs"
-cp -R "$runs/2026-11-27-a" "$runs/2026-11-27-c" "$tmp/" # compare.sh writes into the run
+cp -R "$runs/2026-11-27-a" "$runs/2026-11-27-c" "$runs/2026-11-27-d" "$runs/2026-11-27-f" "$tmp/" # compare.sh writes into the run
 mean() { # RUN-NAME FILE: the mean |live - sim| / sim of that run in compare.sh's output
     awk -v r="### $1:" 'index($0, r) == 1 { on = 1 } on && /^mean/ { sub(/.*sim: /, ""); print $1 + 0; exit }' "$2"
 }
@@ -47,6 +51,17 @@ bash "$SRCDIR/profiler/predict/perturb.sh" "$tmp/2026-11-27-c" \
 bash "$SRCDIR/profiler/predict/perturb.sh" "$tmp/2026-11-27-a" \
     "$SRCDIR/profiler/predict/mixed.jobs" las 10 >"$tmp/pm.txt" 2>&1 || bad "perturb.sh mixed failed"
 [ "$(preempts "$tmp/pm.txt")" -gt 1 ] || bad "mixed.jobs: no preemption moves: $(cat "$tmp/pm.txt")"
+bash "$SRCDIR/profiler/predict/compare.sh" "$tmp/2026-11-27-f" >"$tmp/f.txt" 2>&1 ||
+    bad "compare.sh on run f failed: $(tail -3 "$tmp/f.txt")"
+under "$(mean packsmall "$tmp/f.txt")" 3 || bad "run f, packsmall: $(mean packsmall "$tmp/f.txt") % (want < 3)"
+bash "$SRCDIR/profiler/predict/compare.sh" "$tmp/2026-11-27-d" >"$tmp/d.txt" 2>&1 ||
+    bad "compare.sh on run d failed: $(tail -3 "$tmp/d.txt")"
+under 20 "$(mean packsmall "$tmp/d.txt")" || bad "run d, packsmall: $(mean packsmall "$tmp/d.txt") % (want > 20)"
+PAIRS="$tmp/2026-11-27-f/pairs-small.csv" bash "$SRCDIR/profiler/predict/perturb.sh" "$tmp/2026-11-27-f" \
+    "$SRCDIR/profiler/predict/packsmall.jobs" max-min-fairness-packed 10 >"$tmp/pp.txt" 2>&1 ||
+    bad "perturb.sh packsmall failed: $(tail -3 "$tmp/pp.txt")"
+[ "$(wc -l <"$tmp/pp.txt")" = 10 ] && [ "$(preempts "$tmp/pp.txt")" = 1 ] ||
+    bad "packsmall.jobs: preemptions move: $(cat "$tmp/pp.txt")"
 bash "$SRCDIR/profiler/predict/compare.sh" "$tmp/none" >"$tmp/n.txt" 2>&1 && bad "no run: exit 0"
 grep -q "has no gpu-predict.sh results" "$tmp/n.txt" || bad "no run: $(cat "$tmp/n.txt")"
 printf '9 0 T 7 5\n' >"$tmp/bad.jobs" # no batch-7 row in the curve: named, exit 1
@@ -56,4 +71,4 @@ bash "$SRCDIR/profiler/predict/make-trace.sh" "$tmp/bad.jobs" "$tmp/2026-11-27-c
 bash "$SRCDIR/profiler/predict/perturb.sh" >"$tmp/u.txt" 2>&1
 [ $? = 2 ] && grep -q usage "$tmp/u.txt" || bad "perturb.sh without arguments: $(cat "$tmp/u.txt")"
 [ $fail -eq 0 ] || exit 1
-echo "predict_compare: ok (run a las $(mean las "$tmp/a.txt") %, run c fifo $(mean fifo "$tmp/c.txt") %, slice $(mean slice "$tmp/c.txt") %)"
+echo "predict_compare: ok (run a las $(mean las "$tmp/a.txt") %, run c fifo $(mean fifo "$tmp/c.txt") %, slice $(mean slice "$tmp/c.txt") %, run f packsmall $(mean packsmall "$tmp/f.txt") %)"
