@@ -89,8 +89,10 @@
  * run of its parent's rows that no mutation touched, where no raise lands,
  * that draw nothing and fit what the rows before them left as they are,
  * with their terms, without repair or lookup (plain_rows: the same draws,
- * sums and plans as the long path); its offsets, hash and node counts are
- * made only once it may survive. A child that cannot survive is stopped (set_doom):
+ * sums and plans as the long path); its offsets and hash are made only
+ * once it may survive, its node counts (what a parent's child starts from)
+ * once it has survived (most children that may survive are duplicates of a
+ * matrix already there). A child that cannot survive is stopped (set_doom):
  * with p < 0 every row adds a positive term to the power mean's sum, so once
  * the rows scored so far, with the rows that surely end with no GPUs (no
  * slot left after the crossover, resets and zeroing, none raised) and the
@@ -374,9 +376,11 @@ typedef struct px_ind {
     unsigned char *n; /* slots per row */
     int *off;         /* where each row starts; off[rows]: slots used */
     int *ez;          /* ez[i]: rows before row i with no GPUs */
-    int *tot;         /* per node (index in sub): GPUs, then [n_sub + node] entries */
+    int *tot;         /* per node (index in sub): GPUs, then [n_sub + node] entries
+                       * (made once the matrix survives: node_totals) */
     double *term;     /* per row: its fitness term (make_child reads a parent's) */
     int room;         /* slots allocated */
+    int counted;      /* tot made for this matrix */
     double fitness;
     uint64_t hash;
 } px_ind_t;
@@ -882,6 +886,7 @@ static void ind_alloc(px_round_t *r, px_ind_t *x, int room)
     }
     x->fitness = 0;
     x->hash = 0;
+    x->counted = 0;
 }
 
 /* Gives x's memory back to the round's pool. */
@@ -1631,9 +1636,12 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, int rese
     return same ? e->t_same : e->t_moved;
 }
 
-/* x's GPUs and entries per node (x->tot, read by count_nodes). */
+/* x's GPUs and entries per node (x->tot, read by count_nodes when x is a
+ * parent): made for the matrices that survive (count_population), not for
+ * each child (most are stopped, or are duplicates). */
 static void node_totals(const px_round_t *r, px_ind_t *x)
 {
+    x->counted = 1;
     if (!x->tot)
         x->tot = pu_alloc(2 * (size_t)r->n_sub + 1, sizeof *x->tot);
     memset(x->tot, 0, 2 * (size_t)r->n_sub * sizeof *x->tot);
@@ -1825,7 +1833,7 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
     if (!doomed && sum > r->doom)
         doomed = 1;
     out->fitness = pollux_fitness_total(sum, r->rows, r->s->p);
-    if (!doomed) { /* offsets, empty rows, hash (duplicates), node counts: a child that may survive */
+    if (!doomed) { /* offsets, empty rows, hash (duplicates): a child that may survive */
         uint64_t h = PX_HASH0;
         int off = 0, empty = 0;
         for (int i = 0; i < r->rows; i++) {
@@ -1838,7 +1846,6 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         out->off[r->rows] = off;
         out->ez[r->rows] = empty;
         out->hash = h;
-        node_totals(r, out);
     }
     make_child_end(r);
     return doomed;
@@ -1851,9 +1858,10 @@ typedef struct px_pop {
     int n, cap;
 } px_pop_t;
 
-static int is_duplicate(const px_round_t *r, const px_pop_t *p, const px_ind_t *x)
+/* Whether a matrix of p from index `from` on equals x. */
+static int is_duplicate(const px_round_t *r, const px_pop_t *p, int from, const px_ind_t *x)
 {
-    for (int i = 0; i < p->n; i++) {
+    for (int i = from; i < p->n; i++) {
         const px_ind_t *y = &p->ind[i];
         if (y->hash != x->hash || y->off[r->rows] != x->off[r->rows])
             continue;
@@ -1866,11 +1874,12 @@ static int is_duplicate(const px_round_t *r, const px_pop_t *p, const px_ind_t *
     return 0;
 }
 
-/* Adds x (repaired and scored) to p unless an equal matrix is there; takes x's memory
+/* Adds x (repaired and scored) to p unless an equal matrix is there from
+ * index `from` on (the ones before it already compared); takes x's memory
  * either way. */
-static void pop_add(px_round_t *r, px_pop_t *p, px_ind_t *x)
+static void pop_add(px_round_t *r, px_pop_t *p, int from, px_ind_t *x)
 {
-    if (!is_duplicate(r, p, x) && p->n < p->cap) {
+    if (!is_duplicate(r, p, from, x) && p->n < p->cap) {
         p->ind[p->n++] = *x;
         x->tot = NULL;
         x->term = NULL;
@@ -1943,6 +1952,15 @@ static void set_doom(px_round_t *r, const px_pop_t *p, int size)
     r->doom = lim * (1 + 1e-9);
 }
 
+/* The node counts (node_totals) of the population's matrices that lack them:
+ * the parents of the next generation. */
+static void count_population(const px_round_t *r, px_pop_t *p)
+{
+    for (int i = 0; i < p->n; i++)
+        if (!p->ind[i].counted)
+            node_totals(r, &p->ind[i]);
+}
+
 /* ---- the generation's children on several threads ------------------------------ */
 
 /* One tournament's pair of children: parents a and b, the crossover point,
@@ -1959,7 +1977,8 @@ typedef struct px_pair {
 typedef struct px_gen {
     px_pair_t *pair;
     px_ind_t *kid;
-    int *doomed;
+    int *doomed; /* 1: cannot survive; 2: equals a parent (dropped as pop_add would) */
+    const px_pop_t *parents;
     int n_pairs;
     double doom;
     atomic_int next;
@@ -2021,9 +2040,13 @@ static void make_pairs(px_round_t *r, px_gen_t *g)
     for (int m; (m = atomic_fetch_add_explicit(&g->next, 1, memory_order_relaxed)) < g->n_pairs;) {
         const px_pair_t *pr = &g->pair[m];
         rng_seed(r->rng, pr->seed);
-        for (int k = 0; k < 2; k++)
-            g->doomed[2 * m + k] =
-                make_child(r, k ? pr->b : pr->a, k ? pr->a : pr->b, pr->point, 1, &g->kid[2 * m + k]);
+        for (int k = 0; k < 2; k++) {
+            px_ind_t *kid = &g->kid[2 * m + k];
+            int d = make_child(r, k ? pr->b : pr->a, k ? pr->a : pr->b, pr->point, 1, kid);
+            /* most children that may survive equal a parent: found here,
+             * on the lanes, rather than as each joins the population */
+            g->doomed[2 * m + k] = d ? 1 : is_duplicate(r, g->parents, 0, kid) ? 2 : 0;
+        }
     }
 }
 
@@ -2162,6 +2185,7 @@ static void evolve(px_round_t *r, px_pop_t *p)
     px_gen_t g = {.pair = pu_alloc((size_t)n_pairs, sizeof *g.pair),
                   .kid = pu_alloc(2 * (size_t)n_pairs, sizeof *g.kid),
                   .doomed = pu_alloc(2 * (size_t)n_pairs, sizeof *g.doomed),
+                  .parents = p,
                   .n_pairs = n_pairs};
     px_lane_t lane[PX_MAX_THREADS];
     int want = r->s->threads, lanes = 0;
@@ -2202,10 +2226,11 @@ static void evolve(px_round_t *r, px_pop_t *p)
             if (g.doomed[c])
                 ind_release(r, &g.kid[c]);
             else
-                pop_add(r, p, &g.kid[c]);
+                pop_add(r, p, parents, &g.kid[c]);
         }
         r->doom = INFINITY;
         survive(r, p, size);
+        count_population(r, p);
         if (p->ind[0].fitness > best) {
             best = p->ind[0].fitness;
             stale = 0;
@@ -2755,7 +2780,7 @@ static void seed_population(px_round_t *r, px_pop_t *p)
     px_ind_t x, m;
     ind_alloc(r, &x, r->base.off[r->rows]);
     make_child(r, &r->base, &r->base, r->rows, 0, &x);
-    pop_add(r, p, &x);
+    pop_add(r, p, 0, &x);
     if (!s->n_prev || s->prev_width != r->width)
         return;
     for (int i = 0; i < s->n_prev; i++) {
@@ -2771,7 +2796,7 @@ static void seed_population(px_round_t *r, px_pop_t *p)
         ind_alloc(r, &x, at);
         make_child(r, &m, &m, r->rows, 0, &x);
         ind_release(r, &m);
-        pop_add(r, p, &x);
+        pop_add(r, p, 0, &x);
     }
 }
 
@@ -2933,6 +2958,7 @@ int pollux_schedule(void *state, const view_t *v, plan_t *plan, char *err, size_
     row_floors(&r);
     seed_population(&r, &p);
     survive(&r, &p, (int)s->pop);
+    count_population(&r, &p);
     /* raises per row (eager for the empty ones) where the empty rows are
      * fewer than the nodes, else per node (each costs about a draw per child) */
     r.lazy = p.ind[0].ez[r.rows] < r.n_sub;
