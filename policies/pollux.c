@@ -820,17 +820,17 @@ static void fill_entry(px_round_t *m, px_job_t *pj, size_t key, int type, int k,
         pthread_mutex_unlock(m->lock);
 }
 
-/* The row's entry for (type, k, spread), computed at the first ask with
- * the fitness terms of its SPEEDUP (penalty included when the row moves).
- * The last one asked is copied beside the row's other data (r->hot, read in
- * row order): most offspring leave most rows as their parents had them, so
- * the next ask is mostly the same one and the cache is not touched. */
 /* Where pj's entry for (type, k, spread) sits in its cache. */
 static size_t entry_key(const px_job_t *pj, int type, int k, int spread)
 {
     return ((size_t)type * (size_t)(pj->cap + 1) + (size_t)k) * 2 + (size_t)spread;
 }
 
+/* The row's entry for (type, k, spread), computed at the first ask with
+ * the fitness terms of its SPEEDUP (penalty included when the row moves).
+ * The last one asked is copied beside the row's other data (r->hot, read in
+ * row order): most offspring leave most rows as their parents had them, so
+ * the next ask is mostly the same one and the cache is not touched. */
 static const px_entry_t *lookup(px_round_t *r, int row, int type, int k, int spread)
 {
     px_job_t *pj = &r->jobs[row];
