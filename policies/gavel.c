@@ -409,10 +409,11 @@ static void name_order(const view_t *v, int *order)
 static int fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, double *x)
 {
     int T = v->n_types;
-    double avail_few[8]; /* a few types: no allocation */
-    int order_few[8];
-    double *avail = T <= 8 ? avail_few : pu_alloc((size_t)T, sizeof *avail);
-    int *order = T <= 8 ? order_few : pu_alloc((size_t)T, sizeof *order);
+    enum { FEW = 8 }; /* up to this many types: no allocation */
+    double avail_few[FEW];
+    int order_few[FEW];
+    double *avail = T <= FEW ? avail_few : pu_alloc((size_t)T, sizeof *avail);
+    int *order = T <= FEW ? order_few : pu_alloc((size_t)T, sizeof *order);
     memcpy(avail, pb->cap, (size_t)T * sizeof *avail);
     name_order(v, order);
     int i = 0;
@@ -438,7 +439,7 @@ static int fifo_alloc(const view_t *v, const gv_problem_t *pb, int gavel, double
         x[i * T + best] = 1.0;
         avail[best] -= pb->rows[i].gpus;
     }
-    if (T > 8) {
+    if (T > FEW) {
         free(order);
         free(avail);
     }
