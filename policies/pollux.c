@@ -74,8 +74,10 @@
  * rows; the absent entries raised, where the best matrix the generations
  * start from leaves fewer rows empty than there are nodes (r->lazy), as each
  * row is built: the (row, free node) pairs of the rows
- * built so form one sequence of trials, drawn as the gaps between successes
- * (geometric), so a row with no raise draws nothing; the rows left with no
+ * built so form one sequence of trials, its first success in a row drawn as
+ * the gap from the last row's (geometric), so a row with no raise draws
+ * nothing, the row's other successes as their count (binomial) and that many
+ * distinct positions, and none once the row is full; the rows left with no
  * slot by the resets and zeroing draw theirs before the first row
  * (eager_raises: a binomial count of picks among all the nodes, those on
  * nodes without free GPUs dropped), so that the rows surely left empty bound
@@ -89,10 +91,15 @@
  * run of its parent's rows that no mutation touched, where no raise lands,
  * that draw nothing and fit what the rows before them left as they are,
  * with their terms, without repair or lookup (plain_rows: the same draws,
- * sums and plans as the long path); its offsets and hash are made only
- * once it may survive, its node counts (what a parent's child starts from)
- * once it has survived (most children that may survive are duplicates of a
- * matrix already there). A child that cannot survive is stopped (set_doom):
+ * sums and plans as the long path). A row of a one-GPU job (cap 1) where
+ * the nodes are of one type is mutated and repaired in one loop (unit_row):
+ * the raise of its entry is not drawn (capped back to one GPU), and step 3
+ * keeps one GPU on one of its nodes drawn uniformly. Step 3 draws the nodes
+ * of a row above its cap one at a time, until the cap is reached (the
+ * prefix of a uniform order, as a whole shuffle's). A child's offsets and
+ * hash are made only once it may survive, its node counts (what a parent's
+ * child starts from) once it has survived (most children that may survive
+ * are duplicates of a matrix already there). A child that cannot survive is stopped (set_doom):
  * with p < 0 every row adds a positive term to the power mean's sum, so once
  * the rows scored so far, with the rows that surely end with no GPUs (no
  * slot left after the crossover, resets and zeroing, none raised) and the
@@ -616,6 +623,8 @@ typedef struct px_round {
     double *pick_cdf;  /* Binomial(nodes, 1 / rows)'s CDF: absent raises per row */
     int pick_geo;      /* 1: raises drawn as geometric gaps instead (pick_table) */
     double inv_pick, pick_thr; /* 1 / log(1 - 1 / rows); no raise when U <= pick_thr */
+    double p_pick, pick_odds; /* 1 / rows; p / (1 - p) */
+    double *qpow;      /* (1 - 1 / rows)^m, m = 0 .. nodes in sub (rng_binom) */
     int *picks;        /* scratch: the nodes picked for one row */
     /* raises of the rows left with no slot before them (eager_raises) */
     int *erow, n_erow;        /* those rows */
@@ -987,8 +996,11 @@ static int repair_spread(px_round_t *r, px_slot_t *w, int n)
     return drop_zeros(w, n);
 }
 
-/* (3) At most cap GPUs, taken from the row's nodes in a random order
- * (Fisher-Yates, as gsl_ran_shuffle). */
+/* (3) At most cap GPUs, taken from the row's nodes in a random order: the
+ * nodes are drawn one at a time (Fisher-Yates from the front) until the cap
+ * is reached, so a row of one GPU over 14 raised nodes draws one node, not a
+ * whole order of 14 (the prefix of a uniform order either way, as
+ * gsl_ran_shuffle's). */
 static int repair_cap(px_round_t *r, int row, px_slot_t *w, int n)
 {
     int cap = r->jobs[row].cap, k = 0;
@@ -996,21 +1008,19 @@ static int repair_cap(px_round_t *r, int row, px_slot_t *w, int n)
         k += w[i].gpus;
     if (k <= cap)
         return n;
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(r->rng, (unsigned)i + 1);
-        px_slot_t t = w[i];
-        w[i] = w[j];
-        w[j] = t;
+    int left = cap, m = 0;
+    for (int i = 0; i < n && left > 0; i++) {
+        int j = i + (int)rng_below(r->rng, (unsigned)(n - i));
+        px_slot_t t = w[j];
+        w[j] = w[i];
+        if (t.gpus > left)
+            t.gpus = left;
+        left -= t.gpus;
+        if (t.gpus > 0)
+            w[m++] = t;
     }
-    int left = cap;
-    for (int i = 0; i < n; i++) {
-        if (w[i].gpus > left)
-            w[i].gpus = left;
-        left -= w[i].gpus;
-    }
-    n = drop_zeros(w, n);
-    sort_slots(w, n);
-    return n;
+    sort_slots(w, m);
+    return m;
 }
 
 /* (4) Node capacity, the rows before this one served first; (5) the job's
@@ -1257,6 +1267,11 @@ static void pick_table(px_round_t *r)
     r->picks = pu_alloc((size_t)n + 1, sizeof *r->picks);
     r->pick_cdf = pu_alloc((size_t)len, sizeof *r->pick_cdf);
     r->inv_pick = 1.0 / log1p(-p);
+    r->p_pick = p;
+    r->pick_odds = p < 1 ? p / (1 - p) : 0;
+    r->qpow = pu_alloc((size_t)n + 1, sizeof *r->qpow);
+    for (int m = 0; m <= n; m++)
+        r->qpow[m] = p < 1 ? exp(m * log1p(-p)) : m == 0;
     /* U <= thr gives a first gap of n or more: no pick (the margin keeps it so under rounding) */
     r->pick_thr = p < 1 ? exp(n * log1p(-p)) * (1 - 1e-9) : 0;
     r->pick_geo = p >= 1 || (double)n * p > 4;
@@ -1308,32 +1323,101 @@ static int pick_nodes(px_round_t *r)
     return k;
 }
 
+/* Binomial(m, 1 / rows), m <= nodes in sub, by inversion from (1 - p)^m
+ * (r->qpow); -1 where its mean is above 8 (the caller draws gaps instead:
+ * the inversion would walk far). */
+static int rng_binom(px_round_t *r, int m)
+{
+    if (m == 0 || r->p_pick >= 1)
+        return m;
+    if (m * r->p_pick > 8)
+        return -1;
+    double u = rng_uniform(r->rng), pmf = r->qpow[m], cdf = pmf;
+    int k = 0;
+    while (u >= cdf && k < m) {
+        pmf *= (double)(m - k) / (k + 1) * r->pick_odds;
+        k++;
+        cdf += pmf;
+    }
+    return k;
+}
+
+/* c distinct positions in [from, from + m), c <= m, ascending, into pk. */
+static void rng_positions(px_rng_t *g, int from, int m, int c, int *pk)
+{
+    for (int i = 0; i < c; i++) {
+        int x, seen;
+        do {
+            x = from + (int)rng_below(g, (unsigned)m);
+            seen = 0;
+            for (int d = 0; d < i && !seen; d++)
+                seen = pk[d] == x;
+        } while (seen);
+        int d = i;
+        for (; d > 0 && pk[d - 1] > x; d--)
+            pk[d] = pk[d - 1];
+        pk[d] = x;
+    }
+}
+
+/* One absent raise of raise_row: the free node at position f of the row, if
+ * the row has room and no entry there; returns the new count of add. */
+static int raise_at(px_round_t *r, const px_slot_t *sl, int n, unsigned mask, px_slot_t *add,
+                    int na, int *s, int f)
+{
+    int node = r->freel[f];
+    while (*s < n && sl[*s].node < node)
+        (*s)++;
+    if (*s < n && sl[*s].node == node && !(mask >> *s & 1))
+        return na; /* present: raised in mutated_row */
+    int g = (int)rng_below(r->rng, (unsigned)r->scap[node] + 1);
+    if (g > 0)
+        add[na++] = (px_slot_t){node, g};
+    return na;
+}
+
 /* Mutation, raises of a row's absent entries (on nodes with free GPUs, each
  * with probability 1 / rows, to a uniform value in [0, node GPUs]), drawn
  * when the row is built: the trials of the (row, free node) pairs of the
  * rows built this way are one Bernoulli sequence, rows in build order and
- * each row's free nodes ascending (r->freel), drawn as the gaps between
- * successes (*next: the next success's position; *pos: the row's first), so
- * a row with no raise costs no draw. sl[0..n) the row's slots, mask the
- * zeroed; new slots into add, ascending; returns their count (at most the
- * row's width left, lowest nodes first, as when drawn node by node). */
+ * each row's free nodes ascending (r->freel). The first success of a row is
+ * found as the gap from the last row's (geometric: *next, its position; *pos,
+ * the row's first), so a row with no raise costs no draw; the row's other
+ * successes, among its trials after the first, as their count (rng_binom)
+ * and that many distinct positions, without a log each; the next row's from
+ * the row's end (memoryless: the same law). sl[0..n) the row's slots, mask
+ * the zeroed; new slots into add, ascending; returns their count (at most
+ * the row's width left, lowest nodes first, as when drawn node by node). */
 static int raise_row(px_round_t *r, const px_slot_t *sl, int n, unsigned mask, px_slot_t *add,
                      int64_t *next, int64_t *pos)
 {
-    int na = 0, have = n - popcount16(mask);
+    int na = 0, s = 0, room = r->width - (n - popcount16(mask));
     int64_t end = *pos + r->n_free;
-    for (int s = 0; *next < end; *next += 1 + rng_skip(r->rng, r->inv_pick)) {
-        int node = r->freel[*next - *pos];
-        if (have + na >= r->width)
-            continue;
-        while (s < n && sl[s].node < node)
-            s++;
-        if (s < n && sl[s].node == node && !(mask >> s & 1))
-            continue; /* present: raised in mutated_row */
-        int g = (int)rng_below(r->rng, (unsigned)r->scap[node] + 1);
-        if (g > 0)
-            add[na++] = (px_slot_t){node, g};
+    if (*next >= end) {
+        *pos = end;
+        return 0;
     }
+    int f = (int)(*next - *pos);
+    if (room > 0)
+        na = raise_at(r, sl, n, mask, add, na, &s, f);
+    /* a full row's later trials change nothing: not drawn */
+    int c = na < room ? rng_binom(r, r->n_free - 1 - f) : 0;
+    if (c > 0) {
+        rng_positions(r->rng, f + 1, r->n_free - 1 - f, c, r->picks);
+        for (int k = 0; k < c && na < room; k++)
+            na = raise_at(r, sl, n, mask, add, na, &s, r->picks[k]);
+    }
+    while (c < 0) { /* many: as gaps */
+        *next += 1 + rng_skip(r->rng, r->inv_pick);
+        if (*next >= end)
+            break;
+        if (na >= room)
+            c = 0;
+        else
+            na = raise_at(r, sl, n, mask, add, na, &s, (int)(*next - *pos));
+    }
+    if (c >= 0)
+        *next = end + rng_skip(r->rng, r->inv_pick);
     *pos = end;
     return na;
 }
@@ -1636,6 +1720,55 @@ static double single_row(px_round_t *r, int i, px_slot_t x, int mutate, int rese
     return same ? e->t_same : e->t_moved;
 }
 
+/* make_child's path for a row of a one-GPU job (cap 1) where the nodes are
+ * of one type: what mutated_row and steps 1 to 5 do to it, in one loop. Its
+ * entries are its slots the zeroing left and its raised absent entries (eager
+ * patches, add), each of one GPU or more; the raise of a present entry is not
+ * drawn (capped back to one GPU whatever it draws: the same law). Over
+ * several nodes, step 1 drops those where a distributed row came before (and
+ * flags them all); step 3 keeps one GPU on one of those left, uniformly (the
+ * first of a uniform order); step 4 takes it from what the rows before left.
+ * Returns the row's fitness term. */
+static double unit_row(px_round_t *r, int i, const px_slot_t *sl, int n, unsigned mask,
+                       const px_slot_t *add, int na, px_ind_t *out, int *at)
+{
+    int node[2 * PX_MAX_NODES], m = 0;
+    for (int s = 0; s < n; s++)
+        if (!(mask >> s & 1))
+            node[m++] = sl[s].node;
+    if (r->mflag[i] & PX_M_GROWN)
+        for (int p = r->phead[i]; p >= 0; p = r->pnext[p])
+            node[m++] = r->pnode[p];
+    for (int c = 0; c < na; c++)
+        node[m++] = add[c].node;
+    if (m > 1) { /* step 1: the row is distributed */
+        int k = 0;
+        for (int c = 0; c < m; c++) {
+            int s = node[c];
+            if (r->flag[s] != r->stamp)
+                node[k++] = s;
+            r->flag[s] = r->stamp;
+        }
+        m = k;
+    }
+    if (m == 0)
+        return r->term0;
+    int s = node[m > 1 ? (int)rng_below(r->rng, (unsigned)m) : 0];
+    if (r->left[s] < 1)
+        return r->term0;
+    const px_entry_t *e = lookup(r, i, r->stype[s], 1, 0);
+    if (!(e->g > 0))
+        return r->term0;
+    r->left[s]--;
+    const px_slot_t *bs = &r->base.slots[r->base.off[i]];
+    int same = r->base.n[i] == 1 && bs->node == s && bs->gpus == 1;
+    ind_grow(out, *at, 1);
+    out->slots[*at] = (px_slot_t){s, 1};
+    out->n[i] = 1;
+    *at += 1;
+    return same ? e->t_same : e->t_moved;
+}
+
 /* x's GPUs and entries per node (x->tot, read by count_nodes when x is a
  * parent): made for the matrices that survive (count_population), not for
  * each child (most are stopped, or are duplicates). */
@@ -1792,6 +1925,10 @@ static int make_child(px_round_t *r, const px_ind_t *a, const px_ind_t *b, int p
         unsigned f = r->mflag[i], mask = f & PX_M_ZERO ? r->zmask[i] : 0;
         if (mutate && r->lazy && n > popcount16(mask))
             na = raise_row(r, sl, n, mask, add, &next, &pos);
+        if (r->rcap[i] == 1 && r->one_type) {
+            sum += out->term[i] = unit_row(r, i, sl, n, mask, add, na, out, &at);
+            continue;
+        }
         /* the common row, steps 1 to 5 in short (an untouched row of a
          * population matrix has its min or nothing: no top-up to do; a
          * reset one of a gang job only where it has its min) */
@@ -2580,6 +2717,7 @@ static void round_free(px_round_t *r)
     free(r->zseen);
     free(r->freel);
     free(r->picks);
+    free(r->qpow);
     free(r->erow);
     free(r->estart);
     free(r->ecand);

@@ -672,6 +672,43 @@ START_TEST(gang_min)
 }
 END_TEST
 
+/* One-GPU jobs (cap 1: the rows the GA mutates and repairs in one loop)
+ * beside a distributed job. 3 nodes x 4 GPUs; a job of exactly 6 GPUs spans
+ * two nodes, and six 1-GPU jobs fill the 6 GPUs left, two of them on a node
+ * the distributed job holds (a one-GPU job is not distributed: it may share
+ * that node). Every GPU is used in every round, and once placed nobody moves
+ * (a move only costs its penalty). */
+START_TEST(one_gpu_jobs)
+{
+    static fx_t f;
+    fx_init(&f, 3, 4);
+    fx_job(&f, 6, 6);
+    for (int j = 0; j < 6; j++)
+        fx_job(&f, 1, 1);
+    void *st = make(NULL, 0);
+    plan_t p;
+    plan_init(&p);
+    int held[MAXG];
+    for (int round = 0; round < 4; round++) {
+        decide(st, &f, &p);
+        check_plan(&f, &p);
+        int used = 0;
+        for (int j = 0; j < f.v.n_jobs; j++) {
+            ck_assert_int_eq(gpus_of(&p, j), j == 0 ? 6 : 1);
+            used += gpus_of(&p, j);
+        }
+        ck_assert_int_eq(used, 12);
+        fx_apply(&f, &p);
+        if (round > 0)
+            ck_assert(memcmp(held, f.holder, sizeof held) == 0);
+        memcpy(held, f.holder, sizeof held);
+        f.v.now += 60;
+    }
+    pollux_destroy(st);
+    plan_free(&p);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {fitness_and_penalty,
@@ -684,6 +721,7 @@ int main(void)
                                   bad_params,
                                   patience,
                                   gang_min,
+                                  one_gpu_jobs,
                                   many_nodes_failed_held};
     return check_main("pollux_policy", tests, sizeof tests / sizeof tests[0]);
 }
