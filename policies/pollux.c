@@ -121,8 +121,9 @@
  * the population in the pairs' order. So a child depends on its seed only,
  * and the plans are the same on any number of threads. The goodput entries
  * are computed under a lock (the view's perf model is asked by one thread at
- * a time) and published whole. The lanes start once a generation took 250
- * us (a thread's start and two barriers a generation cost tens of us). The
+ * a time) and published whole. The lanes start once a generation took 25
+ * us alone (from 250 us, Philly's days 30-32 took 36 s on two threads, from
+ * 25 us 25 s: bench/README.md, "pollux: one-GPU rows in one loop"). The
  * entries a decision's warm start asks first (the last population's rows as
  * they are) are made at once on the threads where the view says its perf
  * model may be asked concurrently (view_perf_t.concurrent) and 32 or more
@@ -191,7 +192,7 @@
 #define PX_PATIENCE 0    /* default stop: generations without a better best (0: none) */
 #define PX_AUTO_THREADS 8 /* threads=0 (auto): the online CPUs, at most this */
 #define PX_MAX_THREADS 32 /* threads=N: at most this */
-#define PX_PAR_US 250    /* lanes start once a generation took this many microseconds */
+#define PX_PAR_US 25     /* lanes start once a generation took this many microseconds */
 #define PX_SPIN 20000    /* a barrier's checks before it sleeps (~100-300 us) */
 #define PX_WARM 32       /* batch-searched entries that make warm_entries use threads */
 #define PX_WARM_PER 16   /* ... and such entries per thread it uses */
