@@ -1292,6 +1292,25 @@ static void pick_table(px_round_t *r)
     r->pick_cdf[k] = 1; /* the tail, under a double's resolution */
 }
 
+/* c distinct positions in [from, from + m), c <= m, ascending, into pk
+ * (rejection: c is small against m, or all of it). */
+static void rng_positions(px_rng_t *g, int from, int m, int c, int *pk)
+{
+    for (int i = 0; i < c; i++) {
+        int x, seen;
+        do {
+            x = from + (int)rng_below(g, (unsigned)m);
+            seen = 0;
+            for (int d = 0; d < i && !seen; d++)
+                seen = pk[d] == x;
+        } while (seen);
+        int d = i;
+        for (; d > 0 && pk[d - 1] > x; d--)
+            pk[d] = pk[d - 1];
+        pk[d] = x;
+    }
+}
+
 /* One row's picks (pick_table): distinct node indices in sub, ascending,
  * into r->picks; returns their count. */
 static int pick_nodes(px_round_t *r)
@@ -1308,19 +1327,7 @@ static int pick_nodes(px_round_t *r)
     double u = rng_uniform(r->rng);
     while (u >= r->pick_cdf[k])
         k++;
-    for (int c = 0; c < k; c++) {
-        int node, seen;
-        do { /* distinct: k is small against the nodes (or all of them) */
-            node = (int)rng_below(r->rng, (unsigned)r->n_sub);
-            seen = 0;
-            for (int d = 0; d < c && !seen; d++)
-                seen = pk[d] == node;
-        } while (seen);
-        int d = c; /* insertion: ascending */
-        for (; d > 0 && pk[d - 1] > node; d--)
-            pk[d] = pk[d - 1];
-        pk[d] = node;
-    }
+    rng_positions(r->rng, 0, r->n_sub, k, pk);
     return k;
 }
 
@@ -1341,24 +1348,6 @@ static int rng_binom(px_round_t *r, int m)
         cdf += pmf;
     }
     return k;
-}
-
-/* c distinct positions in [from, from + m), c <= m, ascending, into pk. */
-static void rng_positions(px_rng_t *g, int from, int m, int c, int *pk)
-{
-    for (int i = 0; i < c; i++) {
-        int x, seen;
-        do {
-            x = from + (int)rng_below(g, (unsigned)m);
-            seen = 0;
-            for (int d = 0; d < i && !seen; d++)
-                seen = pk[d] == x;
-        } while (seen);
-        int d = i;
-        for (; d > 0 && pk[d - 1] > x; d--)
-            pk[d] = pk[d - 1];
-        pk[d] = x;
-    }
 }
 
 /* One absent raise of raise_row: the free node at position f of the row, if
